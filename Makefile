@@ -1,0 +1,47 @@
+# rvpmu — see README.md. `make` builds build/rvpmu.
+CC      ?= gcc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Iinclude -MMD -MP
+LDLIBS  += -lelf -ldw -lfdt -ljansson -lm
+BUILD   ?= build
+
+SRC := $(wildcard src/*/*.c)
+OBJ := $(SRC:%.c=$(BUILD)/obj/%.o)
+
+.PHONY: all test asan demo bench setup clean fuzz
+all: $(BUILD)/rvpmu
+
+$(BUILD)/rvpmu: $(OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+setup:
+	@scripts/setup.sh
+
+# The whole suite; ends with the line "N passed, N failed".
+test: setup
+	@$(MAKE) --no-print-directory all
+	@RVPMU=$(abspath $(BUILD)/rvpmu) BUILD=$(abspath $(BUILD)) tests/run.sh
+
+# The same suite under AddressSanitizer and UBSan.
+asan: setup
+	@$(MAKE) --no-print-directory BUILD=build-asan \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all
+	@RVPMU=$(abspath build-asan/rvpmu) BUILD=$(abspath build-asan) tests/run.sh
+
+demo: setup
+	@$(MAKE) --no-print-directory all
+	@scripts/demo.sh
+
+bench: setup
+	@$(MAKE) --no-print-directory all
+	@bench/run.sh
+
+clean:
+	rm -rf build build-asan
+
+-include $(OBJ:.o=.d)

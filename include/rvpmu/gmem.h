@@ -1,0 +1,57 @@
+/* User-mode guest memory: one flat host reservation covering the whole
+ * guest virtual address space, plus one permission byte per 4 KiB page.
+ * Guest address a lives at host address base + a. The fast path is one
+ * bounds compare and one permission-byte test per access. */
+#ifndef RVPMU_GMEM_H
+#define RVPMU_GMEM_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GPAGE_SHIFT 12
+#define GPAGE_SIZE  (1ull << GPAGE_SHIFT)
+#define GMEM_SPACE  (1ull << 38)      /* Sv39 user half: 256 GiB */
+
+enum {
+	GP_R = 1, GP_W = 2, GP_X = 4,
+	GP_CODE = 8,   /* decoded instructions are cached for this page */
+};
+
+struct gmem {
+	uint8_t *base;      /* host address of guest address 0 */
+	uint8_t *pflags;    /* GMEM_SPACE >> GPAGE_SHIFT permission bytes */
+	uint64_t max_bytes; /* cap on mapped bytes (--max-mem), 0 = none */
+	uint64_t mapped;    /* bytes currently mapped */
+};
+
+int gmem_init(struct gmem *m);
+void gmem_free(struct gmem *m);
+/* Make [addr, addr+len) accessible with GP_R/W/X bits (page aligned).
+ * Newly mapped memory reads as zero. Returns 0 or -ENOMEM. */
+int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot);
+void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len);
+/* Change protection of mapped pages; -ENOMEM if any page is unmapped. */
+int gmem_protect(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot);
+/* True when every page of [addr, addr+len) has all bits of need. */
+bool gmem_check(const struct gmem *m, uint64_t addr, uint64_t len, unsigned need);
+/* Find a free, page-aligned range of len bytes at or below hint. 0 = none. */
+uint64_t gmem_find_free(const struct gmem *m, uint64_t len, uint64_t top);
+/* Copies with permission checks: 0 or -EFAULT. Host writes to code pages
+ * must go through gmem_write so decoded instructions are invalidated by
+ * the caller (see hart_invalidate_code). */
+int gmem_read(const struct gmem *m, uint64_t addr, void *buf, uint64_t len);
+int gmem_write(struct gmem *m, uint64_t addr, const void *buf, uint64_t len);
+/* Host pointer to [addr, addr+len) when accessible with need, else NULL. */
+void *gmem_ptr(const struct gmem *m, uint64_t addr, uint64_t len, unsigned need);
+/* Length of the NUL-terminated guest string at addr (-EFAULT if it is not
+ * readable within max bytes). */
+long gmem_strlen(const struct gmem *m, uint64_t addr, uint64_t max);
+
+static inline bool gmem_fast_ok(const struct gmem *m, uint64_t addr, unsigned size, unsigned need)
+{
+	/* aligned, inside the space, and the page has the permission */
+	return !(addr & (size - 1)) && addr < GMEM_SPACE &&
+	       (m->pflags[addr >> GPAGE_SHIFT] & need);
+}
+
+#endif

@@ -1,0 +1,64 @@
+/* A RISC-V hart: architectural state and the step loop. */
+#ifndef RVPMU_HART_H
+#define RVPMU_HART_H
+#include <stdint.h>
+#include "rvpmu/gmem.h"
+#include "rvpmu/isa.h"
+
+/* Exception causes (Privileged ISA, mcause table). */
+enum {
+	CAUSE_MISALIGNED_FETCH = 0, CAUSE_FETCH_ACCESS = 1, CAUSE_ILLEGAL_INSN = 2,
+	CAUSE_BREAKPOINT = 3, CAUSE_MISALIGNED_LOAD = 4, CAUSE_LOAD_ACCESS = 5,
+	CAUSE_MISALIGNED_STORE = 6, CAUSE_STORE_ACCESS = 7, CAUSE_USER_ECALL = 8,
+	CAUSE_SUPERVISOR_ECALL = 9, CAUSE_MACHINE_ECALL = 11,
+	CAUSE_FETCH_PAGE_FAULT = 12, CAUSE_LOAD_PAGE_FAULT = 13,
+	CAUSE_STORE_PAGE_FAULT = 15,
+};
+
+enum hart_stop {
+	STOP_BUDGET,   /* the instruction budget ran out */
+	STOP_TRAP,     /* an exception: cause and tval are set, pc is the insn */
+};
+
+/* One page of decoded instructions: a slot per 2-byte position, plus two
+ * sentinel slots past the end that send the step loop to the next page. */
+#define DPAGE_SLOTS (GPAGE_SIZE / 2)
+struct dpage {
+	uint64_t vpn;          /* guest page number, ~0 when unused */
+	struct dinsn s[DPAGE_SLOTS + 2];
+};
+
+#define DCACHE_SIZE 1024   /* direct-mapped cache of decoded pages */
+
+struct hart {
+	uint64_t x[33];        /* x[32] absorbs writes to x0 */
+	uint64_t f[32];        /* NaN-boxed floating-point registers */
+	uint64_t pc;
+	uint32_t fflags, frm;
+	uint64_t instret;      /* retired instructions */
+	uint64_t cause, tval;  /* of the last STOP_TRAP */
+	uint64_t resv_addr;    /* LR/SC reservation, ~0 when none */
+
+	struct gmem mem;
+	struct dpage *dcache[DCACHE_SIZE];
+
+	/* time as the guest sees it: derived from instret (deterministic) */
+	uint64_t time_hz;      /* modelled timebase, ticks per second */
+	uint64_t insn_hz;      /* modelled instructions per second */
+};
+
+int hart_init(struct hart *h);
+void hart_free(struct hart *h);
+
+/* Run until budget instructions have retired or an exception is raised.
+ * Returns why it stopped; h->instret counts what retired. */
+enum hart_stop hart_run(struct hart *h, uint64_t budget);
+
+/* Drop decoded instructions of [addr, addr+len): call after the host
+ * changes guest code (loader, munmap, mprotect). */
+void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len);
+
+/* The time CSR as the guest reads it. */
+uint64_t hart_time(const struct hart *h);
+
+#endif

@@ -1,0 +1,124 @@
+/* rvpmu command line: subcommand dispatch and shared option parsing. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+#ifndef RVPMU_VERSION
+#define RVPMU_VERSION "0.1.0"
+#endif
+
+static const struct subcommand {
+	const char *name;
+	int (*main)(int argc, char **argv);
+	const char *summary;
+	const char *usage;
+} subcommands[] = {
+	{"run", cmd_run, "run a riscv64 Linux program in user mode",
+	 "usage: rvpmu run [options] [--] PROG [ARGS...]\n"
+	 "\n"
+	 "Run a static riscv64 Linux executable and exit with its exit status\n"
+	 "(128+N when the guest dies of signal N).\n"
+	 "\n"
+	 "options:\n"
+	 "  --max-insns N      stop after N retired instructions (exit 124)\n"
+	 "  --max-mem MB       cap guest memory; brk/mmap beyond it fail with ENOMEM\n"
+	 "  --sysroot DIR      prefix absolute guest paths with DIR (as qemu-user -L)\n"
+	 "  --insn-count FILE  write the retired instruction count to FILE at exit\n"
+	 "  -h, --help         show this help\n"
+	 "\n"
+	 "N accepts the suffixes k, M and G (powers of 1000).\n"},
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: rvpmu [--help] [--version] COMMAND [ARGS...]\n\n"
+		     "rvpmu is a RISC-V emulator with a modelled performance-monitoring unit.\n\n"
+		     "commands:\n");
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(out, "  %-8s %s\n\n", "help", "show help for a command");
+	fprintf(out, "Run 'rvpmu help COMMAND' for a command's options.\n");
+}
+
+static const struct subcommand *find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		if (!strcmp(subcommands[i].name, name))
+			return &subcommands[i];
+	return NULL;
+}
+
+void cli_usage(const char *name, FILE *out)
+{
+	const struct subcommand *s = find(name);
+	if (s)
+		fputs(s->usage, out);
+}
+
+int cli_error(const char *fmt, const char *arg)
+{
+	fputs("rvpmu: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return 2;
+}
+
+int cli_parse_count(const char *opt, const char *s, uint64_t *out)
+{
+	char *end;
+	if (!s || !*s || *s == '-' || *s == '+')
+		goto bad;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		goto bad;
+	uint64_t mul = 1;
+	if (*end == 'k' || *end == 'K')
+		mul = 1000, end++;
+	else if (*end == 'M')
+		mul = 1000000, end++;
+	else if (*end == 'G')
+		mul = 1000000000, end++;
+	if (*end || (mul > 1 && v > UINT64_MAX / mul))
+		goto bad;
+	*out = v * mul;
+	return 0;
+bad:
+	fprintf(stderr, "rvpmu: %s: '%s' is not a valid count\n", opt, s ? s : "");
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
+		printf("rvpmu %s\n", RVPMU_VERSION);
+		return 0;
+	}
+	if (!strcmp(cmd, "help")) {
+		if (argc < 3) {
+			usage(stdout);
+			return 0;
+		}
+		if (!find(argv[2]))
+			return cli_error("help: unknown command '%s'", argv[2]);
+		cli_usage(argv[2], stdout);
+		return 0;
+	}
+	const struct subcommand *s = find(cmd);
+	if (!s) {
+		fprintf(stderr, "rvpmu: unknown command '%s' (see 'rvpmu --help')\n", cmd);
+		return 2;
+	}
+	return s->main(argc - 1, argv + 1);
+}

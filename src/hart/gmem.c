@@ -1,0 +1,144 @@
+/* User-mode guest address space (see gmem.h). */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "rvpmu/gmem.h"
+
+#define NPAGES (GMEM_SPACE >> GPAGE_SHIFT)
+
+int gmem_init(struct gmem *m)
+{
+	memset(m, 0, sizeof(*m));
+	/* NORESERVE: only the pages the guest touches cost host memory. */
+	void *b = mmap(NULL, GMEM_SPACE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (b == MAP_FAILED)
+		return -ENOMEM;
+	void *p = mmap(NULL, NPAGES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		munmap(b, GMEM_SPACE);
+		return -ENOMEM;
+	}
+	m->base = b;
+	m->pflags = p;
+	return 0;
+}
+
+void gmem_free(struct gmem *m)
+{
+	if (m->base)
+		munmap(m->base, GMEM_SPACE);
+	if (m->pflags)
+		munmap(m->pflags, NPAGES);
+	m->base = m->pflags = NULL;
+}
+
+static bool range_ok(uint64_t addr, uint64_t len)
+{
+	return len && addr < GMEM_SPACE && len <= GMEM_SPACE - addr &&
+	       !(addr & (GPAGE_SIZE - 1));
+}
+
+int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot)
+{
+	len = (len + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1);
+	if (!range_ok(addr, len))
+		return -ENOMEM;
+	uint64_t fresh = 0;
+	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
+		fresh += !m->pflags[p];
+	if (m->max_bytes && m->mapped + fresh * GPAGE_SIZE > m->max_bytes)
+		return -ENOMEM;
+	/* Replacing a mapping drops its old contents, as MAP_FIXED does. */
+	madvise(m->base + addr, len, MADV_DONTNEED);
+	memset(m->pflags + (addr >> GPAGE_SHIFT), (int)(prot & 7) | 0x10,
+	       len >> GPAGE_SHIFT);
+	m->mapped += fresh * GPAGE_SIZE;
+	return 0;
+}
+
+void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len)
+{
+	len = (len + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1);
+	if (!range_ok(addr, len))
+		return;
+	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++) {
+		if (m->pflags[p])
+			m->mapped -= GPAGE_SIZE;
+		m->pflags[p] = 0;
+	}
+	madvise(m->base + addr, len, MADV_DONTNEED);
+}
+
+int gmem_protect(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot)
+{
+	len = (len + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1);
+	if (!range_ok(addr, len))
+		return -ENOMEM;
+	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
+		if (!m->pflags[p])
+			return -ENOMEM;
+	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
+		m->pflags[p] = (uint8_t)((m->pflags[p] & ~7u) | (prot & 7));
+	return 0;
+}
+
+bool gmem_check(const struct gmem *m, uint64_t addr, uint64_t len, unsigned need)
+{
+	if (!len)
+		return true;
+	if (addr >= GMEM_SPACE || len > GMEM_SPACE - addr)
+		return false;
+	for (uint64_t p = addr >> GPAGE_SHIFT; p <= (addr + len - 1) >> GPAGE_SHIFT; p++)
+		if ((m->pflags[p] & need) != need || !m->pflags[p])
+			return false;
+	return true;
+}
+
+uint64_t gmem_find_free(const struct gmem *m, uint64_t len, uint64_t top)
+{
+	uint64_t n = (len + GPAGE_SIZE - 1) >> GPAGE_SHIFT, run = 0;
+	if (!n || top > GMEM_SPACE)
+		return 0;
+	for (uint64_t p = top >> GPAGE_SHIFT; p-- > 16;) {
+		run = m->pflags[p] ? 0 : run + 1;
+		if (run == n)
+			return p << GPAGE_SHIFT;
+	}
+	return 0;
+}
+
+void *gmem_ptr(const struct gmem *m, uint64_t addr, uint64_t len, unsigned need)
+{
+	return gmem_check(m, addr, len, need) ? m->base + addr : NULL;
+}
+
+int gmem_read(const struct gmem *m, uint64_t addr, void *buf, uint64_t len)
+{
+	void *p = gmem_ptr(m, addr, len, GP_R);
+	if (!p)
+		return -EFAULT;
+	memcpy(buf, p, len);
+	return 0;
+}
+
+int gmem_write(struct gmem *m, uint64_t addr, const void *buf, uint64_t len)
+{
+	void *p = gmem_ptr(m, addr, len, GP_W);
+	if (!p)
+		return -EFAULT;
+	memcpy(p, buf, len);
+	return 0;
+}
+
+long gmem_strlen(const struct gmem *m, uint64_t addr, uint64_t max)
+{
+	for (uint64_t i = 0; i < max; i++) {
+		if (!gmem_check(m, addr + i, 1, GP_R))
+			return -EFAULT;
+		if (!m->base[addr + i])
+			return (long)i;
+	}
+	return -EFAULT;
+}
