@@ -10,7 +10,9 @@
 
 #define GPAGE_SHIFT 12
 #define GPAGE_SIZE  (1ull << GPAGE_SHIFT)
-#define GMEM_SPACE  (1ull << 38)      /* Sv39 user half: 256 GiB */
+/* The space is the Sv39 user half (256 GiB) when the host grants that
+ * reservation, else smaller (valgrind allows 32 GiB): see gmem.size. */
+#define GMEM_SPACE_MAX (1ull << 38)
 
 enum {
 	GP_R = 1, GP_W = 2, GP_X = 4,
@@ -19,7 +21,8 @@ enum {
 
 struct gmem {
 	uint8_t *base;      /* host address of guest address 0 */
-	uint8_t *pflags;    /* GMEM_SPACE >> GPAGE_SHIFT permission bytes */
+	uint8_t *pflags;    /* size >> GPAGE_SHIFT permission bytes */
+	uint64_t size;      /* guest addresses are [0, size) */
 	uint64_t max_bytes; /* cap on mapped bytes (--max-mem), 0 = none */
 	uint64_t mapped;    /* bytes currently mapped */
 };
@@ -50,7 +53,7 @@ long gmem_strlen(const struct gmem *m, uint64_t addr, uint64_t max);
 static inline bool gmem_fast_ok(const struct gmem *m, uint64_t addr, unsigned size, unsigned need)
 {
 	/* aligned, inside the space, and the page has the permission */
-	return !(addr & (size - 1)) && addr < GMEM_SPACE &&
+	return !(addr & (size - 1)) && addr < m->size &&
 	       (m->pflags[addr >> GPAGE_SHIFT] & need);
 }
 

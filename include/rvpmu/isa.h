@@ -27,11 +27,12 @@ extern const struct insn_desc insn_table[INSN_COUNT];
  * Register fields hold architectural numbers except rd: a write to x0 is
  * steered to the sink register 32, so the step loop needs no x0 check. */
 struct dinsn {
+	int32_t handler;  /* step-loop private: where its code is; 0 = decode */
 	uint16_t id;      /* enum insn_id */
 	uint8_t rd, rs1, rs2, rs3;
 	uint8_t len;      /* 2 or 4 */
 	uint8_t rm;       /* rounding mode field (FP) */
-	int64_t imm;      /* immediate, shamt, CSR number, fence bits; for
+	int32_t imm;      /* immediate, shamt, CSR number, fence bits; for
 	                     INSN_ILLEGAL the raw instruction bits */
 };
 

@@ -32,7 +32,7 @@ int cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--max-mem")) {
 			if (cli_parse_count(a, argv[++i], &mb))
 				return 2;
-			if (!mb || mb > (GMEM_SPACE >> 20))
+			if (!mb || mb > (GMEM_SPACE_MAX >> 20))
 				return cli_error("--max-mem: '%s' is out of range", argv[i]);
 			o.max_mem_mb = mb;
 		} else if (!strcmp(a, "--sysroot")) {

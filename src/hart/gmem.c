@@ -4,46 +4,49 @@
 #include <sys/mman.h>
 #include "rvpmu/gmem.h"
 
-#define NPAGES (GMEM_SPACE >> GPAGE_SHIFT)
 
 int gmem_init(struct gmem *m)
 {
 	memset(m, 0, sizeof(*m));
 	/* NORESERVE: only the pages the guest touches cost host memory. */
-	void *b = mmap(NULL, GMEM_SPACE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (b == MAP_FAILED)
-		return -ENOMEM;
-	void *p = mmap(NULL, NPAGES, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
-		munmap(b, GMEM_SPACE);
-		return -ENOMEM;
+	for (uint64_t size = GMEM_SPACE_MAX; size >= (1ull << 32); size >>= 1) {
+		void *b = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (b == MAP_FAILED)
+			continue;
+		void *p = mmap(NULL, size >> GPAGE_SHIFT, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED) {
+			munmap(b, size);
+			continue;
+		}
+		m->base = b;
+		m->pflags = p;
+		m->size = size;
+		return 0;
 	}
-	m->base = b;
-	m->pflags = p;
-	return 0;
+	return -ENOMEM;
 }
 
 void gmem_free(struct gmem *m)
 {
 	if (m->base)
-		munmap(m->base, GMEM_SPACE);
+		munmap(m->base, m->size);
 	if (m->pflags)
-		munmap(m->pflags, NPAGES);
+		munmap(m->pflags, m->size >> GPAGE_SHIFT);
 	m->base = m->pflags = NULL;
 }
 
-static bool range_ok(uint64_t addr, uint64_t len)
+static bool range_ok(const struct gmem *m, uint64_t addr, uint64_t len)
 {
-	return len && addr < GMEM_SPACE && len <= GMEM_SPACE - addr &&
+	return len && addr < m->size && len <= m->size - addr &&
 	       !(addr & (GPAGE_SIZE - 1));
 }
 
 int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot)
 {
 	len = (len + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1);
-	if (!range_ok(addr, len))
+	if (!range_ok(m, addr, len))
 		return -ENOMEM;
 	uint64_t fresh = 0;
 	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
@@ -61,7 +64,7 @@ int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot)
 void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len)
 {
 	len = (len + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1);
-	if (!range_ok(addr, len))
+	if (!range_ok(m, addr, len))
 		return;
 	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++) {
 		if (m->pflags[p])
@@ -74,7 +77,7 @@ void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len)
 int gmem_protect(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot)
 {
 	len = (len + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1);
-	if (!range_ok(addr, len))
+	if (!range_ok(m, addr, len))
 		return -ENOMEM;
 	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
 		if (!m->pflags[p])
@@ -88,7 +91,7 @@ bool gmem_check(const struct gmem *m, uint64_t addr, uint64_t len, unsigned need
 {
 	if (!len)
 		return true;
-	if (addr >= GMEM_SPACE || len > GMEM_SPACE - addr)
+	if (addr >= m->size || len > m->size - addr)
 		return false;
 	for (uint64_t p = addr >> GPAGE_SHIFT; p <= (addr + len - 1) >> GPAGE_SHIFT; p++)
 		if ((m->pflags[p] & need) != need || !m->pflags[p])
@@ -99,7 +102,7 @@ bool gmem_check(const struct gmem *m, uint64_t addr, uint64_t len, unsigned need
 uint64_t gmem_find_free(const struct gmem *m, uint64_t len, uint64_t top)
 {
 	uint64_t n = (len + GPAGE_SIZE - 1) >> GPAGE_SHIFT, run = 0;
-	if (!n || top > GMEM_SPACE)
+	if (!n || top > m->size)
 		return 0;
 	for (uint64_t p = top >> GPAGE_SHIFT; p-- > 16;) {
 		run = m->pflags[p] ? 0 : run + 1;

@@ -30,9 +30,9 @@ enum insn_id insn_lookup(uint32_t raw)
 	return INSN_ILLEGAL;
 }
 
-static int64_t sext64(uint64_t v, int bits)
+static int32_t sext32(uint32_t v, int bits)
 {
-	return (int64_t)(v << (64 - bits)) >> (64 - bits);
+	return (int32_t)(v << (32 - bits)) >> (32 - bits);
 }
 
 void insn_decode(uint32_t raw, struct dinsn *d)
@@ -40,7 +40,7 @@ void insn_decode(uint32_t raw, struct dinsn *d)
 	memset(d, 0, sizeof(*d));
 	d->len = (uint8_t)insn_length((uint16_t)raw);
 	d->id = INSN_ILLEGAL;
-	d->imm = d->len == 2 ? (uint16_t)raw : raw;
+	d->imm = (int32_t)(d->len == 2 ? (uint16_t)raw : raw);
 	uint32_t w = raw;
 	if (d->len == 2) {
 		w = rvc_expand((uint16_t)raw);
@@ -64,22 +64,22 @@ void insn_decode(uint32_t raw, struct dinsn *d)
 	if (strchr(fmt, 'u'))
 		d->imm = (int32_t)(w & 0xfffff000);
 	else if (strchr(fmt, 'a'))
-		d->imm = sext64((w >> 31 & 1) << 20 | (w >> 12 & 0xff) << 12 |
+		d->imm = sext32((w >> 31 & 1) << 20 | (w >> 12 & 0xff) << 12 |
 				(w >> 20 & 1) << 11 | (w >> 21 & 0x3ff) << 1, 21);
 	else if (strchr(fmt, 'p'))
-		d->imm = sext64((w >> 31 & 1) << 12 | (w >> 7 & 1) << 11 |
+		d->imm = sext32((w >> 31 & 1) << 12 | (w >> 7 & 1) << 11 |
 				(w >> 25 & 0x3f) << 5 | (w >> 8 & 0xf) << 1, 13);
 	else if (strchr(fmt, 'q'))
-		d->imm = sext64((w >> 25) << 5 | (w >> 7 & 31), 12);
+		d->imm = sext32((w >> 25) << 5 | (w >> 7 & 31), 12);
 	else if (strchr(fmt, '>'))
-		d->imm = (w >> 20) & 63;
+		d->imm = (int32_t)((w >> 20) & 63);
 	else if (strchr(fmt, '<'))
-		d->imm = (w >> 20) & 31;
+		d->imm = (int32_t)((w >> 20) & 31);
 	else if (strchr(fmt, 'E') || strchr(fmt, 'P'))
-		d->imm = w >> 20;
+		d->imm = (int32_t)(w >> 20);
 	else if (strchr(fmt, 'j') || strchr(fmt, 'o'))
-		d->imm = sext64(w >> 20, 12);
+		d->imm = sext32(w >> 20, 12);
 	/* Reserved static rounding modes 5 and 6 are illegal (F chapter). */
 	if (strchr(fmt, 'm') && (d->rm == 5 || d->rm == 6))
-		d->id = INSN_ILLEGAL, d->imm = d->len == 2 ? (uint16_t)raw : raw;
+		d->id = INSN_ILLEGAL, d->imm = (int32_t)(d->len == 2 ? (uint16_t)raw : raw);
 }
