@@ -2,7 +2,7 @@
 CC      ?= gcc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -Iinclude -MMD -MP
+ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude -MMD -MP
 LDLIBS  += -lelf -ldw -lfdt -ljansson -lm
 BUILD   ?= build
 
@@ -13,11 +13,11 @@ OBJ := $(SRC:%.c=$(BUILD)/obj/%.o)
 all: $(BUILD)/rvpmu
 
 $(BUILD)/rvpmu: $(OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 setup:
 	@scripts/setup.sh
