@@ -3,9 +3,10 @@
 #include "rvpmu/isa.h"
 
 /* For each 7-bit major opcode, the table entries that can match, in table
- * order (which puts the more specific encodings first). */
-static uint16_t bucket[128][48];
-static uint8_t bucket_len[128];
+ * order (which puts the more specific encodings first). A row can hold the
+ * whole table, so no opcode can overflow it (OP-FP alone has 50). */
+static uint16_t bucket[128][INSN_COUNT];
+static uint16_t bucket_len[128];
 static int buckets_ready;
 
 static void build_buckets(void)
