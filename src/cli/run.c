@@ -27,8 +27,10 @@ int cmd_run(int argc, char **argv)
 				      !strcmp(a, "--sysroot") || !strcmp(a, "--insn-count")))
 			return cli_error("%s needs a value", a);
 		if (!strcmp(a, "--max-insns")) {
-			if (cli_parse_count(a, argv[++i], &o.max_insns) || !o.max_insns)
-				return o.max_insns ? 2 : cli_error("--max-insns must be positive", "");
+			if (cli_parse_count(a, argv[++i], &o.max_insns))
+				return 2;
+			if (!o.max_insns)
+				return cli_error("--max-insns must be positive%s", "");
 		} else if (!strcmp(a, "--max-mem")) {
 			if (cli_parse_count(a, argv[++i], &mb))
 				return 2;

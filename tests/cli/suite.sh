@@ -1,0 +1,210 @@
+#!/bin/sh
+# The rvpmu command line: help and version output, exit-status passthrough,
+# resource limits, fatal-signal reports, and bad input of every kind (each
+# must give a one-line "rvpmu: ..." error and a non-zero status, never a
+# crash). Guests are the *.S / *.c files here, built into $BUILD/tests/cli.
+# One line per check: "PASS cli NAME" / "FAIL cli NAME: why".
+here=$(cd "$(dirname "$0")" && pwd)
+: "${RVPMU:=$here/../../build/rvpmu}" "${BUILD:=$here/../../build}"
+out=$BUILD/tests/cli
+mkdir -p "$out" || exit 1
+CC=${CROSS_CC:-riscv64-linux-gnu-gcc}
+ulimit -c 0 2>/dev/null
+O=$out/stdout E=$out/stderr
+
+if [ ! -x "$RVPMU" ]; then
+	echo "FAIL cli rvpmu: $RVPMU not built"
+	exit 0
+fi
+
+# a guest: NAME from NAME.S (no libc) or NAME.c (-static -O2)
+guest() {
+	bin=$out/$1
+	for src in "$here/$1.S" "$here/$1.c"; do
+		[ -f "$src" ] || continue
+		[ -f "$bin" ] && [ "$bin" -nt "$src" ] && return 0
+		case $src in
+		*.S) $CC -static -nostdlib -o "$bin" "$src" >&2 ;;
+		*) $CC -static -O2 -o "$bin" "$src" >&2 ;;
+		esac
+		return
+	done
+	return 1
+}
+for g in loop exit42 argc null nullc bigmalloc; do
+	guest $g || echo "FAIL cli build-$g: guest does not build"
+done
+
+# rv ARGS...: run rvpmu; sets rc; output in $O and $E. A hang is killed
+# (status 137), so it cannot pass as rvpmu's own limit status.
+rv() {
+	timeout --preserve-status -s KILL 30 "$RVPMU" "$@" </dev/null >"$O" 2>"$E"
+	rc=$?
+}
+
+ok() { echo "PASS cli $1"; }
+no() { echo "FAIL cli $1: $2"; sed "s/^/[cli $1] /" "$E" | head -n 5 >&2; }
+nlines() { wc -l <"$1" | tr -d ' '; }
+has() { grep -q -i -E -e "$2" "$1"; }
+
+# bad NAME WORD ARGS...: an error: non-zero, not a crash, nothing on
+# stdout, exactly one stderr line starting "rvpmu:" (and naming WORD)
+bad() {
+	name=$1 word=$2
+	shift 2
+	rv "$@"
+	if [ "$rc" = 0 ]; then
+		no "$name" "exit 0, expected an error"
+	elif [ "$rc" -ge 128 ]; then
+		no "$name" "crashed or hung (exit $rc)"
+	elif [ -s "$O" ]; then
+		no "$name" "wrote to stdout"
+	elif [ "$(nlines "$E")" != 1 ]; then
+		no "$name" "$(nlines "$E") stderr lines, expected one"
+	elif ! head -n 1 "$E" | grep -q '^rvpmu: '; then
+		no "$name" "error does not start with 'rvpmu: '"
+	elif [ -n "$word" ] && ! grep -q -F -e "$word" "$E"; then
+		no "$name" "error does not name '$word'"
+	else
+		ok "$name"
+	fi
+}
+
+# patch FILE OFFSET BYTES...: overwrite bytes (given in octal escapes)
+patch() {
+	f=$1 at=$2
+	shift 2
+	printf "$*" | dd of="$f" bs=1 seek="$at" conv=notrunc 2>/dev/null
+}
+u16() { od -A n -t u2 -j "$2" -N 2 "$1" | tr -d ' '; }
+mangled() {	# mangled NAME: a fresh copy of exit42 to corrupt
+	cp "$out/exit42" "$out/$1" && echo "$out/$1"
+}
+
+# --- help and version
+rv --help
+if [ "$rc" != 0 ]; then no help "exit $rc"
+elif ! has "$O" '\brun\b'; then no help "does not mention 'run'"
+elif [ -s "$E" ]; then no help "wrote to stderr"
+else ok help; fi
+
+rv --version
+if [ "$rc" != 0 ]; then no version "exit $rc"
+elif [ "$(nlines "$O")" != 1 ] ||
+     ! grep -q -E '^rvpmu [0-9]+\.[0-9]+(\.[0-9]+)?([-+~][0-9A-Za-z.-]+)?$' "$O"; then
+	no version "not one line 'rvpmu X.Y[.Z]': $(head -n 1 "$O")"
+else ok version; fi
+
+rv help run
+if [ "$rc" != 0 ]; then no help-run "exit $rc"
+elif ! has "$O" 'usage: rvpmu run' || ! has "$O" '--max-insns' || ! has "$O" '--max-mem'; then
+	no help-run "no usage line or options"
+else ok help-run; fi
+
+rv
+if [ "$rc" = 0 ]; then no no-command "exit 0"
+elif ! has "$E" 'usage'; then no no-command "no usage on stderr"
+else ok no-command; fi
+
+bad unknown-command frobnicate frobnicate
+bad help-unknown frobnicate help frobnicate
+
+# --- run: argument handling
+rv run
+if [ "$rc" = 0 ] || [ "$rc" -ge 128 ]; then no run-no-program "exit $rc"
+elif ! has "$E" 'usage|help run'; then no run-no-program "no usage hint"
+else ok run-no-program; fi
+
+bad run-missing-file /nonexistent/dir/prog run /nonexistent/dir/prog
+bad run-unknown-option --bogus run --bogus "$out/exit42"
+bad run-option-needs-value --max-insns run --max-insns
+
+rv run "$out/exit42"
+[ "$rc" = 42 ] && ok exit-status || no exit-status "exit $rc, expected 42"
+rv run "$out/argc" a b c
+[ "$rc" = 4 ] && ok guest-args || no guest-args "guest argc $rc, expected 4"
+rv run -- "$out/argc" x
+[ "$rc" = 2 ] && ok double-dash || no double-dash "guest argc $rc, expected 2"
+rv run "$out/argc" --max-insns 5 --help
+[ "$rc" = 4 ] && ok args-after-prog || no args-after-prog "guest argc $rc, expected 4 (options after PROG are the guest's)"
+
+# --- bad programs: never a crash
+: >"$out/empty"
+printf 'just some text\n' >"$out/text"
+head -c 100 "$out/exit42" >"$out/truncated"
+head -c 64 "$out/exit42" >"$out/header-only"
+bad elf-empty "$out/empty" run "$out/empty"
+bad elf-text "$out/text" run "$out/text"
+bad elf-truncated "$out/truncated" run "$out/truncated"
+bad elf-header-only "$out/header-only" run "$out/header-only"
+bad elf-directory "" run "$out"
+phoff=$(u16 "$out/exit42" 32) phnum=$(u16 "$out/exit42" 56)
+f=$(mangled elf32); patch "$f" 4 '\001'		# EI_CLASS = ELFCLASS32
+bad elf-class32 "$f" run "$f"
+f=$(mangled elf-bigendian); patch "$f" 5 '\002'	# EI_DATA = ELFDATA2MSB
+bad elf-bigendian "$f" run "$f"
+f=$(mangled elf-rel); patch "$f" 16 '\001'		# e_type = ET_REL
+bad elf-rel "$f" run "$f"
+f=$(mangled elf-phnum); patch "$f" 56 '\377\377'	# e_phnum = 65535
+bad elf-phnum "$f" run "$f"
+f=$(mangled elf-phentsize); patch "$f" 54 '\007\000'	# e_phentsize = 7
+bad elf-phentsize "$f" run "$f"
+f=$(mangled elf-filesz)				# every p_filesz far beyond the file
+i=0; while [ "$i" -lt "$phnum" ]; do
+	patch "$f" $((phoff + i * 56 + 32)) '\000\000\000\000\000\001\000\000'
+	i=$((i + 1))
+done
+bad elf-filesz "$f" run "$f"
+f=$(mangled elf-offset)				# every p_offset far beyond the file
+i=0; while [ "$i" -lt "$phnum" ]; do
+	patch "$f" $((phoff + i * 56 + 8)) '\000\000\000\000\000\001\000\000'
+	i=$((i + 1))
+done
+bad elf-offset "$f" run "$f"
+[ -f /bin/true ] && bad elf-x86 /bin/true run /bin/true
+
+# --- --max-insns
+rv run --max-insns 1000 "$out/loop"
+if [ "$rc" = 0 ] || [ "$rc" = 137 ]; then no max-insns "exit $rc, expected a non-zero limit status"
+elif ! has "$E" 'instruction.*limit|limit.*instruction|max-insns'; then no max-insns "no message about the instruction limit"
+else ok max-insns; fi
+# "stop after N retired instructions": exactly N, seen via --insn-count
+rm -f "$out/count"
+rv run --max-insns 1000 --insn-count "$out/count" "$out/loop"
+[ "$(cat "$out/count" 2>/dev/null)" = 1000 ] && ok max-insns-exact ||
+	no max-insns-exact "retired '$(cat "$out/count" 2>/dev/null)', expected exactly 1000"
+rm -f "$out/count"
+rv run --max-insns 2k --insn-count "$out/count" "$out/loop"	# k = 1000
+[ "$(cat "$out/count" 2>/dev/null)" = 2000 ] && ok max-insns-suffix ||
+	no max-insns-suffix "retired '$(cat "$out/count" 2>/dev/null)' with 2k, expected 2000"
+rv run --max-insns 1000 "$out/exit42"
+[ "$rc" = 42 ] && ok max-insns-not-reached || no max-insns-not-reached "exit $rc, expected 42"
+for v in abc -5 "" 12x 0x 99999999999999999999999 1.5; do
+	bad "max-insns-invalid=$v" --max-insns run --max-insns "$v" "$out/exit42"
+done
+for v in abc -1 "" 16q; do
+	bad "max-mem-invalid=$v" --max-mem run --max-mem "$v" "$out/exit42"
+done
+
+# --- --max-mem: the guest sees the allocation fail
+rv run --max-mem 16 "$out/bigmalloc"
+if [ "$rc" != 0 ]; then no max-mem "exit $rc"
+elif [ "$(cat "$O")" != ENOMEM ]; then no max-mem "guest printed '$(head -c 80 "$O")', expected ENOMEM"
+else ok max-mem; fi
+rv run "$out/bigmalloc"
+[ "$rc" = 0 ] && [ "$(cat "$O")" = allocated ] && ok max-mem-default ||
+	no max-mem-default "without --max-mem: exit $rc, '$(head -c 80 "$O")'"
+
+# --- fatal signals: 128+N and a report naming the signal and the pc
+rv run "$out/null"
+pc=$(riscv64-linux-gnu-nm "$out/null" | awk '$3 == "fault_pc" { print $1 }' | sed 's/^0*//')
+if [ "$rc" != 139 ]; then no sigsegv "exit $rc, expected 139"
+elif ! has "$E" SIGSEGV; then no sigsegv "stderr does not mention SIGSEGV"
+elif [ -z "$pc" ] || ! has "$E" "0x0*$pc\\b"; then no sigsegv "stderr does not name pc 0x$pc"
+else ok sigsegv; fi
+rv run "$out/nullc"
+if [ "$rc" != 139 ]; then no sigsegv-c "exit $rc, expected 139"
+elif [ "$(cat "$O")" != before ]; then no sigsegv-c "stdout before the fault lost"
+elif ! has "$E" SIGSEGV || ! has "$E" 'pc'; then no sigsegv-c "stderr lacks SIGSEGV / pc"
+else ok sigsegv-c; fi
+exit 0
