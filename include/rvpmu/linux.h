@@ -1,0 +1,55 @@
+/* User-mode Linux: load a static riscv64 ELF program onto a hart and run
+ * it, answering its system calls with rvpmu's own small kernel.
+ *
+ * Use: hart_init(h); linux_load(h, &o, ...); status = linux_run(h, &o);
+ * hart_free(h). One program per process: the loaded process's state
+ * (fd table, brk, signal handlers) lives in this layer until the next
+ * linux_load or linux_free.
+ *
+ * Everything rvpmu itself prints goes to o->warn_fd as whole lines that
+ * start with "rvpmu:".
+ */
+#ifndef RVPMU_LINUX_H
+#define RVPMU_LINUX_H
+#include <stddef.h>
+#include <stdint.h>
+#include "rvpmu/hart.h"
+
+struct linux_opts {
+	const char *sysroot;  /* prefix for absolute guest paths, NULL = none */
+	uint64_t max_insns;   /* stop after this many instructions, 0 = none */
+	uint64_t max_mem_mb;  /* cap on guest mapped memory, 0 = none; sets
+	                         h->mem.max_bytes when non-zero */
+	int warn_fd;          /* where rvpmu's own messages go (usually 2) */
+};
+
+/* Exit statuses linux_run returns besides the guest's own exit status. */
+enum {
+	LINUX_EXIT_SIGNAL_BASE = 128, /* + signal number for a fatal signal */
+	LINUX_EXIT_MAX_INSNS = 124,   /* --max-insns reached (as timeout(1)) */
+	LINUX_EXIT_DEADLOCK = 125,    /* a wait nothing can ever end */
+};
+
+/* Load the static ELF executable at path (ET_EXEC or static-pie) and build
+ * the initial stack with argv[0..argc) and the NULL-terminated envp.
+ * Returns 0, or -1 with a one-line reason in err (no "rvpmu:" prefix and
+ * no newline: the caller prints "rvpmu: PROG: reason"). */
+int linux_load(struct hart *h, const struct linux_opts *o, const char *path,
+	       int argc, char **argv, char **envp, char *err, size_t errlen);
+
+/* The same from an image in memory (name is what AT_EXECFN and
+ * /proc/self/exe show). Used by the ELF fuzzer. */
+int linux_load_image(struct hart *h, const struct linux_opts *o,
+		     const void *image, size_t size, const char *name,
+		     int argc, char **argv, char **envp, char *err, size_t errlen);
+
+/* Run the loaded program to its end. Returns the guest's exit status
+ * (0-255), 128+signal when a signal killed it (the reason is printed),
+ * LINUX_EXIT_MAX_INSNS after printing "rvpmu: instruction limit N
+ * reached", or LINUX_EXIT_DEADLOCK for a futex wait no thread can end. */
+int linux_run(struct hart *h, const struct linux_opts *o);
+
+/* Close the guest's files and drop the process state. */
+void linux_free(void);
+
+#endif

@@ -1,0 +1,484 @@
+/* Files: the guest fd table over host fds, path translation (--sysroot),
+ * and the file syscalls. Layouts that differ between riscv64 and the
+ * x86_64 host (struct stat) are translated; the rest (statx, dirent64,
+ * iovec, termios, flock, open flags, AT_* flags) are the same generic
+ * layouts and values on both and pass through. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include "lx.h"
+
+#define LX_AT_FDCWD (-100)
+#define LX_AT_EMPTY_PATH 0x1000
+#define LX_IOV_MAX 1024
+
+void lx_fd_init(struct lx *p)
+{
+	for (int i = 0; i < LX_NFD; i++)
+		p->fd[i] = -1;
+	for (int i = 0; i < 3; i++)
+		p->fd[i] = i;
+}
+
+void lx_fd_close_all(struct lx *p)
+{
+	for (int i = 0; i < LX_NFD; i++) {
+		if (p->fd[i] > 2)
+			close(p->fd[i]);
+		p->fd[i] = -1;
+	}
+}
+
+int lx_host_fd(struct lx *p, uint64_t g)
+{
+	return g < LX_NFD ? p->fd[g] : -1;
+}
+
+static int gfd_alloc(struct lx *p, int min, int host)
+{
+	for (int i = min < 0 ? 0 : min; i < LX_NFD; i++)
+		if (p->fd[i] < 0) {
+			p->fd[i] = host;
+			return i;
+		}
+	if (host > 2)
+		close(host);
+	return -EMFILE;
+}
+
+static void gfd_release(struct lx *p, int g)
+{
+	/* The host's own stdio stays open for rvpmu's messages. */
+	if (p->fd[g] > 2)
+		close(p->fd[g]);
+	p->fd[g] = -1;
+}
+
+/* Guest path -> host path: absolute paths go under --sysroot, except the
+ * kernel's own trees, which are the host's (as /dev/null must work). */
+static int get_path(struct lx *p, uint64_t ga, char *out, size_t size)
+{
+	long n = gmem_strlen(&p->h->mem, ga, PATH_MAX);
+	if (n < 0)
+		return ga && gmem_check(&p->h->mem, ga, 1, GP_R) ? -ENAMETOOLONG : -EFAULT;
+	const char *s = (const char *)p->h->mem.base + ga;
+	const char *root = p->o.sysroot;
+	bool host = !strncmp(s, "/dev/", 5) || !strncmp(s, "/proc/", 6) ||
+		    !strncmp(s, "/sys/", 5) || !strcmp(s, "/dev") || !strcmp(s, "/proc");
+	if (root && *root && s[0] == '/' && !host) {
+		if (snprintf(out, size, "%s%s", root, s) >= (int)size)
+			return -ENAMETOOLONG;
+	} else {
+		memcpy(out, s, (size_t)n + 1);
+	}
+	return 0;
+}
+
+/* dirfd argument: AT_FDCWD, or a guest fd; ignored for absolute paths. */
+static int get_dirfd(struct lx *p, uint64_t g, const char *path)
+{
+	if ((int32_t)g == LX_AT_FDCWD || (path && path[0] == '/'))
+		return AT_FDCWD;
+	int h = lx_host_fd(p, (uint32_t)g);
+	return h < 0 ? -EBADF : h;
+}
+
+/* A host call's result as the guest sees it: -errno on failure. */
+static long ERR(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+/* riscv64 struct stat: include/uapi/asm-generic/stat.h, 128 bytes. */
+struct rv_stat {
+	uint64_t st_dev, st_ino;
+	uint32_t st_mode, st_nlink, st_uid, st_gid;
+	uint64_t st_rdev, pad1;
+	int64_t st_size;
+	int32_t st_blksize, pad2;
+	int64_t st_blocks;
+	int64_t st_atime_, st_atime_nsec, st_mtime_, st_mtime_nsec, st_ctime_, st_ctime_nsec;
+	uint32_t unused4, unused5;
+};
+_Static_assert(sizeof(struct rv_stat) == 128, "riscv64 struct stat is 128 bytes");
+
+static long put_stat(struct lx *p, uint64_t ga, const struct stat *st)
+{
+	struct rv_stat r = {
+		.st_dev = st->st_dev, .st_ino = st->st_ino, .st_mode = st->st_mode,
+		.st_nlink = (uint32_t)st->st_nlink, .st_uid = st->st_uid,
+		.st_gid = st->st_gid, .st_rdev = st->st_rdev, .st_size = st->st_size,
+		.st_blksize = (int32_t)st->st_blksize, .st_blocks = st->st_blocks,
+		.st_atime_ = st->st_atim.tv_sec, .st_atime_nsec = st->st_atim.tv_nsec,
+		.st_mtime_ = st->st_mtim.tv_sec, .st_mtime_nsec = st->st_mtim.tv_nsec,
+		.st_ctime_ = st->st_ctim.tv_sec, .st_ctime_nsec = st->st_ctim.tv_nsec,
+	};
+	return lx_put(p, ga, &r, sizeof(r));
+}
+
+static long do_rw(struct lx *p, int nr, const uint64_t *a)
+{
+	int h = lx_host_fd(p, a[0]);
+	if (h < 0)
+		return -EBADF;
+	bool rd = nr == NR_read || nr == NR_pread64;
+	void *buf = rd ? lx_wptr(p, a[1], a[2]) : (void *)lx_rptr(p, a[1], a[2]);
+	if (!buf)
+		return -EFAULT;
+	ssize_t r;
+	switch (nr) {
+	case NR_read: r = read(h, buf, a[2]); break;
+	case NR_write: r = write(h, buf, a[2]); break;
+	case NR_pread64: r = pread(h, buf, a[2], (off_t)a[3]); break;
+	default: r = pwrite(h, buf, a[2], (off_t)a[3]); break;
+	}
+	return ERR(r);
+}
+
+static long do_rwv(struct lx *p, int nr, const uint64_t *a)
+{
+	int h = lx_host_fd(p, a[0]);
+	if (h < 0)
+		return -EBADF;
+	if (a[2] > LX_IOV_MAX)
+		return -EINVAL;
+	int n = (int)a[2];
+	const uint64_t *gv = lx_rptr(p, a[1], (uint64_t)n * 16);
+	if (!gv)
+		return -EFAULT;
+	struct iovec *v = calloc((size_t)n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		uint64_t base = gv[2 * i], len = gv[2 * i + 1];
+		v[i].iov_len = len;
+		v[i].iov_base = nr == NR_readv ? lx_wptr(p, base, len) : (void *)lx_rptr(p, base, len);
+		if (!v[i].iov_base) {
+			free(v);
+			return -EFAULT;
+		}
+	}
+	ssize_t r = nr == NR_readv ? readv(h, v, n) : writev(h, v, n);
+	free(v);
+	return ERR(r);
+}
+
+static long do_openat(struct lx *p, const uint64_t *a)
+{
+	char path[PATH_MAX + 256];
+	int e = get_path(p, a[1], path, sizeof(path));
+	if (e)
+		return e;
+	int d = get_dirfd(p, a[0], path);
+	if (d < 0 && d != AT_FDCWD)
+		return d;
+	int h = openat(d, path, (int)a[2], (mode_t)a[3]);
+	if (h < 0)
+		return -errno;
+	return gfd_alloc(p, 0, h);
+}
+
+static long do_readlinkat(struct lx *p, const uint64_t *a)
+{
+	char path[PATH_MAX + 256];
+	int e = get_path(p, a[1], path, sizeof(path));
+	if (e)
+		return e;
+	if ((int64_t)a[3] <= 0)
+		return -EINVAL;
+	char *buf = lx_wptr(p, a[2], a[3]);
+	if (!buf)
+		return -EFAULT;
+	char self[64];
+	snprintf(self, sizeof(self), "/proc/%d/exe", LX_PID);
+	if (!strcmp(path, "/proc/self/exe") || !strcmp(path, self) ||
+	    !strcmp(path, "/proc/thread-self/exe")) {
+		size_t n = strlen(p->exe);
+		n = n < a[3] ? n : a[3];
+		memcpy(buf, p->exe, n);
+		return (long)n;
+	}
+	int d = get_dirfd(p, a[0], path);
+	if (d < 0 && d != AT_FDCWD)
+		return d;
+	return ERR(readlinkat(d, path, buf, a[3]));
+}
+
+/* Path syscalls of the form (dirfd, path, ...). */
+static long do_path(struct lx *p, int nr, const uint64_t *a)
+{
+	char path[PATH_MAX + 256];
+	int e;
+	bool empty_ok = (nr == NR_newfstatat && (a[3] & LX_AT_EMPTY_PATH)) ||
+			(nr == NR_statx && (a[2] & LX_AT_EMPTY_PATH));
+	if (nr == NR_utimensat && !a[1]) {
+		path[0] = 0;
+	} else if ((e = get_path(p, a[1], path, sizeof(path)))) {
+		return e;
+	}
+	int d = get_dirfd(p, a[0], path);
+	if (d < 0 && d != AT_FDCWD)
+		return d;
+	if (!path[0] && !empty_ok && nr != NR_utimensat)
+		return -ENOENT;
+	switch (nr) {
+	case NR_newfstatat: {
+		struct stat st;
+		if (fstatat(d, path, &st, (int)a[3]) < 0)
+			return -errno;
+		return put_stat(p, a[2], &st);
+	}
+	case NR_statx: {
+		void *buf = lx_wptr(p, a[4], 256);
+		if (!buf)
+			return -EFAULT;
+		return ERR(syscall(SYS_statx, d, path, (int)a[2], (unsigned)a[3], buf));
+	}
+	case NR_faccessat:
+		return ERR(faccessat(d, path, (int)a[2], 0));
+	case NR_faccessat2:
+		return ERR(faccessat(d, path, (int)a[2], (int)a[3]));
+	case NR_unlinkat:
+		return ERR(unlinkat(d, path, (int)a[2]));
+	case NR_mkdirat:
+		return ERR(mkdirat(d, path, (mode_t)a[2]));
+	case NR_fchmodat:
+		return ERR(fchmodat(d, path, (mode_t)a[2], 0));
+	case NR_utimensat: {
+		const void *ts = NULL;
+		if (a[2] && !(ts = lx_rptr(p, a[2], 32)))
+			return -EFAULT;
+		return ERR(syscall(SYS_utimensat, d, a[1] ? path : NULL, ts, (int)a[3]));
+	}
+	}
+	return -ENOSYS;
+}
+
+/* Two-path syscalls: renameat2(od, old, nd, new, flags), linkat(same). */
+static long do_path2(struct lx *p, int nr, const uint64_t *a)
+{
+	char p1[PATH_MAX + 256], p2[PATH_MAX + 256];
+	int e;
+	if ((e = get_path(p, a[1], p1, sizeof(p1))) || (e = get_path(p, a[3], p2, sizeof(p2))))
+		return e;
+	int d1 = get_dirfd(p, a[0], p1), d2 = get_dirfd(p, a[2], p2);
+	if ((d1 < 0 && d1 != AT_FDCWD) || (d2 < 0 && d2 != AT_FDCWD))
+		return -EBADF;
+	if (nr == NR_renameat2)
+		return ERR(renameat2(d1, p1, d2, p2, (unsigned)a[4]));
+	return ERR(linkat(d1, p1, d2, p2, (int)a[4]));
+}
+
+static long do_symlinkat(struct lx *p, const uint64_t *a)
+{
+	long n = gmem_strlen(&p->h->mem, a[0], PATH_MAX);
+	if (n < 0)
+		return -EFAULT;
+	char path[PATH_MAX + 256];
+	int e = get_path(p, a[2], path, sizeof(path));
+	if (e)
+		return e;
+	int d = get_dirfd(p, a[1], path);
+	if (d < 0 && d != AT_FDCWD)
+		return d;
+	return ERR(symlinkat((const char *)p->h->mem.base + a[0], d, path));
+}
+
+static long do_dup3(struct lx *p, const uint64_t *a)
+{
+	int h = lx_host_fd(p, a[0]);
+	if (h < 0 || a[1] >= LX_NFD)
+		return -EBADF;
+	if (a[0] == a[1])
+		return -EINVAL;
+	if (a[2] & ~(uint64_t)O_CLOEXEC)
+		return -EINVAL;
+	int nh = fcntl(h, (a[2] & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 3);
+	if (nh < 0)
+		return -errno;
+	if (p->fd[a[1]] >= 0)
+		gfd_release(p, (int)a[1]);
+	p->fd[a[1]] = nh;
+	return (long)a[1];
+}
+
+static long do_fcntl(struct lx *p, const uint64_t *a)
+{
+	int h = lx_host_fd(p, a[0]);
+	if (h < 0)
+		return -EBADF;
+	int cmd = (int)a[1];
+	switch (cmd) {
+	case F_DUPFD: case F_DUPFD_CLOEXEC: {
+		if (a[2] >= LX_NFD)
+			return -EINVAL;
+		int nh = fcntl(h, cmd, 3);
+		if (nh < 0)
+			return -errno;
+		return gfd_alloc(p, (int)a[2], nh);
+	}
+	case F_GETFD: case F_GETFL: case F_GETPIPE_SZ: case F_GET_SEALS:
+		return ERR(fcntl(h, cmd));
+	case F_SETFD: case F_SETFL: case F_SETPIPE_SZ: case F_ADD_SEALS:
+		return ERR(fcntl(h, cmd, (int)a[2]));
+	case F_GETLK: case F_SETLK: case F_SETLKW:
+	case F_OFD_GETLK: case F_OFD_SETLK: case F_OFD_SETLKW: {
+		/* struct flock: the same 32-byte generic layout on both */
+		void *fl = lx_wptr(p, a[2], 32);
+		if (!fl)
+			return -EFAULT;
+		return ERR(fcntl(h, cmd, fl));
+	}
+	}
+	return -EINVAL;
+}
+
+/* Terminal ioctls (asm-generic/ioctls.h); struct termios (36 bytes) and
+ * winsize are the same generic layouts on host and guest. */
+static long do_ioctl(struct lx *p, const uint64_t *a)
+{
+	int h = lx_host_fd(p, a[0]);
+	if (h < 0)
+		return -EBADF;
+	unsigned long req = (uint32_t)a[1];
+	size_t out = 0, in = 0;
+	switch (req) {
+	case 0x5401: out = 36; break;                 /* TCGETS */
+	case 0x5402: case 0x5403: case 0x5404: in = 36; break; /* TCSETS[WF] */
+	case 0x5413: out = 8; break;                  /* TIOCGWINSZ */
+	case 0x540f: out = 4; break;                  /* TIOCGPGRP */
+	case 0x541b: out = 4; break;                  /* FIONREAD */
+	case 0x5421: in = 4; break;                   /* FIONBIO */
+	default: return -ENOTTY;
+	}
+	void *buf = out ? lx_wptr(p, a[2], out) : (void *)lx_rptr(p, a[2], in);
+	if (!buf)
+		return -EFAULT;
+	return ERR(ioctl(h, req, buf));
+}
+
+long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
+{
+	*handled = true;
+	int h;
+	switch (nr) {
+	case NR_read: case NR_write: case NR_pread64: case NR_pwrite64:
+		return do_rw(p, nr, a);
+	case NR_readv: case NR_writev:
+		return do_rwv(p, nr, a);
+	case NR_openat:
+		return do_openat(p, a);
+	case NR_close:
+		if (lx_host_fd(p, a[0]) < 0)
+			return -EBADF;
+		gfd_release(p, (int)a[0]);
+		return 0;
+	case NR_lseek:
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		return ERR(lseek(h, (off_t)a[1], (int)a[2]));
+	case NR_fstat: {
+		struct stat st;
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		if (fstat(h, &st) < 0)
+			return -errno;
+		return put_stat(p, a[1], &st);
+	}
+	case NR_newfstatat: case NR_statx: case NR_faccessat: case NR_faccessat2:
+	case NR_unlinkat: case NR_mkdirat: case NR_fchmodat: case NR_utimensat:
+		return do_path(p, nr, a);
+	case NR_renameat2: case NR_linkat:
+		return do_path2(p, nr, a);
+	case NR_symlinkat:
+		return do_symlinkat(p, a);
+	case NR_readlinkat:
+		return do_readlinkat(p, a);
+	case NR_getdents64: {
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		void *buf = lx_wptr(p, a[1], a[2]);
+		if (!buf)
+			return -EFAULT;
+		/* struct linux_dirent64 is the same on every architecture */
+		return ERR(syscall(SYS_getdents64, h, buf, (unsigned)a[2]));
+	}
+	case NR_ftruncate:
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		return ERR(ftruncate(h, (off_t)a[1]));
+	case NR_truncate: {
+		char path[PATH_MAX + 256];
+		int e = get_path(p, a[0], path, sizeof(path));
+		return e ? e : ERR(truncate(path, (off_t)a[1]));
+	}
+	case NR_fsync: case NR_fdatasync:
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		return ERR(nr == NR_fsync ? fsync(h) : fdatasync(h));
+	case NR_fchmod:
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		return ERR(fchmod(h, (mode_t)a[1]));
+	case NR_dup:
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		if ((h = fcntl(h, F_DUPFD, 3)) < 0)
+			return -errno;
+		return gfd_alloc(p, 0, h);
+	case NR_dup3:
+		return do_dup3(p, a);
+	case NR_fcntl:
+		return do_fcntl(p, a);
+	case NR_ioctl:
+		return do_ioctl(p, a);
+	case NR_pipe2: {
+		int fds[2];
+		if (!lx_wptr(p, a[0], 8))
+			return -EFAULT;
+		if (pipe2(fds, (int)a[1]) < 0)
+			return -errno;
+		int g0 = gfd_alloc(p, 0, fds[0]);
+		if (g0 < 0) {
+			close(fds[1]);
+			return g0;
+		}
+		int g1 = gfd_alloc(p, 0, fds[1]);
+		if (g1 < 0) {
+			gfd_release(p, g0);
+			return g1;
+		}
+		int32_t g[2] = { g0, g1 };
+		return lx_put(p, a[0], g, sizeof(g));
+	}
+	case NR_getcwd: {
+		char cwd[PATH_MAX];
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		size_t n = strlen(cwd) + 1;
+		if (n > a[1])
+			return -ERANGE;
+		return lx_put(p, a[0], cwd, n) ? -EFAULT : (long)n;
+	}
+	case NR_chdir: {
+		char path[PATH_MAX + 256];
+		int e = get_path(p, a[0], path, sizeof(path));
+		return e ? e : ERR(chdir(path));
+	}
+	case NR_fchdir:
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		return ERR(fchdir(h));
+	}
+	*handled = false;
+	return 0;
+}

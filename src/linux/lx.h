@@ -1,0 +1,163 @@
+/* Internal to src/linux: the emulated process and the riscv64 Linux ABI
+ * constants it needs. The numbers are the kernel's (asm-generic); they are
+ * spelled out here so the host's x86_64 headers never leak into the guest
+ * ABI. */
+#ifndef RVPMU_LX_H
+#define RVPMU_LX_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "rvpmu/hart.h"
+#include "rvpmu/linux.h"
+
+/* Syscall numbers (include/uapi/asm-generic/unistd.h; riscv adds 258/259). */
+enum {
+	NR_getcwd = 17, NR_dup = 23, NR_dup3 = 24, NR_fcntl = 25,
+	NR_ioctl = 29, NR_mkdirat = 34, NR_unlinkat = 35, NR_symlinkat = 36,
+	NR_linkat = 37, NR_truncate = 45, NR_ftruncate = 46,
+	NR_faccessat = 48, NR_chdir = 49, NR_fchdir = 50, NR_fchmod = 52,
+	NR_fchmodat = 53, NR_openat = 56, NR_close = 57, NR_pipe2 = 59,
+	NR_getdents64 = 61, NR_lseek = 62, NR_read = 63, NR_write = 64,
+	NR_readv = 65, NR_writev = 66, NR_pread64 = 67, NR_pwrite64 = 68,
+	NR_readlinkat = 78, NR_newfstatat = 79, NR_fstat = 80,
+	NR_fsync = 82, NR_fdatasync = 83, NR_utimensat = 88,
+	NR_exit = 93, NR_exit_group = 94, NR_set_tid_address = 96,
+	NR_futex = 98, NR_set_robust_list = 99, NR_nanosleep = 101,
+	NR_clock_gettime = 113, NR_clock_getres = 114,
+	NR_clock_nanosleep = 115, NR_sched_getaffinity = 123,
+	NR_sched_yield = 124, NR_kill = 129, NR_tkill = 130,
+	NR_tgkill = 131, NR_sigaltstack = 132, NR_rt_sigaction = 134,
+	NR_rt_sigprocmask = 135, NR_rt_sigreturn = 139, NR_times = 153,
+	NR_uname = 160, NR_getrlimit = 163, NR_setrlimit = 164,
+	NR_getrusage = 165, NR_umask = 166, NR_prctl = 167,
+	NR_gettimeofday = 169, NR_getpid = 172, NR_getppid = 173,
+	NR_getuid = 174, NR_geteuid = 175, NR_getgid = 176,
+	NR_getegid = 177, NR_gettid = 178, NR_sysinfo = 179,
+	NR_brk = 214, NR_munmap = 215, NR_mremap = 216, NR_mmap = 222,
+	NR_mprotect = 226, NR_msync = 227, NR_madvise = 233,
+	NR_riscv_hwprobe = 258, NR_riscv_flush_icache = 259,
+	NR_prlimit64 = 261, NR_renameat2 = 276, NR_getrandom = 278,
+	NR_statx = 291, NR_rseq = 293, NR_faccessat2 = 439,
+	LX_NSYSCALLS = 463,
+};
+
+/* Signals (asm-generic/signal.h). */
+enum {
+	LX_SIGHUP = 1, LX_SIGINT = 2, LX_SIGQUIT = 3, LX_SIGILL = 4,
+	LX_SIGTRAP = 5, LX_SIGABRT = 6, LX_SIGBUS = 7, LX_SIGFPE = 8,
+	LX_SIGKILL = 9, LX_SIGUSR1 = 10, LX_SIGSEGV = 11, LX_SIGUSR2 = 12,
+	LX_SIGPIPE = 13, LX_SIGALRM = 14, LX_SIGTERM = 15, LX_SIGCHLD = 17,
+	LX_SIGCONT = 18, LX_SIGSTOP = 19, LX_SIGTSTP = 20, LX_SIGTTIN = 21,
+	LX_SIGTTOU = 22, LX_SIGURG = 23, LX_SIGWINCH = 28, LX_NSIG = 64,
+};
+#define LX_SA_SIGINFO   0x00000004u
+#define LX_SA_ONSTACK   0x08000000u
+#define LX_SA_RESTART   0x10000000u
+#define LX_SA_NODEFER   0x40000000u
+#define LX_SA_RESETHAND 0x80000000u
+#define LX_SS_ONSTACK   1
+#define LX_SS_DISABLE   2
+
+/* Memory layout of the emulated process, from the top of the guest space
+ * (h->mem.size) down: the stack, a guard page, the signal return
+ * trampoline page (Linux uses the vDSO's __vdso_rt_sigreturn; there is no
+ * vDSO here), a gap, then mmap areas growing down. */
+#define LX_STACK_SIZE   (8ull << 20)
+#define LX_STACK_TOP(p)   ((p)->h->mem.size)
+#define LX_TRAMPOLINE(p)  (LX_STACK_TOP(p) - LX_STACK_SIZE - 2 * GPAGE_SIZE)
+#define LX_MMAP_TOP(p)    (LX_TRAMPOLINE(p) - (256ull << 20))
+/* ELF_ET_DYN_BASE: two thirds of the user space, as Linux places PIEs. */
+#define LX_PIE_BASE(p)    (((p)->h->mem.size / 3 * 2) & ~0xffffull)
+
+#define LX_NFD 1024
+#define LX_NRLIMIT 16
+#define LX_PID 1000   /* fixed so runs are deterministic */
+#define LX_PPID 1
+
+struct lx_sigaction {
+	uint64_t handler, flags, mask;
+};
+
+/* The emulated process: one per rvpmu run. */
+struct lx {
+	struct hart *h;
+	struct linux_opts o;
+	char *exe;              /* absolute path of the program (/proc/self/exe) */
+	char *name;             /* as given, for messages */
+	int fd[LX_NFD];         /* guest fd -> host fd, -1 = closed */
+	uint64_t brk_start, brk_cur;
+	uint64_t sleep_ns;      /* modelled time spent in sleeps */
+	uint64_t rng;           /* state of the deterministic random stream */
+	struct lx_sigaction sa[LX_NSIG + 1];
+	uint64_t sigmask, sigpending;
+	uint64_t ss_sp, ss_size; uint32_t ss_flags;
+	int sig_depth;          /* nested handler frames */
+	bool exited;
+	bool noret;             /* the call set the registers itself */
+	bool warned_big, warned_shared;
+	bool strace;            /* RVPMU_STRACE set: log each call to warn_fd */
+	uint64_t rlim[LX_NRLIMIT][2];
+	char comm[16];           /* prctl PR_SET_NAME */
+	int status;             /* exit status once exited */
+	uint8_t warned[(LX_NSYSCALLS + 7) / 8];
+};
+
+extern struct lx lx_proc;
+extern const char *const lx_sysname[LX_NSYSCALLS];
+
+/* elf.c */
+struct lx_image {
+	uint64_t entry, phdr, phent, phnum, base;
+	uint64_t end;           /* highest byte of any segment */
+	bool phdr_loaded;       /* false: the stack builder copies the phdrs */
+	const uint8_t *phdr_bytes;
+};
+int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
+		struct lx_image *img, char *err, size_t errlen);
+
+/* stack.c */
+int lx_stack_init(struct lx *p, const struct lx_image *img, int argc,
+		  char **argv, char **envp, char *err, size_t errlen);
+uint64_t lx_random64(struct lx *p);
+
+/* syscall.c */
+void lx_syscall(struct lx *p);
+void lx_warn(struct lx *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Host pointer to guest [addr, addr+len) for reading / writing, or NULL.
+ * The write form also drops decoded code in the range. */
+const void *lx_rptr(struct lx *p, uint64_t addr, uint64_t len);
+void *lx_wptr(struct lx *p, uint64_t addr, uint64_t len);
+int lx_put(struct lx *p, uint64_t addr, const void *v, size_t len);
+int lx_get(struct lx *p, uint64_t addr, void *v, size_t len);
+
+/* fs.c */
+long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled);
+void lx_fd_init(struct lx *p);
+/* Host fd behind guest fd g, or -1. */
+int lx_host_fd(struct lx *p, uint64_t g);
+void lx_fd_close_all(struct lx *p);
+
+/* mm.c */
+long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled);
+
+/* signal.c */
+long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled);
+/* Raise sig against the process (a fault, kill to self): deliver to a
+ * handler, ignore, or terminate. fault: the current pc is the faulting
+ * instruction (else the pc after an ecall). */
+void lx_signal(struct lx *p, int sig, bool fault, uint64_t addr);
+/* Fatal trap from the hart: pick the signal Linux would send. */
+void lx_trap(struct lx *p);
+/* Take pending unblocked signals now (after a syscall returned). */
+void lx_signal_deliver_pending(struct lx *p);
+/* End the process as killed by sig, printing why. */
+void lx_die(struct lx *p, int sig);
+const char *lx_signame(int sig);
+
+/* sys.c: time, identity, limits, misc */
+long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled);
+uint64_t lx_now_ns(struct lx *p);
+void lx_limits_init(struct lx *p);
+
+#endif

@@ -1,0 +1,154 @@
+/* The process: loading a program (ELF image, brk, trampoline, stack) and
+ * the run loop that turns hart stops into syscalls and signals. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "lx.h"
+
+struct lx lx_proc;
+
+/* Largest program file read into memory. */
+#define MAX_FILE (1ull << 32)
+#define RUN_CHUNK (1ull << 40)
+
+void linux_free(void)
+{
+	struct lx *p = &lx_proc;
+	if (p->h)
+		lx_fd_close_all(p);
+	free(p->exe);
+	free(p->name);
+	memset(p, 0, sizeof(*p));
+}
+
+int linux_load_image(struct hart *h, const struct linux_opts *o,
+		     const void *image, size_t size, const char *name,
+		     int argc, char **argv, char **envp, char *err, size_t errlen)
+{
+	struct lx *p = &lx_proc;
+	linux_free();
+	p->h = h;
+	p->o = *o;
+	if (p->o.warn_fd <= 0)
+		p->o.warn_fd = 2;
+	p->name = strdup(name);
+	char *abs = realpath(name, NULL);
+	p->exe = abs ? abs : strdup(name);
+	if (!p->name || !p->exe) {
+		snprintf(err, errlen, "%s: out of host memory", name);
+		return -1;
+	}
+	if (o->max_mem_mb)
+		h->mem.max_bytes = o->max_mem_mb << 20;
+	lx_fd_init(p);
+	p->strace = getenv("RVPMU_STRACE") != NULL;
+	lx_limits_init(p);
+	p->rng = 0x72767075ull;   /* "rvpu": fixed seed, deterministic runs */
+	strcpy(p->comm, "rvpmu-guest");
+	const char *base = strrchr(name, '/');
+	snprintf(p->comm, sizeof(p->comm), "%s", base ? base + 1 : name);
+
+	char why[400];
+	struct lx_image img;
+	if (lx_elf_load(p, image, size, &img, why, sizeof(why)))
+		goto fail;
+	p->brk_start = p->brk_cur = (img.end + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1);
+
+	/* rt_sigreturn trampoline: li a7, 139; ecall */
+	static const uint32_t tramp[] = { 0x08b00893, 0x00000073 };
+	uint64_t t = LX_TRAMPOLINE(p);
+	if (gmem_map(&h->mem, t, GPAGE_SIZE, GP_R | GP_W)) {
+		snprintf(why, sizeof(why), "out of memory (memory limit %llu MiB)",
+			 (unsigned long long)(h->mem.max_bytes >> 20));
+		goto fail;
+	}
+	memcpy(h->mem.base + t, tramp, sizeof(tramp));
+	gmem_protect(&h->mem, t, GPAGE_SIZE, GP_R | GP_X);
+	hart_invalidate_code(h, t, GPAGE_SIZE);
+
+	if (lx_stack_init(p, &img, argc, argv, envp, why, sizeof(why)))
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "%s: %s", name, why);
+	return -1;
+}
+
+int linux_load(struct hart *h, const struct linux_opts *o, const char *path,
+	       int argc, char **argv, char **envp, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: %s", path,
+			 S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		close(fd);
+		return -1;
+	}
+	if ((uint64_t)st.st_size > MAX_FILE) {
+		snprintf(err, errlen, "%s: file too large", path);
+		close(fd);
+		return -1;
+	}
+	size_t n = (size_t)st.st_size;
+	uint8_t *buf = malloc(n ? n : 1);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of host memory", path);
+		close(fd);
+		return -1;
+	}
+	size_t got = 0;
+	while (got < n) {
+		ssize_t r = read(fd, buf + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	int rc = linux_load_image(h, o, buf, got, path, argc, argv, envp, err, errlen);
+	free(buf);
+	return rc;
+}
+
+int linux_run(struct hart *h, const struct linux_opts *o)
+{
+	struct lx *p = &lx_proc;
+	if (p->h != h)
+		return 1;
+	uint64_t start = h->instret;
+	while (!p->exited) {
+		uint64_t budget = RUN_CHUNK;
+		if (o->max_insns) {
+			uint64_t used = h->instret - start;
+			if (used >= o->max_insns) {
+				lx_warn(p, "rvpmu: instruction limit %llu reached",
+					(unsigned long long)o->max_insns);
+				return LINUX_EXIT_MAX_INSNS;
+			}
+			budget = o->max_insns - used;
+		}
+		if (hart_run(h, budget) == STOP_BUDGET)
+			continue;
+		if (h->cause == CAUSE_USER_ECALL)
+			lx_syscall(p);
+		else
+			lx_trap(p);
+	}
+	return p->status;
+}
