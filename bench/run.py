@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+"""rvpmu benchmark runner: builds bench/workloads/*.c for riscv64 Linux,
+runs each under rvpmu and qemu-riscv64 (interleaved), and reports CPU time,
+MIPS, the speed ratio and peak RSS. See bench/README.md.
+
+Environment:
+  BENCH_FILTER   comma-separated workload names to run (default: all)
+  BENCH_RUNS     runs per emulator per workload (default 3)
+  BENCH_SCALE    workload size in percent, passed as argv[1] (default 100)
+  BENCH_OUT      Markdown report path (default bench/results.md)
+  BENCH_TIMEOUT  wall-clock limit per run, seconds (default 900)
+  RVPMU, QEMU, CC  override the emulator / cross-compiler commands
+"""
+import datetime
+import os
+import platform
+import resource
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+SRC = os.path.join(ROOT, "bench", "workloads")
+OUTDIR = os.path.join(ROOT, "build", "bench")
+WORKLOADS = ["compute", "memory", "branchy"]
+CFLAGS = ["-static", "-O2", "-fno-omit-frame-pointer", "-g"]
+
+
+def die(msg):
+	print("bench: " + msg, file=sys.stderr)
+	sys.exit(1)
+
+
+def env_int(name, default, lo, hi):
+	v = os.environ.get(name, "")
+	if v == "":
+		return default
+	try:
+		n = int(v)
+	except ValueError:
+		die(f"{name}={v!r} is not an integer")
+	if not lo <= n <= hi:
+		die(f"{name}={n} out of range {lo}..{hi}")
+	return n
+
+
+def build(cc, name):
+	"""Compile one workload unless its binary is newer than its sources."""
+	src = os.path.join(SRC, name + ".c")
+	deps = [src, os.path.join(SRC, "common.h")]
+	out = os.path.join(OUTDIR, name)
+	if os.path.exists(out) and all(os.path.getmtime(out) >= os.path.getmtime(d) for d in deps):
+		return out
+	cmd = [cc] + CFLAGS + ["-o", out, src]
+	print("bench: " + " ".join(cmd), file=sys.stderr)
+	if subprocess.call(cmd) != 0:
+		die(f"building {name} failed")
+	return out
+
+
+class Timeout(Exception):
+	pass
+
+
+def _alarm(signum, frame):
+	raise Timeout()
+
+
+def measure(argv, timeout):
+	"""Run argv to completion. Returns dict: status (exit code, or 128+sig),
+	cpu (user+sys seconds of the child), rss (peak KiB), out, err, timeout."""
+	with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+		try:
+			p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=fo, stderr=fe)
+		except OSError as e:
+			return {"status": 127, "cpu": 0.0, "rss": 0, "out": b"",
+				"err": str(e).encode(), "timeout": False}
+		timed_out = False
+		old = signal.signal(signal.SIGALRM, _alarm)
+		signal.setitimer(signal.ITIMER_REAL, timeout)
+		try:
+			_, st, ru = os.wait4(p.pid, 0)
+		except Timeout:
+			timed_out = True
+			p.kill()
+			_, st, ru = os.wait4(p.pid, 0)
+		finally:
+			signal.setitimer(signal.ITIMER_REAL, 0)
+			signal.signal(signal.SIGALRM, old)
+		if os.WIFSIGNALED(st):
+			code = 128 + os.WTERMSIG(st)
+		else:
+			code = os.WEXITSTATUS(st)
+		p.returncode = code  # already reaped; keep Popen from waiting again
+		fo.seek(0)
+		fe.seek(0)
+		return {"status": code, "cpu": ru.ru_utime + ru.ru_stime,
+			"rss": ru.ru_maxrss, "out": fo.read(), "err": fe.read(),
+			"timeout": timed_out}
+
+
+class Rvpmu:
+	"""Runs rvpmu; learns on first use whether `run --insn-count FILE` works."""
+
+	def __init__(self, cmd, timeout):
+		self.cmd = cmd
+		self.timeout = timeout
+		self.has_count = None  # unknown until a run tells us
+
+	def run(self, prog, args):
+		if self.has_count is not False:
+			fd, path = tempfile.mkstemp(prefix="rvpmu-count-")
+			os.close(fd)
+			os.unlink(path)  # rvpmu must create it; a stale file proves nothing
+			r = measure(self.cmd + ["run", "--insn-count", path, "--", prog] + args, self.timeout)
+			r["insns"] = read_count(path)
+			if os.path.exists(path):
+				os.unlink(path)
+			if r["insns"] is not None:
+				self.has_count = True
+				return r
+			if self.has_count:
+				return r  # the option works; this run just did not report
+			# No count: either the option is missing or rvpmu failed. Retry
+			# without it once to tell the two apart.
+			plain = measure(self.cmd + ["run", "--", prog] + args, self.timeout)
+			if plain["status"] == 0 and r["status"] != 0:
+				print("bench: rvpmu has no working --insn-count; instructions: unknown",
+				      file=sys.stderr)
+				self.has_count = False
+			plain["insns"] = None
+			return plain
+		r = measure(self.cmd + ["run", "--", prog] + args, self.timeout)
+		r["insns"] = None
+		return r
+
+
+def read_count(path):
+	try:
+		with open(path) as f:
+			s = f.read().strip()
+	except OSError:
+		return None
+	return int(s) if s.isdigit() else None
+
+
+def describe_failure(tag, r):
+	if r["timeout"]:
+		return f"{tag} TIMEOUT"
+	last = r["err"].decode(errors="replace").strip().splitlines()
+	why = f": {last[-1][:80]}" if last else ""
+	return f"{tag} exit {r['status']}{why}"
+
+
+def bench_one(name, prog, args, runs, rv, qemu, timeout):
+	rvr, qr = [], []
+	for _ in range(runs):
+		if rv:
+			rvr.append(rv.run(prog, args))
+		qr.append(measure(qemu + [prog] + args, timeout))
+		sys.stderr.write(".")
+		sys.stderr.flush()
+	row = {"name": name, "status": "ok", "notes": []}
+	q0 = qr[0]
+	row["qemu_cpu"] = statistics.median(r["cpu"] for r in qr)
+	row["qemu_rss"] = max(r["rss"] for r in qr)
+	lines = q0["out"].decode(errors="replace").strip().splitlines()
+	row["checksum"] = lines[-1] if lines else ""
+	if any(r["status"] != 0 or r["timeout"] for r in qr):
+		bad = next(r for r in qr if r["status"] != 0 or r["timeout"])
+		row["status"] = describe_failure("qemu", bad)
+	if any(r["out"] != q0["out"] for r in qr):
+		row["status"] = "qemu output unstable"
+	if not rv:
+		row.update(insns=None, rv_cpu=None, rv_rss=None)
+		if row["status"] == "ok":
+			row["status"] = "no rvpmu"
+		return row
+	row["rv_cpu"] = statistics.median(r["cpu"] for r in rvr)
+	row["rv_rss"] = max(r["rss"] for r in rvr)
+	counts = sorted({r["insns"] for r in rvr if r["insns"] is not None})
+	row["insns"] = counts[0] if len(counts) == 1 else None
+	if len(counts) > 1:
+		row["notes"].append("instruction count differs between runs: " +
+				    ", ".join(str(c) for c in counts))
+	bad = [r for r in rvr if r["status"] != 0 or r["timeout"]]
+	if bad:
+		fail = describe_failure("rvpmu", bad[0])
+		row["status"] = fail if row["status"] == "ok" else fail + "; " + row["status"]
+	elif row["status"] != "ok":
+		pass  # qemu failed: no reference output to compare with
+	elif any(r["out"] != q0["out"] for r in rvr):
+		row["status"] = "MISMATCH"
+		got = next(r for r in rvr if r["out"] != q0["out"])
+		row["notes"].append("rvpmu stdout: " +
+				    got["out"].decode(errors="replace").strip().replace("\n", " | ")[:200])
+	return row
+
+
+def fmt_rows(rows):
+	"""Table cells as strings; the geomean row covers rows with status ok."""
+	head = ["workload", "instructions", "rvpmu CPU s", "rvpmu MIPS", "qemu CPU s",
+		"qemu MIPS", "rvpmu/qemu", "rvpmu RSS MiB", "qemu RSS MiB", "status"]
+	out = []
+	ratios = []
+
+	def num(v, f):
+		return "-" if v is None else f.format(v)
+
+	for r in rows:
+		ins = r["insns"]
+		rvm = ins / r["rv_cpu"] / 1e6 if ins and r["rv_cpu"] else None
+		qm = ins / r["qemu_cpu"] / 1e6 if ins and r["qemu_cpu"] else None
+		# Same instruction count on both sides, so MIPS ratio = time ratio;
+		# it is known even when the count is not.
+		ratio = r["qemu_cpu"] / r["rv_cpu"] if r["rv_cpu"] else None
+		if r["status"] != "ok":
+			rvm = qm = ratio = None  # a failed run's speed means nothing
+		if ratio:
+			ratios.append(ratio)
+		out.append([r["name"], "unknown" if ins is None and r["rv_cpu"] is not None else num(ins, "{:,}"),
+			    num(r["rv_cpu"], "{:.3f}"), num(rvm, "{:.0f}"),
+			    num(r["qemu_cpu"], "{:.3f}"), num(qm, "{:.0f}"),
+			    num(ratio, "{:.3f}"),
+			    num(r["rv_rss"] and r["rv_rss"] / 1024, "{:.1f}"),
+			    num(r["qemu_rss"] / 1024, "{:.1f}"), r["status"]])
+	if ratios:
+		g = statistics.geometric_mean(ratios)
+		out.append(["geomean", "", "", "", "", "", f"{g:.3f}", "", "",
+			    f"{len(ratios)} of {len(rows)} rows"])
+	return head, out
+
+
+def text_table(head, rows):
+	w = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+	lines = ["  ".join(str(c).rjust(w[i]) if i else str(c).ljust(w[i])
+			   for i, c in enumerate(r)) for r in [head] + rows]
+	lines.insert(1, "  ".join("-" * x for x in w))
+	return "\n".join(lines)
+
+
+def md_table(head, rows):
+	lines = ["| " + " | ".join(head) + " |",
+		 "|" + "|".join(["---"] + ["---:"] * (len(head) - 2) + ["---"]) + "|"]
+	for r in rows:
+		lines.append("| " + " | ".join(str(c) for c in r) + " |")
+	return "\n".join(lines)
+
+
+def cmd_line(argv):
+	try:
+		return subprocess.run(argv, capture_output=True, text=True, cwd=ROOT,
+				      timeout=30).stdout.strip().splitlines()[0]
+	except (OSError, IndexError, subprocess.SubprocessError):
+		return "unknown"
+
+
+def machine():
+	model = "unknown"
+	try:
+		with open("/proc/cpuinfo") as f:
+			for line in f:
+				if line.startswith("model name"):
+					model = line.split(":", 1)[1].strip()
+					break
+	except OSError:
+		pass
+	return f"{os.cpu_count()} CPUs (nproc), {model}, Linux {platform.release()} {platform.machine()}"
+
+
+def main():
+	runs = env_int("BENCH_RUNS", 3, 1, 1000)
+	scale = env_int("BENCH_SCALE", 100, 1, 100000)
+	timeout = env_int("BENCH_TIMEOUT", 900, 1, 86400)
+	out_md = os.environ.get("BENCH_OUT") or os.path.join(ROOT, "bench", "results.md")
+	filt = [x for x in os.environ.get("BENCH_FILTER", "").replace(" ", ",").split(",") if x]
+	for f in filt:
+		if f not in WORKLOADS:
+			die(f"BENCH_FILTER: no workload {f!r} (have: {', '.join(WORKLOADS)})")
+	names = [w for w in WORKLOADS if not filt or w in filt]
+	cc = os.environ.get("CC_RISCV") or "riscv64-linux-gnu-gcc"
+	qemu = (os.environ.get("QEMU") or "qemu-riscv64").split()
+	rvpmu = os.environ.get("RVPMU") or os.path.join(ROOT, "build", "rvpmu")
+	if not shutil.which(cc):
+		die(f"{cc} not found (run `make setup`)")
+	if not shutil.which(qemu[0]):
+		die(f"{qemu[0]} not found (run `make setup`)")
+	rv = None
+	if os.access(rvpmu, os.X_OK):
+		rv = Rvpmu([rvpmu], timeout)
+	else:
+		print(f"bench: {rvpmu} not found; measuring qemu only", file=sys.stderr)
+
+	os.makedirs(OUTDIR, exist_ok=True)
+	progs = {n: build(cc, n) for n in names}
+	args = [str(scale)]
+	rows = []
+	for n in names:
+		sys.stderr.write(f"bench: {n} ")
+		rows.append(bench_one(n, progs[n], args, runs, rv, qemu, timeout))
+		sys.stderr.write(" " + rows[-1]["status"] + "\n")
+
+	head, cells = fmt_rows(rows)
+	print(text_table(head, cells))
+	for r in rows:
+		for note in r["notes"]:
+			print(f"note: {r['name']}: {note}")
+
+	now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+	gcc_v = cmd_line([cc, "--version"])
+	qemu_v = cmd_line(qemu + ["--version"])
+	rev = cmd_line(["git", "rev-parse", "--short", "HEAD"])
+	dirty = cmd_line(["git", "status", "--porcelain", "--untracked-files=no"])
+	rev_s = (rev if rev != "unknown" else "no commit") + (" (work tree modified)" if dirty != "unknown" else "")
+	md = [
+		"# rvpmu benchmark results",
+		"",
+		f"- Date: {now}",
+		f"- Machine: {machine()}",
+		f"- rvpmu: `{os.path.relpath(rvpmu, ROOT) if rv else 'not built'}` at git {rev_s}",
+		f"- qemu: {qemu_v}",
+		f"- Workloads: built with `{cc} {' '.join(CFLAGS)}` ({gcc_v}), "
+		f"run with argument `{scale}` (size in percent; 100 = full size)",
+		f"- Runs: {runs} per emulator per workload, interleaved rvpmu, qemu, rvpmu, qemu, ...",
+		"",
+		"How it was measured: `bench/run.sh` (`make bench`). Each run is one child "
+		"process; its CPU time is user+sys from `wait4()` resource usage (not wall "
+		"time) and its peak RSS is `ru_maxrss`. The table shows the median CPU time "
+		"and the largest peak RSS over the runs. The instruction count is the exact "
+		"retired-instruction count rvpmu writes with `rvpmu run --insn-count FILE`; "
+		"both MIPS columns divide that same count by each emulator's median CPU "
+		"time, so rvpmu/qemu = qemu CPU s / rvpmu CPU s (above 1 means rvpmu is "
+		"faster). Every run's stdout (which ends with the workload's checksum) must "
+		"equal the first qemu run's, and every exit status must be 0, otherwise the "
+		"row is marked MISMATCH or with the failure and left out of the geomean.",
+		"",
+		md_table(head, cells),
+		"",
+	]
+	notes = [f"- {r['name']}: {note}" for r in rows for note in r["notes"]]
+	if notes:
+		md += ["Notes:", ""] + notes + [""]
+	md += ["Checksums (qemu stdout, last line):", ""]
+	md += [f"- {r['name']}: `{r['checksum']}`" for r in rows] + [""]
+	with open(out_md, "w") as f:
+		f.write("\n".join(md))
+	print(f"bench: wrote {out_md}", file=sys.stderr)
+	return 0 if all(r["status"] in ("ok", "no rvpmu") for r in rows) else 1
+
+
+if __name__ == "__main__":
+	sys.exit(main())
