@@ -1,0 +1,301 @@
+/* Zicntr/Zihpm counters, mcountinhibit, mcounteren/scounteren gating, the
+ * PMU CSR map, and bulk retirement with the overflow horizon. */
+#include <string.h>
+#include "internal.h"
+
+void pmu_config_default(struct pmu_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->n_hpm = 16;
+	cfg->hpm_width = 64;
+	cfg->has_s = cfg->has_u = true;
+	cfg->sscofpmf = cfg->smcntrpmf = cfg->smcdeleg = true;
+}
+
+int pmu_init(struct pmu *p, const struct pmu_config *cfg)
+{
+	if (cfg->n_hpm > 29 || cfg->hpm_width < 1 || cfg->hpm_width > 64 ||
+	    (cfg->has_s && !cfg->has_u) ||
+	    ((cfg->sscofpmf || cfg->smcdeleg) && !cfg->has_s))
+		return -1;  /* Sscofpmf and Smcdeleg add S-level CSRs */
+	memset(p, 0, sizeof *p);
+	p->cfg = *cfg;
+	if (!p->cfg.decode)
+		p->cfg.decode = pmu_decode_virt;
+	p->impl = BIT(0) | BIT(2);
+	for (unsigned i = 3; i < 3 + cfg->n_hpm; i++)
+		p->impl |= BIT(i);
+	p->hpm_mask = cfg->hpm_width == 64 ? ~UINT64_C(0)
+					   : (UINT64_C(1) << cfg->hpm_width) - 1;
+	p->evset[0] = PMU_EV_BIT(PMU_EV_CYCLES);
+	p->evset[2] = PMU_EV_BIT(PMU_EV_INSTRET);
+	pmu_update(p);
+	return 0;
+}
+
+uint64_t pmu_inh_mask(const struct pmu *p)
+{
+	return PMU_MINH | (p->cfg.has_s ? PMU_SINH : 0) | (p->cfg.has_u ? PMU_UINH : 0) |
+	       (p->cfg.has_h ? PMU_VSINH | PMU_VUINH : 0);
+}
+
+/* Priv "Machine Counter-Inhibit Register": counter i counts in priv iff
+ * mcountinhibit[i] = 0 and the mode filter of its extension allows it. */
+void pmu_update(struct pmu *p)
+{
+	static const unsigned modes[] = { PMU_PRIV_U, PMU_PRIV_S, PMU_PRIV_M };
+	for (unsigned m = 0; m < 3; m++) {
+		unsigned priv = modes[m];
+		uint32_t a = 0;
+		for (unsigned i = 0; i < 32; i++) {
+			if (!(p->impl & BIT(i)) || (p->mcountinhibit & BIT(i)) || !p->evset[i])
+				continue;
+			if (i >= 3 ? pmu_hpm_inhibited(p, i, priv) : pmu_cfg_inhibited(p, i, priv))
+				continue;
+			a |= BIT(i);
+		}
+		p->active[priv] = a;
+	}
+	p->active[2] = 0;
+}
+
+/* Priv "Hardware Performance Monitor": a write stores the value (WARL
+ * width) and replaces the writing instruction's own increment (Zicsr
+ * "CSR Instructions" on minstret; Priv on mcycle/mhpmcounter). */
+void pmu_counter_write(struct pmu *p, unsigned i, uint64_t v, unsigned *f)
+{
+	if (!(p->impl & BIT(i)))
+		return;  /* unimplemented: read-only 0 */
+	p->ctr[i] = i >= 3 ? v & p->hpm_mask : v;
+	p->replace |= BIT(i);
+	*f |= PMU_F_REPLACE;
+}
+
+static bool priv_ok(const struct pmu *p, unsigned priv)
+{
+	return priv == PMU_PRIV_M || (priv == PMU_PRIV_S && p->cfg.has_s) ||
+	       (priv == PMU_PRIV_U && p->cfg.has_u);
+}
+
+/* Priv "Counter-Enable Registers": mcounteren gates the next lower mode,
+ * scounteren additionally gates U. */
+static bool counter_readable(const struct pmu *p, unsigned priv, unsigned i)
+{
+	if (priv == PMU_PRIV_M)
+		return true;
+	if (!(p->mcounteren & BIT(i)))
+		return false;
+	return priv == PMU_PRIV_S || !p->cfg.has_s || (p->scounteren & BIT(i));
+}
+
+static bool is_pmu_csr(unsigned csr)
+{
+	return csr == PMU_CSR_SCOUNTEREN || csr == PMU_CSR_SCOUNTINHIBIT ||
+	       csr == PMU_CSR_MCOUNTEREN || csr == PMU_CSR_SCOUNTOVF ||
+	       (csr >= 0x320 && csr <= 0x33f) || (csr >= 0x721 && csr <= 0x73f) ||
+	       (csr >= 0xb00 && csr <= 0xb1f) || (csr >= 0xb80 && csr <= 0xb9f) ||
+	       (csr >= 0xc00 && csr <= 0xc1f) || (csr >= 0xc80 && csr <= 0xc9f);
+}
+
+static int csr_read(const struct pmu *p, unsigned priv, unsigned csr, uint64_t *v)
+{
+	if (csr >= PMU_CSR_CYCLE && csr <= PMU_CSR_HPMCOUNTER31) {
+		unsigned i = csr - PMU_CSR_CYCLE;
+		if (!counter_readable(p, priv, i))
+			return PMU_ILLEGAL;
+		if (i == 1) {  /* time: gated here, valued by the platform */
+			if (!p->cfg.time_read)
+				return PMU_NOT_PMU;
+			*v = p->cfg.time_read(p->cfg.time_ctx);
+			return PMU_OK;
+		}
+		*v = p->ctr[i];
+		return PMU_OK;
+	}
+	if (csr >= PMU_CSR_MCYCLE && csr <= PMU_CSR_MHPMCOUNTER31) {
+		if (csr == PMU_CSR_MCYCLE + 1)
+			return PMU_ILLEGAL;  /* no mtime CSR: it is memory-mapped */
+		*v = p->ctr[csr - PMU_CSR_MCYCLE];
+		return PMU_OK;
+	}
+	if (csr >= PMU_CSR_MHPMEVENT3 && csr <= PMU_CSR_MHPMEVENT31) {
+		*v = p->event[csr - 0x320];
+		return PMU_OK;
+	}
+	switch (csr) {
+	case PMU_CSR_MCOUNTINHIBIT:
+		*v = p->mcountinhibit;
+		return PMU_OK;
+	case PMU_CSR_MCYCLECFG: case PMU_CSR_MINSTRETCFG:
+		if (!p->cfg.smcntrpmf)
+			return PMU_ILLEGAL;
+		*v = csr == PMU_CSR_MCYCLECFG ? p->cyclecfg : p->instretcfg;
+		return PMU_OK;
+	case PMU_CSR_MCOUNTEREN:
+		if (!p->cfg.has_u)
+			return PMU_ILLEGAL;  /* exists iff U-mode does */
+		*v = p->mcounteren;
+		return PMU_OK;
+	case PMU_CSR_SCOUNTEREN:
+		if (!p->cfg.has_s)
+			return PMU_ILLEGAL;
+		*v = p->scounteren;
+		return PMU_OK;
+	case PMU_CSR_SCOUNTINHIBIT:
+		return pmu_scountinhibit_read(p, v);
+	case PMU_CSR_SCOUNTOVF:
+		return pmu_scountovf_read(p, priv, v);
+	}
+	return PMU_ILLEGAL;  /* RV32-only halves (…h CSRs) do not exist on RV64 */
+}
+
+static void csr_write(struct pmu *p, unsigned csr, uint64_t v, unsigned *f)
+{
+	if (csr >= PMU_CSR_MCYCLE && csr <= PMU_CSR_MHPMCOUNTER31)
+		pmu_counter_write(p, csr - PMU_CSR_MCYCLE, v, f);
+	else if (csr >= PMU_CSR_MHPMEVENT3 && csr <= PMU_CSR_MHPMEVENT31)
+		pmu_event_write(p, csr - 0x320, v);
+	else if (csr == PMU_CSR_MCOUNTINHIBIT)
+		p->mcountinhibit = v & p->impl;  /* bit 1 (time) and absent counters RO 0 */
+	else if (csr == PMU_CSR_MCYCLECFG || csr == PMU_CSR_MINSTRETCFG)
+		pmu_cfg_write(p, csr == PMU_CSR_MCYCLECFG ? 0 : 2, v);
+	else if (csr == PMU_CSR_MCOUNTEREN)
+		p->mcounteren = (uint32_t)v;
+	else if (csr == PMU_CSR_SCOUNTEREN)
+		p->scounteren = (uint32_t)v;
+	else if (csr == PMU_CSR_SCOUNTINHIBIT)
+		pmu_scountinhibit_write(p, v);
+	pmu_update(p);
+	*f |= PMU_F_WROTE;
+}
+
+/* Zicsr "CSR Instructions" + Priv "CSR Address Mapping Conventions" */
+int pmu_csr_access(struct pmu *p, unsigned priv, unsigned csr,
+		   enum pmu_csr_op op, uint64_t val, int writes,
+		   uint64_t *old, unsigned *flags)
+{
+	unsigned f = 0;
+	if (flags)
+		*flags = 0;
+	if (!is_pmu_csr(csr))
+		return PMU_NOT_PMU;
+	/* csr[9:8] is the lowest privilege that may access; csr[11:10] = 3 is
+	 * read-only */
+	if (!priv_ok(p, priv) || priv < ((csr >> 8) & 3) || (writes && (csr >> 10) == 3))
+		return PMU_ILLEGAL;
+	uint64_t v = 0;
+	int r = csr_read(p, priv, csr, &v);
+	if (r != PMU_OK)
+		return r;
+	*old = v;
+	if (writes) {
+		csr_write(p, csr, pmu_apply(op, v, val), &f);
+		if (flags)
+			*flags = f;
+	}
+	return PMU_OK;
+}
+
+uint64_t pmu_menvcfg_mask(const struct pmu *p)
+{
+	return p->cfg.smcdeleg ? PMU_MENVCFG_CDE : 0;
+}
+
+void pmu_set_cde(struct pmu *p, bool cde)
+{
+	p->cde = cde && p->cfg.smcdeleg;  /* CDE is RO 0 without Smcdeleg */
+}
+
+static uint64_t add_counter(struct pmu *p, unsigned i, uint64_t k)
+{
+	if (i >= 3)
+		return pmu_hpm_add(p, i, k);
+	p->ctr[i] += k;  /* mcycle/minstret: 64 bits, no OF, no LCOFI */
+	return 0;
+}
+
+uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_COUNT])
+{
+	uint32_t act = p->active[priv & 3] & ~p->replace, ovf = 0;
+	p->replace = 0;
+	while (act) {
+		unsigned i = __builtin_ctz(act);
+		act &= act - 1;
+		uint64_t k = 0;
+		for (uint32_t s = p->evset[i]; s; s &= s - 1)
+			k += counts[__builtin_ctz(s)];
+		if (k)
+			ovf |= add_counter(p, i, k);
+	}
+	return ovf;
+}
+
+uint32_t pmu_count(struct pmu *p, unsigned priv, enum pmu_event e, uint64_t n)
+{
+	/* part of the current instruction: a pending replace still applies */
+	uint32_t act = p->active[priv & 3] & ~p->replace, ovf = 0;
+	if ((unsigned)e >= PMU_EV_COUNT || !n)
+		return 0;
+	while (act) {
+		unsigned i = __builtin_ctz(act);
+		act &= act - 1;
+		if (p->evset[i] & PMU_EV_BIT(e))
+			ovf |= add_counter(p, i, n);
+	}
+	return ovf;
+}
+
+uint32_t pmu_retire_n(struct pmu *p, unsigned priv, uint64_t n)
+{
+	uint64_t c[PMU_EV_COUNT] = { 0 };
+	c[PMU_EV_CYCLES] = c[PMU_EV_INSTRET] = n;
+	return pmu_retire(p, priv, c);
+}
+
+uint64_t pmu_to_wrap(const struct pmu *p, unsigned i)
+{
+	uint64_t m = i >= 3 ? p->hpm_mask : ~UINT64_C(0);
+	uint64_t rem = m - p->ctr[i];  /* 2^W - value - 1 */
+	return rem == ~UINT64_C(0) ? rem : rem + 1;  /* 2^64 saturates */
+}
+
+/* Overflow is found from the counts, never a timer: a counter that can
+ * request LCOFI (Sscofpmf, OF = 0, counting here) wraps no earlier than
+ * ceil(to_wrap / most-per-step) steps from now. */
+uint64_t pmu_horizon(const struct pmu *p, unsigned priv)
+{
+	uint64_t best = UINT64_MAX;
+	if (!p->cfg.sscofpmf)
+		return best;
+	for (uint32_t a = p->active[priv & 3] & ~7u; a; a &= a - 1) {
+		unsigned i = __builtin_ctz(a);
+		if (p->event[i] & PMU_OF)
+			continue;
+		uint64_t w = 0;
+		for (uint32_t s = p->evset[i]; s; s &= s - 1) {
+			uint32_t m = p->cfg.max_per_step[__builtin_ctz(s)];
+			w += m ? m : 1;
+		}
+		uint64_t rem = pmu_to_wrap(p, i);
+		uint64_t d = rem / w + (rem % w != 0);
+		if (d < best)
+			best = d;
+	}
+	return best;
+}
+
+uint32_t pmu_events_in_use(const struct pmu *p, unsigned priv)
+{
+	uint32_t u = 0;
+	for (uint32_t a = p->active[priv & 3]; a; a &= a - 1)
+		u |= p->evset[__builtin_ctz(a)];
+	return u;
+}
+
+uint64_t pmu_take_mip(struct pmu *p)
+{
+	if (!p->lcofi_req)
+		return 0;
+	p->lcofi_req = false;
+	return PMU_MIP_LCOFIP;
+}
