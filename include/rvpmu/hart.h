@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include "rvpmu/gmem.h"
 #include "rvpmu/isa.h"
+#include "rvpmu/pmu.h"
 
 /* Exception causes (Privileged ISA, mcause table). */
 enum {
@@ -15,9 +16,29 @@ enum {
 	CAUSE_STORE_PAGE_FAULT = 15,
 };
 
+/* Interrupt numbers (mip/mie bits). */
+enum {
+	IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9,
+	IRQ_MEI = 11, IRQ_LCOFI = 13,
+};
+
+enum { PRIV_U = 0, PRIV_S = 1, PRIV_M = 3 };
+
 enum hart_stop {
 	STOP_BUDGET,   /* the instruction budget ran out */
 	STOP_TRAP,     /* an exception: cause and tval are set, pc is the insn */
+	STOP_SYNC,     /* privileged state changed (CSR write, xRET): the
+	                  caller re-checks interrupts and counter horizons */
+	STOP_WFI,      /* WFI retired: wait for an interrupt */
+};
+
+/* Privileged CSR state (system mode). Counter CSRs live in struct pmu. */
+struct hart_csrs {
+	uint64_t mstatus, medeleg, mideleg, mie, mip, mtvec, mepc, mcause, mtval;
+	uint64_t mscratch, menvcfg, miselect;
+	uint64_t stvec, sepc, scause, stval, sscratch, senvcfg, satp, siselect;
+	uint64_t pmpcfg[16], pmpaddr[64];
+	uint64_t mvendorid, marchid, mimpid, mhartid, misa;
 };
 
 /* One page of decoded instructions: a slot per 2-byte position, plus two
@@ -42,12 +63,26 @@ struct hart {
 	struct gmem mem;
 	struct dpage *dcache[DCACHE_SIZE];
 
+	uint8_t priv;          /* current privilege mode */
+	uint8_t system;        /* 1: privileged architecture live (system mode) */
+	uint8_t fp_slow;       /* mstatus.FS is not Dirty: FP insns take the check */
+	struct hart_csrs csr;
+	uint64_t mip_hw;       /* interrupt lines from devices (MTIP, MSIP, ...) */
+	struct pmu pmu;
+	uint64_t pmu_synced;   /* instret already reported to the PMU */
+
+	/* system mode: loads and stores outside RAM go here; 0 or -1 (fault) */
+	int (*mmio)(void *ctx, uint64_t addr, unsigned size, uint64_t *val, int write);
+	void *mmio_ctx;
+
 	/* time as the guest sees it: derived from instret (deterministic) */
 	uint64_t time_hz;      /* modelled timebase, ticks per second */
 	uint64_t insn_hz;      /* modelled instructions per second */
 };
 
 int hart_init(struct hart *h);
+/* Reset into M-mode with the privileged architecture enabled. */
+void hart_reset_system(struct hart *h, uint64_t pc);
 void hart_free(struct hart *h);
 
 /* Run until budget instructions have retired or an exception is raised.
@@ -60,5 +95,15 @@ void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len);
 
 /* The time CSR as the guest reads it. */
 uint64_t hart_time(const struct hart *h);
+
+/* Report retired instructions to the PMU (before any counter access). */
+void hart_sync_pmu(struct hart *h);
+
+/* Take exception cause (or interrupt when irq) with tval at h->pc, with
+ * medeleg/mideleg delegation (Privileged ISA, "Trap delegation"). */
+void hart_take_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq);
+/* The interrupt to take now, or -1 (priority order MEI MSI MTI SEI SSI
+ * STI LCOFI, global enables per mode). */
+int hart_pending_irq(const struct hart *h);
 
 #endif

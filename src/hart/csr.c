@@ -1,51 +1,373 @@
-/* CSRs visible to a user-mode program: the F/D status registers and the
- * Zicntr/Zihpm read-only views. The privileged CSR table joins this when
- * M and S modes exist. */
+/* The CSR table (Zicsr; Privileged ISA "CSR listing"). One row per CSR
+ * number with its name, an existence predicate, and read/write hooks.
+ * Privilege and read-only-ness come from the address bits, as the spec
+ * lays them out: csr[9:8] is the lowest privilege that may access it and
+ * csr[11:10] == 3 marks it read-only. The counter CSRs belong to the PMU
+ * (src/pmu) and are reached through pmu_csr_access. */
+#include <string.h>
 #include "csr.h"
 
-enum {
-	CSR_FFLAGS = 0x001, CSR_FRM = 0x002, CSR_FCSR = 0x003,
-	CSR_CYCLE = 0xc00, CSR_TIME = 0xc01, CSR_INSTRET = 0xc02,
-	CSR_HPMCOUNTER3 = 0xc03, CSR_HPMCOUNTER31 = 0xc1f,
+/* mstatus fields */
+#define MS_SIE  (1ull << 1)
+#define MS_MIE  (1ull << 3)
+#define MS_SPIE (1ull << 5)
+#define MS_MPIE (1ull << 7)
+#define MS_SPP  (1ull << 8)
+#define MS_MPP  (3ull << 11)
+#define MS_FS   (3ull << 13)
+#define MS_MPRV (1ull << 17)
+#define MS_SUM  (1ull << 18)
+#define MS_MXR  (1ull << 19)
+#define MS_TVM  (1ull << 20)
+#define MS_TW   (1ull << 21)
+#define MS_TSR  (1ull << 22)
+#define MS_UXL  (3ull << 32)
+#define MS_SXL  (3ull << 34)
+#define MS_SD   (1ull << 63)
+#define MSTATUS_W (MS_SIE | MS_MIE | MS_SPIE | MS_MPIE | MS_SPP | MS_MPP | MS_FS | \
+		   MS_MPRV | MS_SUM | MS_MXR | MS_TVM | MS_TW | MS_TSR)
+#define SSTATUS_V (MS_SIE | MS_SPIE | MS_SPP | MS_FS | MS_SUM | MS_MXR | MS_UXL | MS_SD)
+
+/* interrupts that S-mode may own (delegable) and that software may set */
+#define MIDELEG_W ((1ull << IRQ_SSI) | (1ull << IRQ_STI) | (1ull << IRQ_SEI) | (1ull << IRQ_LCOFI))
+#define MIE_W     (MIDELEG_W | (1ull << IRQ_MSI) | (1ull << IRQ_MTI) | (1ull << IRQ_MEI))
+#define MIP_W     MIDELEG_W
+#define SIP_W     ((1ull << IRQ_SSI) | (1ull << IRQ_LCOFI))
+/* exceptions that may be delegated: all but ecall from M (cause 11) */
+#define MEDELEG_W 0xb3ffull
+
+typedef int csr_read_fn(struct hart *h, unsigned csr, uint64_t *v);
+typedef int csr_write_fn(struct hart *h, unsigned csr, uint64_t v);
+typedef int csr_pred_fn(const struct hart *h, unsigned csr);
+
+struct csr_def {
+	const char *name;
+	csr_pred_fn *exists;   /* NULL: always (given the address bits) */
+	csr_read_fn *read;
+	csr_write_fn *write;   /* NULL for read-only CSRs */
 };
 
-static int csr_read(struct hart *h, unsigned csr, uint64_t *v)
+void hart_update_mstatus(struct hart *h, uint64_t v)
 {
-	switch (csr) {
-	case CSR_FFLAGS: *v = h->fflags; return 0;
-	case CSR_FRM: *v = h->frm; return 0;
-	case CSR_FCSR: *v = h->frm << 5 | h->fflags; return 0;
-	/* cycle counts one per instruction until a timing model exists */
-	case CSR_CYCLE: case CSR_INSTRET: *v = h->instret; return 0;
-	case CSR_TIME: *v = hart_time(h); return 0;
-	}
-	if (csr >= CSR_HPMCOUNTER3 && csr <= CSR_HPMCOUNTER31) {
-		*v = 0;  /* no event programmed: the counter does not count */
-		return 0;
-	}
-	return -1;
+	v &= ~(MS_SD | MS_UXL | MS_SXL);
+	v |= 2ull << 32 | 2ull << 34;  /* UXL = SXL = 64 (read-only) */
+	if ((v & MS_FS) == MS_FS)
+		v |= MS_SD;
+	h->csr.mstatus = v;
+	h->fp_slow = (v & MS_FS) != MS_FS;
 }
 
-static int csr_write(struct hart *h, unsigned csr, uint64_t v)
+/* ---- hooks ---- */
+
+static uint64_t *field(struct hart *h, unsigned csr)
 {
+	struct hart_csrs *c = &h->csr;
 	switch (csr) {
-	case CSR_FFLAGS: h->fflags = v & 0x1f; return 0;
-	case CSR_FRM: h->frm = v & 7; return 0;  /* WARL: reserved values kept, trap on use */
-	case CSR_FCSR: h->fflags = v & 0x1f; h->frm = (v >> 5) & 7; return 0;
+	case 0x302: return &c->medeleg;
+	case 0x303: return &c->mideleg;
+	case 0x304: return &c->mie;
+	case 0x305: return &c->mtvec;
+	case 0x30a: return &c->menvcfg;
+	case 0x340: return &c->mscratch;
+	case 0x341: return &c->mepc;
+	case 0x342: return &c->mcause;
+	case 0x343: return &c->mtval;
+	case 0x350: return &c->miselect;
+	case 0x105: return &c->stvec;
+	case 0x10a: return &c->senvcfg;
+	case 0x140: return &c->sscratch;
+	case 0x141: return &c->sepc;
+	case 0x142: return &c->scause;
+	case 0x143: return &c->stval;
+	case 0x150: return &c->siselect;
+	case 0x180: return &c->satp;
+	case 0xf11: return &c->mvendorid;
+	case 0xf12: return &c->marchid;
+	case 0xf13: return &c->mimpid;
+	case 0xf14: return &c->mhartid;
+	case 0x301: return &c->misa;
 	}
-	return -1;
+	return NULL;
+}
+
+static int rd_plain(struct hart *h, unsigned csr, uint64_t *v)
+{
+	*v = *field(h, csr);
+	return 0;
+}
+
+static int rd_zero(struct hart *h, unsigned csr, uint64_t *v)
+{
+	(void)h, (void)csr;
+	*v = 0;
+	return 0;
+}
+
+static int wr_plain(struct hart *h, unsigned csr, uint64_t v)
+{
+	*field(h, csr) = v;
+	return 0;
+}
+
+static int wr_ignore(struct hart *h, unsigned csr, uint64_t v)
+{
+	(void)h, (void)csr, (void)v;  /* WARL with a single legal value */
+	return 0;
+}
+
+/* Masked WARL registers: bits outside the mask read zero. */
+static int wr_masked(struct hart *h, unsigned csr, uint64_t v)
+{
+	uint64_t mask = csr == 0x302 ? MEDELEG_W : csr == 0x303 ? MIDELEG_W :
+			csr == 0x304 ? MIE_W : ~0ull;
+	if (csr == 0x30a)
+		mask = 1 | pmu_menvcfg_mask(&h->pmu);  /* FIOM, CDE */
+	if (csr == 0x10a)
+		mask = 1;  /* senvcfg.FIOM */
+	*field(h, csr) = v & mask;
+	if (csr == 0x30a)
+		pmu_set_cde(&h->pmu, (v & PMU_MENVCFG_CDE) != 0);
+	return 0;
+}
+
+/* xepc: bit 0 is always zero with IALIGN=16 (C is implemented) */
+static int wr_epc(struct hart *h, unsigned csr, uint64_t v)
+{
+	*field(h, csr) = v & ~1ull;
+	return 0;
+}
+
+/* xtvec: MODE 0 (direct) and 1 (vectored); reserved modes keep direct */
+static int wr_tvec(struct hart *h, unsigned csr, uint64_t v)
+{
+	*field(h, csr) = (v & 3) >= 2 ? v & ~3ull : v & ~2ull;
+	return 0;
+}
+
+static int rd_mstatus(struct hart *h, unsigned csr, uint64_t *v)
+{
+	*v = h->csr.mstatus & (csr == 0x100 ? SSTATUS_V : ~0ull);
+	return 0;
+}
+
+static int wr_mstatus(struct hart *h, unsigned csr, uint64_t v)
+{
+	uint64_t mask = csr == 0x100 ? SSTATUS_V & MSTATUS_W : MSTATUS_W;
+	uint64_t nv = (h->csr.mstatus & ~mask) | (v & mask);
+	/* MPP is WARL over the implemented modes: 2 is reserved */
+	if (((nv & MS_MPP) >> 11) == 2)
+		nv = (nv & ~MS_MPP) | (h->csr.mstatus & MS_MPP);
+	hart_update_mstatus(h, nv);
+	return 0;
+}
+
+static int rd_mip(struct hart *h, unsigned csr, uint64_t *v)
+{
+	uint64_t mip = h->csr.mip | h->mip_hw;
+	*v = csr == 0x144 ? mip & h->csr.mideleg : mip;
+	return 0;
+}
+
+static int wr_mip(struct hart *h, unsigned csr, uint64_t v)
+{
+	uint64_t mask = csr == 0x144 ? SIP_W & h->csr.mideleg : MIP_W;
+	h->csr.mip = (h->csr.mip & ~mask) | (v & mask);
+	return 0;
+}
+
+static int rd_sie(struct hart *h, unsigned csr, uint64_t *v)
+{
+	(void)csr;
+	*v = h->csr.mie & h->csr.mideleg;
+	return 0;
+}
+
+static int wr_sie(struct hart *h, unsigned csr, uint64_t v)
+{
+	(void)csr;
+	uint64_t mask = h->csr.mideleg & MIE_W;
+	h->csr.mie = (h->csr.mie & ~mask) | (v & mask);
+	return 0;
+}
+
+/* satp: only Bare is implemented, and a write of an unsupported MODE has
+ * no effect at all (Privileged ISA, satp). */
+static int wr_satp(struct hart *h, unsigned csr, uint64_t v)
+{
+	(void)csr;
+	if ((v >> 60) == 0)
+		h->csr.satp = 0;
+	return 0;
+}
+
+static int pred_satp(const struct hart *h, unsigned csr)
+{
+	(void)csr;  /* mstatus.TVM traps S-mode satp accesses */
+	return !(h->priv == PRIV_S && (h->csr.mstatus & MS_TVM));
+}
+
+/* F CSRs exist only while mstatus.FS is not Off. */
+static int pred_fp(const struct hart *h, unsigned csr)
+{
+	(void)csr;
+	return !h->system || (h->csr.mstatus & MS_FS);
+}
+
+static int rd_fp(struct hart *h, unsigned csr, uint64_t *v)
+{
+	*v = csr == 1 ? h->fflags : csr == 2 ? h->frm : (h->frm << 5 | h->fflags);
+	return 0;
+}
+
+static int wr_fp(struct hart *h, unsigned csr, uint64_t v)
+{
+	if (csr == 1)
+		h->fflags = v & 0x1f;
+	else if (csr == 2)
+		h->frm = v & 7;  /* reserved values are kept and trap on use */
+	else
+		h->fflags = v & 0x1f, h->frm = (v >> 5) & 7;
+	if (h->system)
+		hart_update_mstatus(h, h->csr.mstatus | MS_FS);
+	return 0;
+}
+
+/* PMP (storage and WARL; enforcement comes with the system machine):
+ * RV64 has the even pmpcfg registers only; a locked entry ignores writes;
+ * R=0 W=1 is reserved and reads back as no access. */
+static int pred_pmpcfg(const struct hart *h, unsigned csr)
+{
+	(void)h;
+	return !(csr & 1);
+}
+
+static int rd_pmp(struct hart *h, unsigned csr, uint64_t *v)
+{
+	*v = csr < 0x3b0 ? h->csr.pmpcfg[csr - 0x3a0] : h->csr.pmpaddr[csr - 0x3b0];
+	return 0;
+}
+
+static uint8_t pmpcfg_byte(const struct hart *h, unsigned i)
+{
+	return (uint8_t)(h->csr.pmpcfg[(i / 8) * 2] >> (8 * (i % 8)));
+}
+
+static int wr_pmp(struct hart *h, unsigned csr, uint64_t v)
+{
+	if (csr >= 0x3b0) {
+		unsigned i = csr - 0x3b0;
+		int next_tor = i < 63 && (pmpcfg_byte(h, i + 1) & 0x98) == 0x88;
+		if (!(pmpcfg_byte(h, i) & 0x80) && !next_tor)
+			h->csr.pmpaddr[i] = v & ((1ull << 54) - 1);
+		return 0;
+	}
+	uint64_t old = h->csr.pmpcfg[csr - 0x3a0], nv = 0;
+	for (int b = 0; b < 8; b++) {
+		uint8_t o = (uint8_t)(old >> (8 * b)), n = (uint8_t)(v >> (8 * b));
+		if (o & 0x80)
+			n = o;               /* locked */
+		n &= 0x9f;                   /* bits 6:5 are reserved */
+		if ((n & 3) == 2)
+			n &= (uint8_t)~3;    /* R=0 W=1 is reserved */
+		nv |= (uint64_t)n << (8 * b);
+	}
+	h->csr.pmpcfg[csr - 0x3a0] = nv;
+	return 0;
+}
+
+/* Smcsrind/Sscsrind: sireg* reach the Smcdeleg counter window. */
+static int ireg_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
+		       int writes, uint64_t *old)
+{
+	static const unsigned nums[] = {1, 2, 3, 0, 4, 5, 6};  /* sireg .. sireg6 */
+	unsigned idx = (csr & 0xf) - 1;
+	if (idx >= 7 || !nums[idx])
+		return -1;
+	uint64_t sel = (csr >> 8) == 3 ? h->csr.miselect : h->csr.siselect;
+	int r = pmu_sireg_access(&h->pmu, h->priv, sel, nums[idx], (enum pmu_csr_op)op,
+				 val, writes, old, NULL);
+	return r == PMU_OK ? 0 : -1;
+}
+
+#define FIELD(n)  {n, NULL, rd_plain, wr_plain}
+#define MASKED(n) {n, NULL, rd_plain, wr_masked}
+#define RO(n)     {n, NULL, rd_plain, NULL}
+
+static const struct csr_def csr_table[4096] = {
+	[0x001] = {"fflags", pred_fp, rd_fp, wr_fp},
+	[0x002] = {"frm", pred_fp, rd_fp, wr_fp},
+	[0x003] = {"fcsr", pred_fp, rd_fp, wr_fp},
+	/* supervisor */
+	[0x100] = {"sstatus", NULL, rd_mstatus, wr_mstatus},
+	[0x104] = {"sie", NULL, rd_sie, wr_sie},
+	[0x105] = {"stvec", NULL, rd_plain, wr_tvec},
+	[0x10a] = MASKED("senvcfg"),
+	[0x140] = FIELD("sscratch"),
+	[0x141] = {"sepc", NULL, rd_plain, wr_epc},
+	[0x142] = FIELD("scause"),
+	[0x143] = FIELD("stval"),
+	[0x144] = {"sip", NULL, rd_mip, wr_mip},
+	[0x150] = FIELD("siselect"),
+	[0x180] = {"satp", pred_satp, rd_plain, wr_satp},
+	/* machine */
+	[0x300] = {"mstatus", NULL, rd_mstatus, wr_mstatus},
+	[0x301] = {"misa", NULL, rd_plain, wr_ignore},
+	[0x302] = MASKED("medeleg"),
+	[0x303] = MASKED("mideleg"),
+	[0x304] = MASKED("mie"),
+	[0x305] = {"mtvec", NULL, rd_plain, wr_tvec},
+	[0x30a] = MASKED("menvcfg"),
+	[0x340] = FIELD("mscratch"),
+	[0x341] = {"mepc", NULL, rd_plain, wr_epc},
+	[0x342] = FIELD("mcause"),
+	[0x343] = FIELD("mtval"),
+	[0x344] = {"mip", NULL, rd_mip, wr_mip},
+	[0x350] = FIELD("miselect"),
+	[0x3a0 ... 0x3af] = {"pmpcfg", pred_pmpcfg, rd_pmp, wr_pmp},
+	[0x3b0 ... 0x3ef] = {"pmpaddr", NULL, rd_pmp, wr_pmp},
+	[0xf11] = RO("mvendorid"),
+	[0xf12] = RO("marchid"),
+	[0xf13] = RO("mimpid"),
+	[0xf14] = RO("mhartid"),
+	[0xf15] = {"mconfigptr", NULL, rd_zero, NULL},
+};
+
+/* Is the indirect-register window sireg* / mireg* (0x151-0x157, 0x351-0x357)? */
+static int is_ireg(unsigned csr)
+{
+	unsigned lo = csr & 0xff;
+	return ((csr >> 8) == 1 || (csr >> 8) == 3) && lo >= 0x51 && lo <= 0x57 && lo != 0x54;
 }
 
 int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 	       int writes, uint64_t *old)
 {
-	/* csr[11:10] == 3 marks a read-only CSR (Zicsr, CSR address map) */
+	csr &= 0xfff;
 	if (writes && (csr >> 10) == 3)
+		return -1;  /* read-only address */
+	if (h->system && h->priv < ((csr >> 8) & 3))
+		return -1;  /* below the CSR's privilege level */
+
+	/* Counters and their controls: the PMU decides. */
+	hart_sync_pmu(h);
+	int r = pmu_csr_access(&h->pmu, h->priv, csr, (enum pmu_csr_op)op, val,
+			       writes, old, NULL);
+	if (r != PMU_NOT_PMU)
+		return r == PMU_OK ? 0 : -1;
+	if (!h->system && (csr >> 8) != 0)
+		return -1;  /* user mode: only the unprivileged CSRs exist */
+	if (is_ireg(csr))
+		return ireg_access(h, csr, op, val, writes, old);
+
+	const struct csr_def *c = &csr_table[csr];
+	if (!c->read || (c->exists && !c->exists(h, csr)))
 		return -1;
-	if (csr_read(h, csr, old))
+	if (c->read(h, csr, old))
 		return -1;
 	if (!writes)
 		return 0;
+	if (!c->write)
+		return -1;
 	uint64_t nv = op == CSR_WRITE ? val : op == CSR_SET ? *old | val : *old & ~val;
-	return csr_write(h, csr, nv);
+	return c->write(h, csr, nv);
 }

@@ -7,6 +7,7 @@
 #include "rvpmu/hart.h"
 #include "csr.h"
 #include "fpu.h"
+#include "trap.h"
 
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -19,6 +20,15 @@ int hart_init(struct hart *h)
 	h->resv_addr = ~0ull;
 	h->time_hz = 10000000;      /* 10 MHz timebase, as QEMU virt */
 	h->insn_hz = 1000000000;    /* 1 instruction per ns until a timing model */
+	/* User mode: the program runs in U with every counter readable, as
+	 * qemu-user allows; system mode resets this (hart_reset_system). */
+	struct pmu_config cfg;
+	pmu_config_default(&cfg);
+	hart_pmu_init(h, &cfg);
+	uint64_t old;
+	pmu_csr_access(&h->pmu, PRIV_M, PMU_CSR_MCOUNTEREN, PMU_CSR_WRITE, ~0ull, 1, &old, NULL);
+	pmu_csr_access(&h->pmu, PRIV_M, PMU_CSR_SCOUNTEREN, PMU_CSR_WRITE, ~0ull, 1, &old, NULL);
+	h->priv = PRIV_U;
 	return gmem_init(&h->mem);
 }
 
@@ -98,7 +108,7 @@ static int fetch(struct hart *h, uint64_t pc, uint32_t *raw)
 	if ((hi_addr & (GPAGE_SIZE - 1)) == 0) {
 		uint8_t *f = &h->mem.pflags[hi_addr >> GPAGE_SHIFT];
 		if (hi_addr >= h->mem.size || !(*f & GP_X)) {
-			h->cause = CAUSE_FETCH_PAGE_FAULT;
+			h->cause = h->system ? CAUSE_FETCH_ACCESS : CAUSE_FETCH_PAGE_FAULT;
 			h->tval = hi_addr;
 			return -1;
 		}
@@ -115,12 +125,14 @@ static int fetch(struct hart *h, uint64_t pc, uint32_t *raw)
 static int load_slow(struct hart *h, uint64_t a, unsigned size, uint64_t *v)
 {
 	*v = 0;
-	if (gmem_read(&h->mem, a, v, size)) {
-		h->cause = CAUSE_LOAD_PAGE_FAULT;
-		h->tval = a;
-		return -1;
-	}
-	return 0;
+	if (!gmem_read(&h->mem, a, v, size))
+		return 0;
+	/* system mode: a device, or an access fault (no MMU yet) */
+	if (h->system && h->mmio && !h->mmio(h->mmio_ctx, a, size, v, 0))
+		return 0;
+	h->cause = h->system ? CAUSE_LOAD_ACCESS : CAUSE_LOAD_PAGE_FAULT;
+	h->tval = a;
+	return -1;
 }
 
 /* A store hit pages holding decoded instructions: drop them (and the page
@@ -143,12 +155,13 @@ static int code_written(struct hart *h, uint64_t a, unsigned size)
 /* Returns -1 on a fault, 1 when decoded code was invalidated, else 0. */
 static int store_slow(struct hart *h, uint64_t a, unsigned size, uint64_t v)
 {
-	if (gmem_write(&h->mem, a, &v, size)) {
-		h->cause = CAUSE_STORE_PAGE_FAULT;
-		h->tval = a;
-		return -1;
-	}
-	return code_written(h, a, size);
+	if (!gmem_write(&h->mem, a, &v, size))
+		return code_written(h, a, size);
+	if (h->system && h->mmio && !h->mmio(h->mmio_ctx, a, size, &v, 1))
+		return 0;
+	h->cause = h->system ? CAUSE_STORE_ACCESS : CAUSE_STORE_PAGE_FAULT;
+	h->tval = a;
+	return -1;
 }
 
 /* Host address for an AMO/LR/SC (A chapter: misaligned is an exception).
@@ -162,7 +175,8 @@ static void *amo_ptr(struct hart *h, uint64_t a, unsigned size, int need_write, 
 	}
 	unsigned need = need_write ? GP_R | GP_W : GP_R;
 	if (!gmem_check(&h->mem, a, size, need)) {
-		h->cause = need_write ? CAUSE_STORE_PAGE_FAULT : CAUSE_LOAD_PAGE_FAULT;
+		h->cause = need_write ? (h->system ? CAUSE_STORE_ACCESS : CAUSE_STORE_PAGE_FAULT)
+				      : (h->system ? CAUSE_LOAD_ACCESS : CAUSE_LOAD_PAGE_FAULT);
 		h->tval = a;
 		return NULL;
 	}
@@ -237,8 +251,10 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 #define IMM d->imm
 #define OP(name, expr) LBL(name): RD = (expr); NEXT();
 #define W(v) ((uint64_t)(int64_t)(int32_t)(v))
+#define MEM_PRE() do { } while (0)
 
 #define LOAD(name, T) LBL(name): {                                      \
+		MEM_PRE();                                              \
 		uint64_t a_ = RS1 + (uint64_t)IMM; T v_;                \
 		if (likely(!(a_ & (sizeof(T) - 1)) && a_ < limit && \
 			   (pf[a_ >> GPAGE_SHIFT] & GP_R))) {           \
@@ -253,6 +269,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		NEXT();                                                 \
 	}
 #define STORE(name, T, val) LBL(name): {                                \
+		MEM_PRE();                                              \
 		uint64_t a_ = RS1 + (uint64_t)IMM; T v_ = (T)(val);     \
 		if (likely(!(a_ & (sizeof(T) - 1)) && a_ < limit && \
 			   (pf[a_ >> GPAGE_SHIFT] & (GP_W | GP_CODE)) == GP_W)) { \
@@ -273,7 +290,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 lookup:
 	pg = dpage_get(h, pc);
 	if (unlikely(!pg)) {
-		h->cause = CAUSE_FETCH_PAGE_FAULT;
+		h->cause = h->system ? CAUSE_FETCH_ACCESS : CAUSE_FETCH_PAGE_FAULT;
 		h->tval = pc;
 		goto trap_nocount;
 	}
@@ -285,7 +302,7 @@ do_NONE: {
 			/* fell off the end of the page: continue on the next */
 			pg = dpage_get(h, pc);
 			if (unlikely(!pg))
-				TRAP(CAUSE_FETCH_PAGE_FAULT, pc);
+				TRAP(h->system ? CAUSE_FETCH_ACCESS : CAUSE_FETCH_PAGE_FAULT, pc);
 			d = &pg->s[(pc & (GPAGE_SIZE - 1)) >> 1];
 			GO();
 		}

@@ -73,16 +73,30 @@ hart_invalidate_code(h, 0, h->mem.size);
 pc += ILEN;
 goto lookup;
 LBL(ECALL):
-TRAP(CAUSE_USER_ECALL, 0);
+TRAP(CAUSE_USER_ECALL + h->priv, 0);  /* 8, 9 or 11 for U, S, M */
 LBL(EBREAK):
 TRAP(CAUSE_BREAKPOINT, pc);
 LBL(SRET):
 LBL(MRET):
 LBL(WFI):
-LBL(SFENCE_VMA):
-goto illegal;  /* U-mode only for now: privileged instructions trap */
+LBL(SFENCE_VMA): {
+	/* Privileged instructions leave the run so the caller sees the new
+	 * privilege, pending interrupts or the wait. */
+	h->instret += budget_in - (uint64_t)budget - 1;
+	budget_in = (uint64_t)budget + 1;
+	h->pc = pc;
+	int r = hart_system_insn(h, d->id, ILEN);
+	if (r < 0)
+		goto illegal;
+	pc = h->pc;
+	stop = r ? STOP_WFI : STOP_SYNC;
+	goto out;
+}
 
 /* Zicsr */
+/* A CSR instruction sees every earlier instruction retired; a write ends
+ * the run in system mode, since it may enable an interrupt or move a
+ * counter's overflow point. */
 #define CSR_OP(name, op, src, writes) LBL(name): {                      \
 	uint64_t old_;                                          \
 	h->instret += budget_in - (uint64_t)budget - 1;         \
@@ -90,7 +104,13 @@ goto illegal;  /* U-mode only for now: privileged instructions trap */
 	h->pc = pc;                                             \
 	if (csr_access(h, (unsigned)IMM, op, (src), (writes), &old_)) \
 		goto illegal;                                   \
+	hart_retire_csr_insn(h);                                \
 	RD = old_;                                              \
+	if (h->system && (writes)) {                            \
+		pc += ILEN;                                     \
+		stop = STOP_SYNC;                               \
+		goto out;                                       \
+	}                                                       \
 	NEXT();                                                 \
 }
 CSR_OP(CSRRW, CSR_WRITE, RS1, 1)
@@ -185,7 +205,8 @@ AMO(AMOMAX_D, uint64_t, int64_t, a > b ? a : b)
 AMO(AMOMINU_D, uint64_t, uint64_t, a < b ? a : b)
 AMO(AMOMAXU_D, uint64_t, uint64_t, a > b ? a : b)
 
-/* F and D */
+/* F and D: while mstatus.FS is not Dirty, the first FP instruction
+ * either traps (Off) or marks the state Dirty. */
 #define RM() ({ unsigned r_ = d->rm == 7 ? h->frm : d->rm; if (unlikely(r_ > 4)) goto illegal; (int)r_; })
 #define FS1 unbox32(f[d->rs1])
 #define FS2 unbox32(f[d->rs2])
@@ -194,9 +215,13 @@ AMO(AMOMAXU_D, uint64_t, uint64_t, a > b ? a : b)
 #define DS2 f[d->rs2]
 #define DS3 f[d->rs3]
 #define FL (&h->fflags)
-#define FOP_S(name, expr) LBL(name): f[d->rd] = BOX32(expr); NEXT();
-#define FOP_D(name, expr) LBL(name): f[d->rd] = (expr); NEXT();
+#define FPCHK() do { if (unlikely(h->fp_slow) && hart_fp_dirty(h)) goto illegal; } while (0)
+#define FOP_S(name, expr) LBL(name): FPCHK(); f[d->rd] = BOX32(expr); NEXT();
+#define FOP_D(name, expr) LBL(name): FPCHK(); f[d->rd] = (expr); NEXT();
+#define FOP_X(name, expr) LBL(name): FPCHK(); RD = (expr); NEXT();
 #define STORE_LOADED(v) f[d->rd] = BOX32(v)
+#undef MEM_PRE
+#define MEM_PRE() FPCHK()
 LOAD(FLW, uint32_t)
 #undef STORE_LOADED
 #define STORE_LOADED(v) f[d->rd] = (v)
@@ -204,6 +229,8 @@ LOAD(FLD, uint64_t)
 #undef STORE_LOADED
 STORE(FSW, uint32_t, f[d->rs2])
 STORE(FSD, uint64_t, f[d->rs2])
+#undef MEM_PRE
+#define MEM_PRE() do { } while (0)
 FOP_S(FMADD_S, f32_fma(FS1, FS2, FS3, 0, 0, RM(), FL))
 FOP_S(FMSUB_S, f32_fma(FS1, FS2, FS3, 0, 1, RM(), FL))
 FOP_S(FNMSUB_S, f32_fma(FS1, FS2, FS3, 1, 0, RM(), FL))
@@ -218,15 +245,15 @@ FOP_S(FSGNJN_S, (FS1 & 0x7fffffffu) | (~FS2 & 0x80000000u))
 FOP_S(FSGNJX_S, FS1 ^ (FS2 & 0x80000000u))
 FOP_S(FMIN_S, f32_min(FS1, FS2, FL))
 FOP_S(FMAX_S, f32_max(FS1, FS2, FL))
-OP(FCVT_W_S, f32_to_i32(FS1, RM(), FL))
-OP(FCVT_WU_S, f32_to_u32(FS1, RM(), FL))
-OP(FCVT_L_S, f32_to_i64(FS1, RM(), FL))
-OP(FCVT_LU_S, f32_to_u64(FS1, RM(), FL))
-OP(FMV_X_W, W(f[d->rs1]))
-OP(FCLASS_S, f32_classify(FS1))
-OP(FEQ_S, (uint64_t)f32_eq(FS1, FS2, FL))
-OP(FLT_S, (uint64_t)f32_lt(FS1, FS2, FL))
-OP(FLE_S, (uint64_t)f32_le(FS1, FS2, FL))
+FOP_X(FCVT_W_S, f32_to_i32(FS1, RM(), FL))
+FOP_X(FCVT_WU_S, f32_to_u32(FS1, RM(), FL))
+FOP_X(FCVT_L_S, f32_to_i64(FS1, RM(), FL))
+FOP_X(FCVT_LU_S, f32_to_u64(FS1, RM(), FL))
+FOP_X(FMV_X_W, W(f[d->rs1]))
+FOP_X(FCLASS_S, f32_classify(FS1))
+FOP_X(FEQ_S, (uint64_t)f32_eq(FS1, FS2, FL))
+FOP_X(FLT_S, (uint64_t)f32_lt(FS1, FS2, FL))
+FOP_X(FLE_S, (uint64_t)f32_le(FS1, FS2, FL))
 FOP_S(FCVT_S_W, f32_from_i32((int32_t)RS1, RM(), FL))
 FOP_S(FCVT_S_WU, f32_from_u32((uint32_t)RS1, RM(), FL))
 FOP_S(FCVT_S_L, f32_from_i64((int64_t)RS1, RM(), FL))
@@ -247,16 +274,16 @@ FOP_D(FSGNJX_D, DS1 ^ (DS2 & (1ull << 63)))
 FOP_D(FMIN_D, f64_min(DS1, DS2, FL))
 FOP_D(FMAX_D, f64_max(DS1, DS2, FL))
 FOP_S(FCVT_S_D, f64_to_f32(DS1, RM(), FL))
-LBL(FCVT_D_S): (void)RM(); f[d->rd] = f32_to_f64(FS1, FL); NEXT();
-OP(FEQ_D, (uint64_t)f64_eq(DS1, DS2, FL))
-OP(FLT_D, (uint64_t)f64_lt(DS1, DS2, FL))
-OP(FLE_D, (uint64_t)f64_le(DS1, DS2, FL))
-OP(FCLASS_D, f64_classify(DS1))
-OP(FCVT_W_D, f64_to_i32(DS1, RM(), FL))
-OP(FCVT_WU_D, f64_to_u32(DS1, RM(), FL))
-OP(FCVT_L_D, f64_to_i64(DS1, RM(), FL))
-OP(FCVT_LU_D, f64_to_u64(DS1, RM(), FL))
-OP(FMV_X_D, DS1)
+LBL(FCVT_D_S): FPCHK(); (void)RM(); f[d->rd] = f32_to_f64(FS1, FL); NEXT();
+FOP_X(FEQ_D, (uint64_t)f64_eq(DS1, DS2, FL))
+FOP_X(FLT_D, (uint64_t)f64_lt(DS1, DS2, FL))
+FOP_X(FLE_D, (uint64_t)f64_le(DS1, DS2, FL))
+FOP_X(FCLASS_D, f64_classify(DS1))
+FOP_X(FCVT_W_D, f64_to_i32(DS1, RM(), FL))
+FOP_X(FCVT_WU_D, f64_to_u32(DS1, RM(), FL))
+FOP_X(FCVT_L_D, f64_to_i64(DS1, RM(), FL))
+FOP_X(FCVT_LU_D, f64_to_u64(DS1, RM(), FL))
+FOP_X(FMV_X_D, DS1)
 FOP_D(FCVT_D_W, f64_from_i32((int32_t)RS1, RM(), FL))
 FOP_D(FCVT_D_WU, f64_from_u32((uint32_t)RS1, RM(), FL))
 FOP_D(FCVT_D_L, f64_from_i64((int64_t)RS1, RM(), FL))

@@ -1,0 +1,187 @@
+/* Traps, interrupts and the privileged instructions (Privileged ISA:
+ * "Machine-Level ISA" trap entry, mret/sret, wfi; "Supervisor-Level ISA"
+ * delegation). */
+#include "csr.h"
+#include "trap.h"
+
+#define MS_SIE  (1ull << 1)
+#define MS_MIE  (1ull << 3)
+#define MS_SPIE (1ull << 5)
+#define MS_MPIE (1ull << 7)
+#define MS_SPP  (1ull << 8)
+#define MS_MPP_SHIFT 11
+#define MS_MPP  (3ull << MS_MPP_SHIFT)
+#define MS_FS   (3ull << 13)
+#define MS_MPRV (1ull << 17)
+#define MS_TVM  (1ull << 20)
+#define MS_TW   (1ull << 21)
+#define MS_TSR  (1ull << 22)
+
+static uint64_t tvec_target(uint64_t tvec, uint64_t cause, int irq)
+{
+	uint64_t base = tvec & ~3ull;
+	return (irq && (tvec & 1)) ? base + 4 * cause : base;
+}
+
+void hart_take_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq)
+{
+	struct hart_csrs *c = &h->csr;
+	uint64_t deleg = irq ? c->mideleg : c->medeleg;
+	uint64_t code = cause | (irq ? 1ull << 63 : 0);
+	uint64_t ms = c->mstatus;
+	hart_sync_pmu(h);
+	pmu_count(&h->pmu, h->priv, irq ? PMU_EV_INTERRUPT : PMU_EV_EXCEPTION, 1);
+	if (h->priv <= PRIV_S && cause < 64 && ((deleg >> cause) & 1)) {
+		c->scause = code;
+		c->sepc = h->pc;
+		c->stval = tval;
+		ms = (ms & ~(MS_SPP | MS_SPIE | MS_SIE)) | (h->priv ? MS_SPP : 0) |
+		     ((ms & MS_SIE) ? MS_SPIE : 0);
+		h->priv = PRIV_S;
+		h->pc = tvec_target(c->stvec, cause, irq);
+	} else {
+		c->mcause = code;
+		c->mepc = h->pc;
+		c->mtval = tval;
+		ms = (ms & ~(MS_MPP | MS_MPIE | MS_MIE)) | ((uint64_t)h->priv << MS_MPP_SHIFT) |
+		     ((ms & MS_MIE) ? MS_MPIE : 0);
+		h->priv = PRIV_M;
+		h->pc = tvec_target(c->mtvec, cause, irq);
+	}
+	hart_update_mstatus(h, ms);
+}
+
+int hart_pending_irq(const struct hart *h)
+{
+	static const int order[] = {IRQ_MEI, IRQ_MSI, IRQ_MTI, IRQ_SEI, IRQ_SSI, IRQ_STI, IRQ_LCOFI};
+	const struct hart_csrs *c = &h->csr;
+	uint64_t pend = (c->mip | h->mip_hw) & c->mie;
+	if (!pend)
+		return -1;
+	/* M-level interrupts are taken below M, or in M with MIE; S-level
+	 * (delegated) ones below S, or in S with SIE, never in M. */
+	int m_on = h->priv < PRIV_M || (c->mstatus & MS_MIE);
+	int s_on = h->priv < PRIV_S || (h->priv == PRIV_S && (c->mstatus & MS_SIE));
+	uint64_t take = (m_on ? pend & ~c->mideleg : 0) | (s_on ? pend & c->mideleg : 0);
+	/* M-level first, then S-level, each in the standard priority order */
+	for (int lvl = 0; lvl < 2; lvl++) {
+		uint64_t set = take & (lvl ? c->mideleg : ~c->mideleg);
+		for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+			if ((set >> order[i]) & 1)
+				return order[i];
+	}
+	return -1;
+}
+
+int hart_fp_dirty(struct hart *h)
+{
+	if (!(h->csr.mstatus & MS_FS))
+		return -1;  /* FS = Off: FP instructions are illegal */
+	hart_update_mstatus(h, h->csr.mstatus | MS_FS);
+	return 0;
+}
+
+void hart_sync_pmu(struct hart *h)
+{
+	if (h->instret != h->pmu_synced) {
+		pmu_retire_n(&h->pmu, h->priv, h->instret - h->pmu_synced);
+		h->pmu_synced = h->instret;
+	}
+	h->csr.mip |= pmu_take_mip(&h->pmu);
+}
+
+/* A CSR instruction retires on its own, so that a counter write replaces
+ * exactly that instruction's increment (Zicntr/Zihpm). */
+void hart_retire_csr_insn(struct hart *h)
+{
+	pmu_retire_n(&h->pmu, h->priv, 1);
+	pmu_count(&h->pmu, h->priv, PMU_EV_CSR, 1);
+	h->pmu_synced = h->instret + 1;
+	h->csr.mip |= pmu_take_mip(&h->pmu);
+}
+
+/* MRET, SRET, WFI, SFENCE.VMA. Returns -1 for illegal instruction, 1 when
+ * the hart should wait for an interrupt, else 0; h->pc is the next pc.
+ * h->instret counts the instructions before this one; the caller counts
+ * this one. */
+int hart_system_insn(struct hart *h, unsigned id, unsigned len)
+{
+	struct hart_csrs *c = &h->csr;
+	uint64_t ms = c->mstatus;
+	if (!h->system)
+		return -1;
+	switch (id) {
+	case INSN_MRET: {
+		if (h->priv < PRIV_M)
+			return -1;
+		hart_sync_pmu(h);
+		pmu_retire_n(&h->pmu, h->priv, 1);  /* counted in the mode it ran in */
+		h->pmu_synced = h->instret + 1;
+		unsigned mpp = (unsigned)((ms & MS_MPP) >> MS_MPP_SHIFT);
+		ms = (ms & ~(MS_MPP | MS_MIE)) | ((ms & MS_MPIE) ? MS_MIE : 0) | MS_MPIE;
+		if (mpp != PRIV_M)
+			ms &= ~MS_MPRV;
+		h->priv = (uint8_t)mpp;
+		hart_update_mstatus(h, ms);
+		h->pc = c->mepc;
+		return 0;
+	}
+	case INSN_SRET: {
+		if (h->priv < PRIV_S || (h->priv == PRIV_S && (ms & MS_TSR)))
+			return -1;
+		hart_sync_pmu(h);
+		pmu_retire_n(&h->pmu, h->priv, 1);
+		h->pmu_synced = h->instret + 1;
+		unsigned spp = (ms & MS_SPP) ? PRIV_S : PRIV_U;
+		ms = (ms & ~(MS_SPP | MS_SIE)) | ((ms & MS_SPIE) ? MS_SIE : 0) | MS_SPIE;
+		ms &= ~MS_MPRV;  /* SRET always returns below M */
+		h->priv = (uint8_t)spp;
+		hart_update_mstatus(h, ms);
+		h->pc = c->sepc;
+		return 0;
+	}
+	case INSN_WFI:
+		/* U-mode WFI traps; so does S-mode WFI when mstatus.TW is set */
+		if (h->priv == PRIV_U || (h->priv == PRIV_S && (ms & MS_TW)))
+			return -1;
+		h->pc += len;
+		return 1;
+	case INSN_SFENCE_VMA:
+		if (h->priv == PRIV_U || (h->priv == PRIV_S && (ms & MS_TVM)))
+			return -1;
+		h->pc += len;
+		return 0;
+	}
+	return -1;
+}
+
+static uint64_t pmu_time(void *ctx)
+{
+	return hart_time(ctx);
+}
+
+void hart_pmu_init(struct hart *h, const struct pmu_config *cfg)
+{
+	struct pmu_config c = *cfg;
+	c.time_read = pmu_time;
+	c.time_ctx = h;
+	pmu_init(&h->pmu, &c);
+	h->pmu_synced = h->instret;
+}
+
+void hart_reset_system(struct hart *h, uint64_t pc)
+{
+	struct hart_csrs *c = &h->csr;
+	h->system = 1;
+	h->priv = PRIV_M;
+	h->pc = pc;
+	/* RV64 with I M A F D C S U (misa letters are bits 'X' - 'A') */
+	c->misa = 2ull << 62;
+	for (const char *e = "IMAFDCSU"; *e; e++)
+		c->misa |= 1ull << (*e - 'A');
+	hart_update_mstatus(h, 0);
+	/* counters: the PMU resets to zero with no counter enabled below M */
+	struct pmu_config cfg;
+	pmu_config_default(&cfg);
+	hart_pmu_init(h, &cfg);
+}
