@@ -70,6 +70,9 @@ struct hart {
 	uint64_t mip_hw;       /* interrupt lines from devices (MTIP, MSIP, ...) */
 	struct pmu pmu;
 	uint64_t pmu_synced;   /* instret already reported to the PMU */
+	/* Sscofpmf skid: a counter overflow raises LCOFIP skid retirements
+	 * after the overflowing instruction (lcofi_at: when; ~0 = none) */
+	uint64_t skid, lcofi_at;
 
 	/* system mode: loads and stores outside RAM go here; 0 or -1 (fault) */
 	int (*mmio)(void *ctx, uint64_t addr, unsigned size, uint64_t *val, int write);
@@ -78,6 +81,7 @@ struct hart {
 	/* time as the guest sees it: derived from instret (deterministic) */
 	uint64_t time_hz;      /* modelled timebase, ticks per second */
 	uint64_t insn_hz;      /* modelled instructions per second */
+	uint64_t time_offset;  /* ticks added by WFI idling and mtime writes */
 };
 
 int hart_init(struct hart *h);
@@ -98,6 +102,8 @@ uint64_t hart_time(const struct hart *h);
 
 /* Report retired instructions to the PMU (before any counter access). */
 void hart_sync_pmu(struct hart *h);
+/* Set mip.LCOFIP once the skid after an overflow has retired. */
+void hart_deliver_lcofi(struct hart *h);
 
 /* Take exception cause (or interrupt when irq) with tval at h->pc, with
  * medeleg/mideleg delegation (Privileged ISA, "Trap delegation"). */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 int cmd_run(int argc, char **argv);
+int cmd_system(int argc, char **argv);
 
 /* Print a subcommand's usage text. */
 void cli_usage(const char *name, FILE *out);

@@ -29,6 +29,21 @@ static const struct subcommand {
 	 "  -h, --help         show this help\n"
 	 "\n"
 	 "N accepts the suffixes k, M and G (powers of 1000).\n"},
+	{"system", cmd_system, "boot a bare-metal image on a QEMU-virt-compatible machine",
+	 "usage: rvpmu system --bios none --kernel FILE [options]\n"
+	 "\n"
+	 "Start one hart in M-mode at the entry of FILE (an ELF, loaded at its\n"
+	 "physical addresses, or a raw image at 0x80000000) on QEMU virt's memory\n"
+	 "map: RAM at 0x80000000, ns16550a UART at 0x10000000 (to stdout), CLINT\n"
+	 "at 0x2000000, sifive_test at 0x100000. Writing 0x5555 to the test device\n"
+	 "exits 0, (code << 16) | 0x3333 exits with code, 0x7777 resets.\n"
+	 "\n"
+	 "options:\n"
+	 "  --bios none        no firmware (the only choice so far)\n"
+	 "  --kernel FILE      the image to run\n"
+	 "  -m MB              RAM size (default 256)\n"
+	 "  --max-insns N      stop after N instructions (exit 124)\n"
+	 "  -h, --help         show this help\n"},
 };
 
 static void usage(FILE *out)

@@ -41,7 +41,7 @@ void hart_free(struct hart *h)
 
 uint64_t hart_time(const struct hart *h)
 {
-	return (uint64_t)((unsigned __int128)h->instret * h->time_hz / h->insn_hz);
+	return (uint64_t)((unsigned __int128)h->instret * h->time_hz / h->insn_hz) + h->time_offset;
 }
 
 static void dpage_clear(struct dpage *p)
@@ -152,13 +152,14 @@ static int code_written(struct hart *h, uint64_t a, unsigned size)
 	return code;
 }
 
-/* Returns -1 on a fault, 1 when decoded code was invalidated, else 0. */
+/* Returns -1 on a fault, 1 when decoded code was invalidated, 2 after a
+ * device write (which may change interrupts: the run ends), else 0. */
 static int store_slow(struct hart *h, uint64_t a, unsigned size, uint64_t v)
 {
 	if (!gmem_write(&h->mem, a, &v, size))
 		return code_written(h, a, size);
 	if (h->system && h->mmio && !h->mmio(h->mmio_ctx, a, size, &v, 1))
-		return 0;
+		return 2;
 	h->cause = h->system ? CAUSE_STORE_ACCESS : CAUSE_STORE_PAGE_FAULT;
 	h->tval = a;
 	return -1;
@@ -281,6 +282,10 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		if (r_ < 0)                                             \
 			goto trap;                                      \
 		pc += l_;                                               \
+		if (r_ > 1) {                                           \
+			stop = STOP_SYNC;                               \
+			goto out;                                       \
+		}                                                       \
 		if (r_ > 0)                                             \
 			goto lookup;                                    \
 		d += l_ >> 1;                                           \

@@ -81,13 +81,28 @@ int hart_fp_dirty(struct hart *h)
 	return 0;
 }
 
+/* An overflow request from the PMU becomes visible in mip after the skid. */
+static void collect_overflow(struct hart *h, uint64_t at)
+{
+	if (pmu_take_mip(&h->pmu) && h->lcofi_at == ~0ull)
+		h->lcofi_at = at + h->skid;
+}
+
 void hart_sync_pmu(struct hart *h)
 {
 	if (h->instret != h->pmu_synced) {
 		pmu_retire_n(&h->pmu, h->priv, h->instret - h->pmu_synced);
 		h->pmu_synced = h->instret;
 	}
-	h->csr.mip |= pmu_take_mip(&h->pmu);
+	collect_overflow(h, h->instret);
+}
+
+void hart_deliver_lcofi(struct hart *h)
+{
+	if (h->lcofi_at != ~0ull && h->instret >= h->lcofi_at) {
+		h->csr.mip |= 1ull << IRQ_LCOFI;
+		h->lcofi_at = ~0ull;
+	}
 }
 
 /* A CSR instruction retires on its own, so that a counter write replaces
@@ -97,7 +112,7 @@ void hart_retire_csr_insn(struct hart *h)
 	pmu_retire_n(&h->pmu, h->priv, 1);
 	pmu_count(&h->pmu, h->priv, PMU_EV_CSR, 1);
 	h->pmu_synced = h->instret + 1;
-	h->csr.mip |= pmu_take_mip(&h->pmu);
+	collect_overflow(h, h->instret + 1);
 }
 
 /* MRET, SRET, WFI, SFENCE.VMA. Returns -1 for illegal instruction, 1 when
@@ -117,6 +132,7 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		hart_sync_pmu(h);
 		pmu_retire_n(&h->pmu, h->priv, 1);  /* counted in the mode it ran in */
 		h->pmu_synced = h->instret + 1;
+		collect_overflow(h, h->instret + 1);
 		unsigned mpp = (unsigned)((ms & MS_MPP) >> MS_MPP_SHIFT);
 		ms = (ms & ~(MS_MPP | MS_MIE)) | ((ms & MS_MPIE) ? MS_MIE : 0) | MS_MPIE;
 		if (mpp != PRIV_M)
@@ -132,6 +148,7 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		hart_sync_pmu(h);
 		pmu_retire_n(&h->pmu, h->priv, 1);
 		h->pmu_synced = h->instret + 1;
+		collect_overflow(h, h->instret + 1);
 		unsigned spp = (ms & MS_SPP) ? PRIV_S : PRIV_U;
 		ms = (ms & ~(MS_SPP | MS_SIE)) | ((ms & MS_SPIE) ? MS_SIE : 0) | MS_SPIE;
 		ms &= ~MS_MPRV;  /* SRET always returns below M */
@@ -167,6 +184,8 @@ void hart_pmu_init(struct hart *h, const struct pmu_config *cfg)
 	c.time_ctx = h;
 	pmu_init(&h->pmu, &c);
 	h->pmu_synced = h->instret;
+	h->lcofi_at = ~0ull;
+	h->skid = 2;
 }
 
 void hart_reset_system(struct hart *h, uint64_t pc)

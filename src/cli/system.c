@@ -1,0 +1,57 @@
+/* rvpmu system: boot a bare-metal image on the virt machine. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+#include "rvpmu/machine.h"
+
+int cmd_system(int argc, char **argv)
+{
+	struct machine_opts o = {.console = stdout};
+	const char *bios = NULL;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			cli_usage("system", stdout);
+			return 0;
+		}
+		if (i + 1 >= argc)
+			return cli_error(strncmp(a, "-", 1) ? "system: unexpected argument '%s'"
+							   : "system: %s needs a value", a);
+		const char *v = argv[++i];
+		if (!strcmp(a, "--bios"))
+			bios = v;
+		else if (!strcmp(a, "--kernel"))
+			o.kernel = v;
+		else if (!strcmp(a, "-m")) {
+			if (cli_parse_count(a, v, &o.ram_mb))
+				return 2;
+			if (!o.ram_mb || o.ram_mb > 16384)
+				return cli_error("-m: '%s' is out of range (1..16384 MiB)", v);
+		} else if (!strcmp(a, "--max-insns")) {
+			if (cli_parse_count(a, v, &o.max_insns))
+				return 2;
+			if (!o.max_insns)
+				return cli_error("--max-insns must be positive%s", "");
+		} else {
+			fprintf(stderr, "rvpmu: system: unknown option '%s' (see 'rvpmu help system')\n", a);
+			return 2;
+		}
+	}
+	if (!bios || strcmp(bios, "none"))
+		return cli_error("system: only '--bios none' is implemented so far (got '%s')",
+				 bios ? bios : "(default: builtin)");
+	if (!o.kernel)
+		return cli_error("system: no --kernel given%s", "");
+
+	static struct machine m;
+	char err[512];
+	if (machine_init(&m, &o, err, sizeof(err))) {
+		fprintf(stderr, "rvpmu: %s\n", err);
+		machine_free(&m);
+		return 1;
+	}
+	int status = machine_run(&m);
+	fflush(stdout);
+	machine_free(&m);
+	return status;
+}

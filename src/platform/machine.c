@@ -1,0 +1,147 @@
+/* The virt machine: memory map, device dispatch and the run loop that
+ * interleaves the hart with interrupts, timers and counter overflow. */
+#include <stdio.h>
+#include <string.h>
+#include "rvpmu/machine.h"
+
+/* Unused address space faults; only the listed devices answer. */
+static int mmio(void *ctx, uint64_t addr, unsigned size, uint64_t *val, int write)
+{
+	struct machine *m = ctx;
+	if (addr >= VIRT_UART0_BASE && addr < VIRT_UART0_BASE + VIRT_UART0_SIZE)
+		return uart_access(&m->uart, addr - VIRT_UART0_BASE, size, val, write);
+	if (addr >= VIRT_CLINT_BASE && addr < VIRT_CLINT_BASE + VIRT_CLINT_SIZE)
+		return clint_access(m, addr - VIRT_CLINT_BASE, size, val, write);
+	if (addr >= VIRT_TEST_BASE && addr < VIRT_TEST_BASE + 0x1000) {
+		if (!write) {
+			*val = 0;
+			return 0;
+		}
+		/* sifive_test: 0x5555 pass, code<<16 | 0x3333 fail, 0x7777 reset */
+		uint32_t v = (uint32_t)*val;
+		switch (v & 0xffff) {
+		case 0x5555: m->finished = 1, m->exit_code = 0; return 0;
+		case 0x3333: m->finished = 1, m->exit_code = (int)(v >> 16); return 0;
+		case 0x7777: m->reset = 1; return 0;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+static int boot(struct machine *m, char *err, size_t errlen)
+{
+	struct hart *h = &m->hart;
+	uint64_t entry;
+	if (gmem_map(&h->mem, VIRT_DRAM_BASE, m->o.ram_mb << 20, GP_R | GP_W | GP_X)) {
+		snprintf(err, errlen, "cannot map %llu MiB of RAM", (unsigned long long)m->o.ram_mb);
+		return -1;
+	}
+	if (load_image(m, m->o.kernel, &entry, err, errlen))
+		return -1;
+	hart_invalidate_code(h, 0, h->mem.size);
+	hart_reset_system(h, entry);
+	h->x[10] = 0;  /* a0 = hartid, as QEMU's reset vector passes it */
+	h->mmio = mmio;
+	h->mmio_ctx = m;
+	memset(&m->clint, 0, sizeof(m->clint));
+	m->clint.mtimecmp = ~0ull;
+	m->reset = 0;
+	return 0;
+}
+
+int machine_init(struct machine *m, const struct machine_opts *o, char *err, size_t errlen)
+{
+	memset(m, 0, sizeof(*m));
+	m->o = *o;
+	if (!m->o.ram_mb)
+		m->o.ram_mb = 256;
+	m->uart.out = o->console;
+	if (hart_init(&m->hart)) {
+		snprintf(err, errlen, "cannot reserve guest memory");
+		return -1;
+	}
+	if (VIRT_DRAM_BASE + (m->o.ram_mb << 20) > m->hart.mem.size) {
+		snprintf(err, errlen, "-m %llu: more RAM than this host can reserve",
+			 (unsigned long long)m->o.ram_mb);
+		return -1;
+	}
+	return boot(m, err, errlen);
+}
+
+void machine_free(struct machine *m)
+{
+	hart_free(&m->hart);
+}
+
+/* Instructions until mtime reaches mtimecmp (rounded up), or ~0. */
+static uint64_t insns_to_timer(const struct machine *m)
+{
+	const struct hart *h = &m->hart;
+	uint64_t now = hart_time(h);
+	if (m->clint.mtimecmp <= now || !(h->csr.mie & (1ull << IRQ_MTI)))
+		return ~0ull;
+	unsigned __int128 n = (unsigned __int128)(m->clint.mtimecmp - now) * h->insn_hz;
+	n = (n + h->time_hz - 1) / h->time_hz;
+	return n > ~0ull ? ~0ull : (uint64_t)n;
+}
+
+int machine_run(struct machine *m)
+{
+	struct hart *h = &m->hart;
+	uint64_t start = h->instret;
+	for (;;) {
+		if (m->finished)
+			return m->exit_code;
+		if (m->reset) {
+			char err[256];
+			if (boot(m, err, sizeof(err))) {
+				fprintf(stderr, "rvpmu: reset: %s\n", err);
+				return 1;
+			}
+		}
+		hart_deliver_lcofi(h);
+		h->mip_hw = clint_mip(m);
+		int irq = hart_pending_irq(h);
+		if (irq >= 0)
+			hart_take_trap(h, (uint64_t)irq, 0, 1);
+
+		uint64_t budget = ~0ull, used = h->instret - start;
+		if (m->o.max_insns) {
+			if (used >= m->o.max_insns) {
+				fprintf(stderr, "rvpmu: instruction limit %llu reached at pc 0x%llx\n",
+					(unsigned long long)m->o.max_insns, (unsigned long long)h->pc);
+				return MACHINE_EXIT_MAX_INSNS;
+			}
+			budget = m->o.max_insns - used;
+		}
+		/* stop exactly where a counter can overflow, the skid ends, or
+		 * the timer fires, so each is seen at the right instruction */
+		uint64_t hz = pmu_horizon(&h->pmu, h->priv);
+		if (hz < budget)
+			budget = hz ? hz : 1;
+		if (h->lcofi_at != ~0ull && h->lcofi_at - h->instret < budget)
+			budget = h->lcofi_at - h->instret;
+		uint64_t t = insns_to_timer(m);
+		if (t < budget)
+			budget = t;
+		if (!budget)
+			budget = 1;
+
+		enum hart_stop r = hart_run(h, budget);
+		hart_sync_pmu(h);
+		if (r == STOP_TRAP)
+			hart_take_trap(h, h->cause, h->tval, 0);
+		if (r == STOP_WFI && !((h->csr.mip | clint_mip(m)) & h->csr.mie)) {
+			/* idle until the timer: time passes, instructions do not */
+			uint64_t now = hart_time(h);
+			if (m->clint.mtimecmp == ~0ull || !(h->csr.mie & (1ull << IRQ_MTI))) {
+				fprintf(stderr, "rvpmu: hart waits (wfi) at pc 0x%llx with no interrupt that can wake it\n",
+					(unsigned long long)h->pc);
+				return MACHINE_EXIT_HANG;
+			}
+			if (m->clint.mtimecmp > now)
+				h->time_offset += m->clint.mtimecmp - now;
+		}
+	}
+}
