@@ -70,6 +70,7 @@ struct hart {
 	uint64_t mip_hw;       /* interrupt lines from devices (MTIP, MSIP, ...) */
 	struct pmu pmu;
 	uint64_t pmu_synced;   /* instret already reported to the PMU */
+	uint64_t evc[PMU_EV_COUNT];  /* class events not yet reported */
 	/* Sscofpmf skid: a counter overflow raises LCOFIP skid retirements
 	 * after the overflowing instruction (lcofi_at: when; ~0 = none) */
 	uint64_t skid, lcofi_at;

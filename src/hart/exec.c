@@ -218,7 +218,19 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		INSN_LIST(X)
 #undef X
 	};
+	/* The counting variant of each handler, used while a counter is
+	 * programmed with an instruction-class event (decode stays shared). */
+	static const int32_t handlers_ev[INSN_COUNT + 1] = {
+		[INSN_NONE] = 0,
+		[INSN_ILLEGAL] = L(ILLEGAL),
+#define X(id, name, match, mask, fmt) [INSN_##id] = L(id##_ev),
+		INSN_LIST(X)
+#undef X
+		[OP_PAGE_END] = 0,
+	};
 #undef L
+	const uint32_t class_events = pmu_events_in_use(&h->pmu, h->priv) &
+		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET));
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;
 	uint8_t *const base = h->mem.base;
@@ -232,9 +244,12 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	struct dinsn *d;
 	enum hart_stop stop = STOP_TRAP;
 
-#define GO() goto *(&&do_NONE + d->handler)
-#define DISPATCH() do { if (unlikely(--budget < 0)) goto out_budget; GO(); } while (0)
+#define GO_FAST() goto *(&&do_NONE + d->handler)
+#define GO_EV() goto *(&&do_NONE + handlers_ev[d->id])
+#define GO() do { if (class_events) GO_EV(); GO_FAST(); } while (0)
+#define DISPATCH() do { if (unlikely(--budget < 0)) goto out_budget; VGO(); } while (0)
 #define NEXT() do { pc += ILEN; d += ILEN / 2; DISPATCH(); } while (0)
+#define OPE(name, e, expr) LBL(name): RD = (expr); EV(e); NEXT();
 #define JUMP(target) do {                                               \
 		uint64_t t_ = (target);                                 \
 		if (likely(((t_ ^ pc) >> GPAGE_SHIFT) == 0)) {          \
@@ -267,6 +282,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 			v_ = (T)t_;                                     \
 		}                                                       \
 		STORE_LOADED(v_);                                       \
+		EV(PMU_EV_LOAD);                                        \
 		NEXT();                                                 \
 	}
 #define STORE(name, T, val) LBL(name): {                                \
@@ -275,12 +291,14 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		if (likely(!(a_ & (sizeof(T) - 1)) && a_ < limit && \
 			   (pf[a_ >> GPAGE_SHIFT] & (GP_W | GP_CODE)) == GP_W)) { \
 			memcpy(base + a_, &v_, sizeof(T));              \
+			EV(PMU_EV_STORE);                               \
 			NEXT();                                         \
 		}                                                       \
 		unsigned l_ = ILEN;                                   \
 		int r_ = store_slow(h, a_, sizeof(T), (uint64_t)v_);    \
 		if (r_ < 0)                                             \
 			goto trap;                                      \
+		EV(PMU_EV_STORE);                                       \
 		pc += l_;                                               \
 		if (r_ > 1) {                                           \
 			stop = STOP_SYNC;                               \
@@ -300,7 +318,9 @@ lookup:
 		goto trap_nocount;
 	}
 	d = &pg->s[(pc & (GPAGE_SIZE - 1)) >> 1];
-	DISPATCH();
+	if (unlikely(--budget < 0))
+		goto out_budget;
+	GO();
 
 do_NONE: {
 		if (unlikely(d->id == OP_PAGE_END)) {
@@ -330,6 +350,8 @@ illegal: {
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define LBL(name) CAT(CAT(do_, name), SFX)
+#define VGO() GO_FAST()
+#define EV(e) do { } while (0)
 #define ILEN 4
 #define SFX _4
 #include "exec_ops.h"
@@ -340,6 +362,18 @@ illegal: {
 #include "exec_ops.h"
 #undef ILEN
 #undef SFX
+#undef VGO
+#undef EV
+/* the counting variant: one body for both lengths */
+#define VGO() GO_EV()
+#define EV(e) (h->evc[e]++)
+#define ILEN d->len
+#define SFX _ev
+#include "exec_ops.h"
+#undef ILEN
+#undef SFX
+#undef VGO
+#undef EV
 
 trap:
 	budget++;           /* the trapping instruction did not retire */

@@ -4,17 +4,28 @@
 /* RV64I */
 OP(LUI, (uint64_t)IMM)
 OP(AUIPC, pc + (uint64_t)IMM)
+/* calls and returns as the RAS hints define them: link registers x1, x5 */
+#define IS_LINK(r) ((r) == 1 || (r) == 5)
 LBL(JAL): {
 	uint64_t link = pc + ILEN;
+	EV(PMU_EV_JAL);
+	if (IS_LINK(d->rd))
+		EV(PMU_EV_CALL);
 	RD = link;
 	JUMP(pc + (uint64_t)IMM);
 }
 LBL(JALR): {
 	uint64_t t = (RS1 + (uint64_t)IMM) & ~1ull;
+	EV(PMU_EV_JALR);
+	if (IS_LINK(d->rd))
+		EV(PMU_EV_CALL);
+	else if (IS_LINK(d->rs1))
+		EV(PMU_EV_RET);
 	RD = pc + ILEN;
 	JUMP(t);
 }
-#define BRANCH(name, cond) LBL(name): if (cond) JUMP(pc + (uint64_t)IMM); NEXT();
+#define BRANCH(name, cond) LBL(name): EV(PMU_EV_BRANCH); \
+	if (cond) { EV(PMU_EV_BRANCH_TAKEN); JUMP(pc + (uint64_t)IMM); } NEXT();
 BRANCH(BEQ, RS1 == RS2)
 BRANCH(BNE, RS1 != RS2)
 BRANCH(BLT, (int64_t)RS1 < (int64_t)RS2)
@@ -121,34 +132,35 @@ CSR_OP(CSRRSI, CSR_SET, d->rs1, d->rs1 != 0)
 CSR_OP(CSRRCI, CSR_CLEAR, d->rs1, d->rs1 != 0)
 
 /* M */
-OP(MUL, RS1 * RS2)
-OP(MULH, (uint64_t)mulh((int64_t)RS1, (int64_t)RS2))
-OP(MULHSU, (uint64_t)mulhsu((int64_t)RS1, RS2))
-OP(MULHU, mulhu(RS1, RS2))
-OP(DIV, RS2 == 0 ? ~0ull : ((int64_t)RS1 == INT64_MIN && (int64_t)RS2 == -1) ? RS1
+OPE(MUL, PMU_EV_INT_MUL, RS1 * RS2)
+OPE(MULH, PMU_EV_INT_MUL, (uint64_t)mulh((int64_t)RS1, (int64_t)RS2))
+OPE(MULHSU, PMU_EV_INT_MUL, (uint64_t)mulhsu((int64_t)RS1, RS2))
+OPE(MULHU, PMU_EV_INT_MUL, mulhu(RS1, RS2))
+OPE(DIV, PMU_EV_INT_DIV, RS2 == 0 ? ~0ull : ((int64_t)RS1 == INT64_MIN && (int64_t)RS2 == -1) ? RS1
 	: (uint64_t)((int64_t)RS1 / (int64_t)RS2))
-OP(DIVU, RS2 == 0 ? ~0ull : RS1 / RS2)
-OP(REM, RS2 == 0 ? RS1 : ((int64_t)RS1 == INT64_MIN && (int64_t)RS2 == -1) ? 0
+OPE(DIVU, PMU_EV_INT_DIV, RS2 == 0 ? ~0ull : RS1 / RS2)
+OPE(REM, PMU_EV_INT_DIV, RS2 == 0 ? RS1 : ((int64_t)RS1 == INT64_MIN && (int64_t)RS2 == -1) ? 0
 	: (uint64_t)((int64_t)RS1 % (int64_t)RS2))
-OP(REMU, RS2 == 0 ? RS1 : RS1 % RS2)
-OP(MULW, W(RS1 * RS2))
-OP(DIVW, (uint32_t)RS2 == 0 ? ~0ull : ((int32_t)RS1 == INT32_MIN && (int32_t)RS2 == -1) ? W(RS1)
+OPE(REMU, PMU_EV_INT_DIV, RS2 == 0 ? RS1 : RS1 % RS2)
+OPE(MULW, PMU_EV_INT_MUL, W(RS1 * RS2))
+OPE(DIVW, PMU_EV_INT_DIV, (uint32_t)RS2 == 0 ? ~0ull : ((int32_t)RS1 == INT32_MIN && (int32_t)RS2 == -1) ? W(RS1)
 	: W((int32_t)RS1 / (int32_t)RS2))
-OP(DIVUW, (uint32_t)RS2 == 0 ? ~0ull : W((uint32_t)RS1 / (uint32_t)RS2))
-OP(REMW, (uint32_t)RS2 == 0 ? W(RS1) : ((int32_t)RS1 == INT32_MIN && (int32_t)RS2 == -1) ? 0
+OPE(DIVUW, PMU_EV_INT_DIV, (uint32_t)RS2 == 0 ? ~0ull : W((uint32_t)RS1 / (uint32_t)RS2))
+OPE(REMW, PMU_EV_INT_DIV, (uint32_t)RS2 == 0 ? W(RS1) : ((int32_t)RS1 == INT32_MIN && (int32_t)RS2 == -1) ? 0
 	: W((int32_t)RS1 % (int32_t)RS2))
-OP(REMUW, (uint32_t)RS2 == 0 ? W(RS1) : W((uint32_t)RS1 % (uint32_t)RS2))
+OPE(REMUW, PMU_EV_INT_DIV, (uint32_t)RS2 == 0 ? W(RS1) : W((uint32_t)RS1 % (uint32_t)RS2))
 
 /* A: one hart, so every AMO is atomic by construction */
 /* An AMO may rewrite its own code page: the slot is read before that. */
 #define AMO_PTR(T, wr) ({ void *p_ = amo_ptr(h, RS1, sizeof(T), (wr), &code); if (!p_) goto trap; (T *)p_; })
-#define AMO_NEXT() do { pc += l; if (code) goto lookup; d += l >> 1; DISPATCH(); } while (0)
+#define AMO_NEXT() do { EV(PMU_EV_ATOMIC); pc += l; if (code) goto lookup; d += l >> 1; DISPATCH(); } while (0)
 #define AMO_BEGIN unsigned l = ILEN, rd = d->rd; int code = 0; uint64_t s2 = RS2, s1 = RS1; (void)s1; (void)s2
 LBL(LR_W): {
 	AMO_BEGIN;
 	int32_t *p = AMO_PTR(int32_t, 0);
 	h->resv_addr = s1;
 	x[rd] = (uint64_t)(int64_t)*p;
+	EV(PMU_EV_LOAD);
 	AMO_NEXT();
 }
 LBL(LR_D): {
@@ -156,6 +168,7 @@ LBL(LR_D): {
 	uint64_t *p = AMO_PTR(uint64_t, 0);
 	h->resv_addr = s1;
 	x[rd] = *p;
+	EV(PMU_EV_LOAD);
 	AMO_NEXT();
 }
 LBL(SC_W): {
@@ -166,6 +179,7 @@ LBL(SC_W): {
 	if (ok)
 		*p = (int32_t)s2;
 	x[rd] = !ok;
+	EV(PMU_EV_STORE);
 	AMO_NEXT();
 }
 LBL(SC_D): {
@@ -176,6 +190,7 @@ LBL(SC_D): {
 	if (ok)
 		*p = s2;
 	x[rd] = !ok;
+	EV(PMU_EV_STORE);
 	AMO_NEXT();
 }
 #define AMO(name, T, ST, expr) LBL(name): {                             \
@@ -216,9 +231,9 @@ AMO(AMOMAXU_D, uint64_t, uint64_t, a > b ? a : b)
 #define DS3 f[d->rs3]
 #define FL (&h->fflags)
 #define FPCHK() do { if (unlikely(h->fp_slow) && hart_fp_dirty(h)) goto illegal; } while (0)
-#define FOP_S(name, expr) LBL(name): FPCHK(); f[d->rd] = BOX32(expr); NEXT();
-#define FOP_D(name, expr) LBL(name): FPCHK(); f[d->rd] = (expr); NEXT();
-#define FOP_X(name, expr) LBL(name): FPCHK(); RD = (expr); NEXT();
+#define FOP_S(name, expr) LBL(name): FPCHK(); f[d->rd] = BOX32(expr); EV(PMU_EV_FP); NEXT();
+#define FOP_D(name, expr) LBL(name): FPCHK(); f[d->rd] = (expr); EV(PMU_EV_FP); NEXT();
+#define FOP_X(name, expr) LBL(name): FPCHK(); RD = (expr); EV(PMU_EV_FP); NEXT();
 #define STORE_LOADED(v) f[d->rd] = BOX32(v)
 #undef MEM_PRE
 #define MEM_PRE() FPCHK()
@@ -274,7 +289,7 @@ FOP_D(FSGNJX_D, DS1 ^ (DS2 & (1ull << 63)))
 FOP_D(FMIN_D, f64_min(DS1, DS2, FL))
 FOP_D(FMAX_D, f64_max(DS1, DS2, FL))
 FOP_S(FCVT_S_D, f64_to_f32(DS1, RM(), FL))
-LBL(FCVT_D_S): FPCHK(); (void)RM(); f[d->rd] = f32_to_f64(FS1, FL); NEXT();
+LBL(FCVT_D_S): FPCHK(); (void)RM(); f[d->rd] = f32_to_f64(FS1, FL); EV(PMU_EV_FP); NEXT();
 FOP_X(FEQ_D, (uint64_t)f64_eq(DS1, DS2, FL))
 FOP_X(FLT_D, (uint64_t)f64_lt(DS1, DS2, FL))
 FOP_X(FLE_D, (uint64_t)f64_le(DS1, DS2, FL))

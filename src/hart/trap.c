@@ -1,6 +1,7 @@
 /* Traps, interrupts and the privileged instructions (Privileged ISA:
  * "Machine-Level ISA" trap entry, mret/sret, wfi; "Supervisor-Level ISA"
  * delegation). */
+#include <string.h>
 #include "csr.h"
 #include "trap.h"
 
@@ -91,7 +92,10 @@ static void collect_overflow(struct hart *h, uint64_t at)
 void hart_sync_pmu(struct hart *h)
 {
 	if (h->instret != h->pmu_synced) {
-		pmu_retire_n(&h->pmu, h->priv, h->instret - h->pmu_synced);
+		/* one cycle per instruction until a timing model exists */
+		h->evc[PMU_EV_INSTRET] = h->evc[PMU_EV_CYCLES] = h->instret - h->pmu_synced;
+		pmu_retire(&h->pmu, h->priv, h->evc);
+		memset(h->evc, 0, sizeof(h->evc));
 		h->pmu_synced = h->instret;
 	}
 	collect_overflow(h, h->instret);
