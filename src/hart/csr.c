@@ -6,6 +6,7 @@
  * (src/pmu) and are reached through pmu_csr_access. */
 #include <string.h>
 #include "csr.h"
+#include "fpu.h"
 
 /* mstatus fields */
 #define MS_SIE  (1ull << 1)
@@ -221,6 +222,7 @@ static int rd_fp(struct hart *h, unsigned csr, uint64_t *v)
 
 static int wr_fp(struct hart *h, unsigned csr, uint64_t v)
 {
+	fpu_reset_host_flags();  /* fflags may lose bits: see fpu.h */
 	if (csr == 1)
 		h->fflags = v & 0x1f;
 	else if (csr == 2)

@@ -240,6 +240,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		budget_in = INT64_MAX;
 	int64_t budget = (int64_t)budget_in;
 	uint64_t pc = h->pc;
+	fpu_reset_host_flags();  /* host code may have raised host flags */
 	struct dpage *pg;
 	struct dinsn *d;
 	enum hart_stop stop = STOP_TRAP;

@@ -393,8 +393,16 @@ static inline uint32_t mx_store(void)
 	return v;
 }
 
-/* Start a host operation: rounding mode set, flags cleared. */
-static inline void hw_begin(int rm) { mx_load(MXCSR_BASE | mxcsr_rc[rm]); }
+/* The host's exception flags are sticky, like fflags, so they are not
+ * cleared per operation (ldmxcsr is slow): each operation ORs all of them
+ * into *fl. That is exact as long as the host flags are a subset of the
+ * destination's flags, which fpu_reset_host_flags() establishes whenever
+ * the destination is cleared (fflags written, a new run). */
+static inline void hw_begin(int rm)
+{
+	if (rm != RM_RNE)
+		mx_load((mx_store() & 0x3f) | MXCSR_BASE | mxcsr_rc[rm]);
+}
 
 /* End it: SSE IE/ZE/OE/UE/PE become NV/DZ/OF/UF/NX (DE has no RISC-V
  * counterpart); the host is left in round-to-nearest. */
@@ -402,9 +410,14 @@ static inline void hw_end(int rm, uint32_t *fl)
 {
 	uint32_t mx = mx_store();
 	if (rm != RM_RNE)
-		mx_load(MXCSR_BASE);
+		mx_load((mx & 0x3f) | MXCSR_BASE);
 	*fl |= ((mx & 1) << 4) | ((mx & 4) << 1) | ((mx & 8) >> 1) |
 		((mx & 16) >> 3) | ((mx & 32) >> 5);
+}
+
+void fpu_reset_host_flags(void)
+{
+	mx_load(MXCSR_BASE);
 }
 
 static int host_fma = -1;
@@ -480,6 +493,7 @@ HW_FMA(hw_fmaf64, "vfmadd213sd", uint64_t, double)
 		}                                                              \
 	} while (0)
 #else
+void fpu_reset_host_flags(void) { }
 #define USE_HW(rm) 0
 #define HW_OP2(P, m, eb, op, a, b, rm, fl) do { } while (0)
 #define HW_FMA_OP(P, M, EB) do { } while (0)

@@ -39,6 +39,11 @@ FPU_DECLARE(uint32_t, f32)
 FPU_DECLARE(uint64_t, f64)
 #undef FPU_DECLARE
 
+/* Call before operations whose *fl starts empty (a cleared fflags, a new
+ * run, each case of a test): the host-assisted path ORs in the host's
+ * sticky flags. */
+void fpu_reset_host_flags(void);
+
 uint64_t f32_to_f64(uint32_t a, uint32_t *fl);
 uint32_t f64_to_f32(uint64_t a, int rm, uint32_t *fl);
 

@@ -104,6 +104,7 @@ static int run_cases(const char *path)
 	struct fp_case k;
 	while (fread(&k, sizeof k, 1, f) == 1) {
 		uint32_t fl = 0;
+		fpu_reset_host_flags();
 		uint64_t r = run(&k, &fl);
 		printf("%016llx %02x\n", (unsigned long long)r, fl);
 	}
@@ -125,7 +126,7 @@ static void check(const char *name, uint64_t got, uint64_t want, uint32_t gotfl,
 	}
 }
 
-#define CHK(name, expr, want, wantfl) do { uint32_t fl = 0; \
+#define CHK(name, expr, want, wantfl) do { uint32_t fl = 0; fpu_reset_host_flags(); \
 	uint64_t got = (uint64_t)(expr); check(name, got, want, fl, wantfl); } while (0)
 
 static void spec_checks(void)
