@@ -109,6 +109,14 @@ void hart_deliver_lcofi(struct hart *h);
 /* Take exception cause (or interrupt when irq) with tval at h->pc, with
  * medeleg/mideleg delegation (Privileged ISA, "Trap delegation"). */
 void hart_take_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq);
+/* The mode a trap would be taken in (PRIV_S when delegated, else PRIV_M). */
+int hart_trap_target(const struct hart *h, uint64_t cause, int irq);
+/* Take a trap into a given mode (firmware redirecting a trap to S). */
+void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int target);
+/* A CSR access as software at privilege priv would make it (firmware
+ * uses this at M). Returns 0, or -1 where the access would trap. */
+int hart_csr(struct hart *h, int priv, unsigned csr, int op, uint64_t val, uint64_t *old);
+enum { HART_CSR_WRITE, HART_CSR_SET, HART_CSR_CLEAR, HART_CSR_READ };
 /* The interrupt to take now, or -1 (priority order MEI MSI MTI SEI SSI
  * STI LCOFI, global enables per mode). */
 int hart_pending_irq(const struct hart *h);

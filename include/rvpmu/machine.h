@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "rvpmu/hart.h"
+#include "rvpmu/sbi.h"
 
 #define VIRT_TEST_BASE  0x100000ull    /* sifive_test finisher */
 #define VIRT_CLINT_BASE 0x2000000ull
@@ -14,7 +15,9 @@
 #define VIRT_DRAM_BASE  0x80000000ull
 
 struct machine_opts {
-	const char *kernel;      /* ELF, or a raw image loaded at RAM base */
+	const char *bios;        /* "none", "builtin" (default) */
+	const char *kernel;      /* ELF, or a raw image (at RAM base with
+	                            --bios none, at 0x80200000 otherwise) */
 	uint64_t ram_mb;         /* default 256 */
 	uint64_t max_insns;      /* 0 = no limit */
 	FILE *console;           /* UART output (stdout) */
@@ -40,6 +43,10 @@ struct machine {
 	int finished;            /* the finisher was written */
 	int exit_code;
 	int reset;               /* the finisher asked for a reset */
+	int builtin_sbi;         /* the built-in firmware owns M-mode */
+	int sbi_wfi;             /* HSM retentive suspend: wait like WFI */
+	struct sbi_state sbi;
+	uint64_t dtb_addr;
 };
 
 enum {
@@ -58,7 +65,13 @@ int uart_access(struct uart *u, uint64_t off, unsigned size, uint64_t *val, int 
 int clint_access(struct machine *m, uint64_t off, unsigned size, uint64_t *val, int write);
 /* mip lines driven by the CLINT at the current time (MTIP, MSIP). */
 uint64_t clint_mip(const struct machine *m);
-/* Load a bare-metal image into RAM: 0 or -1 with a message. */
-int load_image(struct machine *m, const char *path, uint64_t *entry, char *err, size_t errlen);
+/* Load a bare-metal image into RAM (a raw one at base): 0 or -1 with a
+ * message. */
+int load_image(struct machine *m, const char *path, uint64_t base, uint64_t *entry,
+	       char *err, size_t errlen);
+/* Write the machine's device tree into RAM at m->dtb_addr: 0 or -1. */
+int machine_build_dtb(struct machine *m, char *err, size_t errlen);
+
+#define VIRT_KERNEL_BASE 0x80200000ull  /* fw_jump's payload address */
 
 #endif

@@ -37,9 +37,7 @@ int cmd_system(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!bios || strcmp(bios, "none"))
-		return cli_error("system: only '--bios none' is implemented so far (got '%s')",
-				 bios ? bios : "(default: builtin)");
+	o.bios = bios;
 	if (!o.kernel)
 		return cli_error("system: no --kernel given%s", "");
 

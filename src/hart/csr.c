@@ -373,3 +373,14 @@ int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 	uint64_t nv = op == CSR_WRITE ? val : op == CSR_SET ? *old | val : *old & ~val;
 	return c->write(h, csr, nv);
 }
+
+int hart_csr(struct hart *h, int priv, unsigned csr, int op, uint64_t val, uint64_t *old)
+{
+	uint64_t tmp;
+	uint8_t saved = h->priv;
+	h->priv = (uint8_t)priv;
+	int r = op == HART_CSR_READ ? csr_access(h, csr, CSR_SET, 0, 0, old ? old : &tmp)
+				    : csr_access(h, csr, (enum csr_op)op, val, 1, old ? old : &tmp);
+	h->priv = saved;
+	return r;
+}

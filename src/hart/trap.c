@@ -24,15 +24,25 @@ static uint64_t tvec_target(uint64_t tvec, uint64_t cause, int irq)
 	return (irq && (tvec & 1)) ? base + 4 * cause : base;
 }
 
+int hart_trap_target(const struct hart *h, uint64_t cause, int irq)
+{
+	uint64_t deleg = irq ? h->csr.mideleg : h->csr.medeleg;
+	return h->priv <= PRIV_S && cause < 64 && ((deleg >> cause) & 1) ? PRIV_S : PRIV_M;
+}
+
 void hart_take_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq)
 {
+	hart_enter_trap(h, cause, tval, irq, hart_trap_target(h, cause, irq));
+}
+
+void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int target)
+{
 	struct hart_csrs *c = &h->csr;
-	uint64_t deleg = irq ? c->mideleg : c->medeleg;
 	uint64_t code = cause | (irq ? 1ull << 63 : 0);
 	uint64_t ms = c->mstatus;
 	hart_sync_pmu(h);
 	pmu_count(&h->pmu, h->priv, irq ? PMU_EV_INTERRUPT : PMU_EV_EXCEPTION, 1);
-	if (h->priv <= PRIV_S && cause < 64 && ((deleg >> cause) & 1)) {
+	if (target == PRIV_S) {
 		c->scause = code;
 		c->sepc = h->pc;
 		c->stval = tval;

@@ -69,7 +69,8 @@ out:
 	return rc;
 }
 
-int load_image(struct machine *m, const char *path, uint64_t *entry, char *err, size_t errlen)
+int load_image(struct machine *m, const char *path, uint64_t base, uint64_t *entry,
+	       char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY);
 	struct stat st;
@@ -97,12 +98,12 @@ int load_image(struct machine *m, const char *path, uint64_t *entry, char *err, 
 	int rc;
 	if (n >= 4 && !memcmp(buf, ELFMAG, 4)) {
 		rc = load_elf(m, path, buf, n, entry, err, errlen);
-	} else if (!n || !in_ram(m, VIRT_DRAM_BASE, n)) {
+	} else if (!n || !in_ram(m, base, n)) {
 		snprintf(err, errlen, "%s: raw image of %zu bytes does not fit in RAM", path, n);
 		rc = -1;
 	} else {
-		memcpy(m->hart.mem.base + VIRT_DRAM_BASE, buf, n);
-		*entry = VIRT_DRAM_BASE;
+		memcpy(m->hart.mem.base + base, buf, n);
+		*entry = base;
 		rc = 0;
 	}
 	free(buf);

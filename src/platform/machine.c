@@ -37,16 +37,23 @@ static int boot(struct machine *m, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot map %llu MiB of RAM", (unsigned long long)m->o.ram_mb);
 		return -1;
 	}
-	if (load_image(m, m->o.kernel, &entry, err, errlen))
+	uint64_t base = m->builtin_sbi ? VIRT_KERNEL_BASE : VIRT_DRAM_BASE;
+	if (load_image(m, m->o.kernel, base, &entry, err, errlen) || machine_build_dtb(m, err, errlen))
 		return -1;
 	hart_invalidate_code(h, 0, h->mem.size);
 	hart_reset_system(h, entry);
-	h->x[10] = 0;  /* a0 = hartid, as QEMU's reset vector passes it */
 	h->mmio = mmio;
 	h->mmio_ctx = m;
 	memset(&m->clint, 0, sizeof(m->clint));
 	m->clint.mtimecmp = ~0ull;
 	m->reset = 0;
+	if (m->builtin_sbi) {
+		sbi_boot(m, entry, m->dtb_addr);
+	} else {
+		/* as QEMU's reset vector: a0 = hartid, a1 = device tree */
+		h->x[10] = 0;
+		h->x[11] = m->dtb_addr;
+	}
 	return 0;
 }
 
@@ -56,6 +63,12 @@ int machine_init(struct machine *m, const struct machine_opts *o, char *err, siz
 	m->o = *o;
 	if (!m->o.ram_mb)
 		m->o.ram_mb = 256;
+	m->builtin_sbi = !o->bios || !strcmp(o->bios, "builtin");
+	if (!m->builtin_sbi && strcmp(o->bios, "none")) {
+		snprintf(err, errlen, "--bios %s: firmware images are not supported yet (use builtin or none)",
+			 o->bios);
+		return -1;
+	}
 	m->uart.out = o->console;
 	if (hart_init(&m->hart)) {
 		snprintf(err, errlen, "cannot reserve guest memory");
@@ -103,8 +116,13 @@ int machine_run(struct machine *m)
 		hart_deliver_lcofi(h);
 		h->mip_hw = clint_mip(m);
 		int irq = hart_pending_irq(h);
-		if (irq >= 0)
+		if (irq >= 0) {
+			if (m->builtin_sbi && hart_trap_target(h, (uint64_t)irq, 1) == PRIV_M) {
+				sbi_trap(m, (uint64_t)irq, 0, 1);
+				continue;  /* the firmware may have raised an S interrupt */
+			}
 			hart_take_trap(h, (uint64_t)irq, 0, 1);
+		}
 
 		uint64_t budget = ~0ull, used = h->instret - start;
 		if (m->o.max_insns) {
@@ -130,8 +148,16 @@ int machine_run(struct machine *m)
 
 		enum hart_stop r = hart_run(h, budget);
 		hart_sync_pmu(h);
-		if (r == STOP_TRAP)
-			hart_take_trap(h, h->cause, h->tval, 0);
+		if (r == STOP_TRAP) {
+			if (m->builtin_sbi && hart_trap_target(h, h->cause, 0) == PRIV_M)
+				sbi_trap(m, h->cause, h->tval, 0);
+			else
+				hart_take_trap(h, h->cause, h->tval, 0);
+		}
+		if (m->sbi_wfi) {
+			m->sbi_wfi = 0;
+			r = STOP_WFI;
+		}
 		if (r == STOP_WFI && !((h->csr.mip | clint_mip(m)) & h->csr.mie)) {
 			/* idle until the timer: time passes, instructions do not */
 			uint64_t now = hart_time(h);

@@ -1,0 +1,58 @@
+/* rvpmu's built-in M-mode firmware: an SBI 3.0 implementation in C. It
+ * runs where M-mode firmware would, when a trap targets M, and reaches
+ * the hardware only as firmware would: PMU and trap CSRs through CSR
+ * accesses at M privilege, devices through their registers. */
+#ifndef RVPMU_SBI_H
+#define RVPMU_SBI_H
+#include <stdint.h>
+
+struct machine;
+
+#define SBI_FW_COUNTERS 16
+
+/* SBI error codes (SBI spec, "Standard SBI Errors") */
+enum {
+	SBI_SUCCESS = 0, SBI_ERR_FAILED = -1, SBI_ERR_NOT_SUPPORTED = -2,
+	SBI_ERR_INVALID_PARAM = -3, SBI_ERR_DENIED = -4, SBI_ERR_INVALID_ADDRESS = -5,
+	SBI_ERR_ALREADY_AVAILABLE = -6, SBI_ERR_ALREADY_STARTED = -7,
+	SBI_ERR_ALREADY_STOPPED = -8, SBI_ERR_NO_SHMEM = -9,
+};
+
+/* Firmware events (SBI PMU, event type 15). */
+enum sbi_fw_event {
+	SBI_FW_MISALIGNED_LOAD, SBI_FW_MISALIGNED_STORE, SBI_FW_ACCESS_LOAD,
+	SBI_FW_ACCESS_STORE, SBI_FW_ILLEGAL_INSN, SBI_FW_SET_TIMER,
+	SBI_FW_IPI_SENT, SBI_FW_IPI_RECEIVED, SBI_FW_FENCE_I_SENT,
+	SBI_FW_FENCE_I_RECEIVED, SBI_FW_SFENCE_VMA_SENT, SBI_FW_SFENCE_VMA_RECEIVED,
+	SBI_FW_SFENCE_VMA_ASID_SENT, SBI_FW_SFENCE_VMA_ASID_RECEIVED,
+	SBI_FW_EVENT_MAX = 22,  /* codes 14..21 (hypervisor fences) never occur here */
+};
+
+struct sbi_counter {
+	uint32_t event_idx;     /* 0 = not mapped */
+	uint64_t event_data;
+	/* firmware counters only */
+	int started;
+	uint64_t value;
+};
+
+struct sbi_state {
+	unsigned num_hw;        /* hardware counter ids 0 .. num_hw-1 */
+	struct sbi_counter ctr[32 + SBI_FW_COUNTERS];
+	uint64_t shmem;         /* snapshot area, ~0 = none */
+	uint64_t fw_events[SBI_FW_EVENT_MAX];  /* occurrences since boot */
+};
+
+/* Set up M-mode state (delegation, counter enables) and enter the S-mode
+ * payload at entry with a0 = hartid, a1 = dtb. */
+void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb);
+/* A trap that targets M-mode: the firmware handles it (SBI call, timer,
+ * software interrupt, or redirect to S) and returns to S or U. */
+void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq);
+
+/* internal, shared by src/sbi files */
+long sbi_pmu_call(struct machine *m, unsigned fid, const uint64_t *a, uint64_t *value);
+void sbi_pmu_init(struct machine *m);
+void sbi_fw_event(struct machine *m, enum sbi_fw_event e);
+
+#endif

@@ -1,0 +1,125 @@
+/* The device tree the machine hands to its software (libfdt), built from
+ * the same memory map the devices answer on. The ISA string lists exactly
+ * what the hart implements. */
+#include <libfdt.h>
+#include <stdio.h>
+#include <string.h>
+#include "rvpmu/machine.h"
+
+#define FDT_SIZE 0x10000
+#define CPU_INTC_PHANDLE 1
+
+static const char isa_string[] =
+	"rv64imafdc_zicntr_zicsr_zifencei_zihpm_zba_zbb_zbs_smcdeleg_smcntrpmf_sscofpmf_ssccfg";
+static const char *const isa_extensions[] = {
+	"i", "m", "a", "f", "d", "c", "zicntr", "zicsr", "zifencei", "zihpm",
+	"zba", "zbb", "zbs", "smcdeleg", "smcntrpmf", "sscofpmf", "ssccfg",
+};
+
+static int reg(void *fdt, uint64_t base, uint64_t size)
+{
+	fdt64_t r[2] = {cpu_to_fdt64(base), cpu_to_fdt64(size)};
+	return fdt_property(fdt, "reg", r, sizeof(r));
+}
+
+static int build(struct machine *m, void *fdt)
+{
+	char name[64];
+	int e = 0;
+#define T(x) do { if ((e = (x)) < 0) return e; } while (0)
+	T(fdt_create(fdt, FDT_SIZE));
+	T(fdt_finish_reservemap(fdt));
+	T(fdt_begin_node(fdt, ""));
+	T(fdt_property_u32(fdt, "#address-cells", 2));
+	T(fdt_property_u32(fdt, "#size-cells", 2));
+	T(fdt_property_string(fdt, "compatible", "riscv-virtio"));
+	T(fdt_property_string(fdt, "model", "rvpmu,virt"));
+
+	T(fdt_begin_node(fdt, "chosen"));
+	snprintf(name, sizeof(name), "/soc/serial@%llx", (unsigned long long)VIRT_UART0_BASE);
+	T(fdt_property_string(fdt, "stdout-path", name));
+	T(fdt_end_node(fdt));
+
+	snprintf(name, sizeof(name), "memory@%llx", (unsigned long long)VIRT_DRAM_BASE);
+	T(fdt_begin_node(fdt, name));
+	T(fdt_property_string(fdt, "device_type", "memory"));
+	T(reg(fdt, VIRT_DRAM_BASE, m->o.ram_mb << 20));
+	T(fdt_end_node(fdt));
+
+	T(fdt_begin_node(fdt, "cpus"));
+	T(fdt_property_u32(fdt, "#address-cells", 1));
+	T(fdt_property_u32(fdt, "#size-cells", 0));
+	T(fdt_property_u32(fdt, "timebase-frequency", (uint32_t)m->hart.time_hz));
+	T(fdt_begin_node(fdt, "cpu@0"));
+	T(fdt_property_string(fdt, "device_type", "cpu"));
+	T(fdt_property_u32(fdt, "reg", 0));
+	T(fdt_property_string(fdt, "compatible", "riscv"));
+	T(fdt_property_string(fdt, "status", "okay"));
+	T(fdt_property_string(fdt, "riscv,isa", isa_string));
+	T(fdt_property_string(fdt, "riscv,isa-base", "rv64i"));
+	char list[512];
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(isa_extensions) / sizeof(isa_extensions[0]); i++) {
+		size_t l = strlen(isa_extensions[i]) + 1;
+		memcpy(list + n, isa_extensions[i], l);
+		n += l;
+	}
+	T(fdt_property(fdt, "riscv,isa-extensions", list, (int)n));
+	T(fdt_property_string(fdt, "mmu-type", "riscv,none"));
+	T(fdt_begin_node(fdt, "interrupt-controller"));
+	T(fdt_property_u32(fdt, "#interrupt-cells", 1));
+	T(fdt_property(fdt, "interrupt-controller", NULL, 0));
+	T(fdt_property_string(fdt, "compatible", "riscv,cpu-intc"));
+	T(fdt_property_u32(fdt, "phandle", CPU_INTC_PHANDLE));
+	T(fdt_end_node(fdt));
+	T(fdt_end_node(fdt));
+	T(fdt_end_node(fdt));
+
+	T(fdt_begin_node(fdt, "soc"));
+	T(fdt_property_u32(fdt, "#address-cells", 2));
+	T(fdt_property_u32(fdt, "#size-cells", 2));
+	T(fdt_property_string(fdt, "compatible", "simple-bus"));
+	T(fdt_property(fdt, "ranges", NULL, 0));
+
+	snprintf(name, sizeof(name), "serial@%llx", (unsigned long long)VIRT_UART0_BASE);
+	T(fdt_begin_node(fdt, name));
+	T(fdt_property_string(fdt, "compatible", "ns16550a"));
+	T(reg(fdt, VIRT_UART0_BASE, VIRT_UART0_SIZE));
+	T(fdt_property_u32(fdt, "clock-frequency", 3686400));
+	T(fdt_end_node(fdt));
+
+	snprintf(name, sizeof(name), "clint@%llx", (unsigned long long)VIRT_CLINT_BASE);
+	T(fdt_begin_node(fdt, name));
+	static const char clint_compat[] = "sifive,clint0\0riscv,clint0";
+	T(fdt_property(fdt, "compatible", clint_compat, sizeof(clint_compat)));
+	T(reg(fdt, VIRT_CLINT_BASE, VIRT_CLINT_SIZE));
+	fdt32_t irqs[4] = {cpu_to_fdt32(CPU_INTC_PHANDLE), cpu_to_fdt32(IRQ_MSI),
+			   cpu_to_fdt32(CPU_INTC_PHANDLE), cpu_to_fdt32(IRQ_MTI)};
+	T(fdt_property(fdt, "interrupts-extended", irqs, sizeof(irqs)));
+	T(fdt_end_node(fdt));
+
+	snprintf(name, sizeof(name), "test@%llx", (unsigned long long)VIRT_TEST_BASE);
+	T(fdt_begin_node(fdt, name));
+	static const char test_compat[] = "sifive,test1\0sifive,test0\0syscon";
+	T(fdt_property(fdt, "compatible", test_compat, sizeof(test_compat)));
+	T(reg(fdt, VIRT_TEST_BASE, 0x1000));
+	T(fdt_end_node(fdt));
+	T(fdt_end_node(fdt));  /* soc */
+
+	T(fdt_end_node(fdt));  /* root */
+	T(fdt_finish(fdt));
+#undef T
+	return 0;
+}
+
+int machine_build_dtb(struct machine *m, char *err, size_t errlen)
+{
+	/* at the top of RAM, as QEMU places it */
+	m->dtb_addr = VIRT_DRAM_BASE + (m->o.ram_mb << 20) - FDT_SIZE;
+	int e = build(m, m->hart.mem.base + m->dtb_addr);
+	if (e < 0) {
+		snprintf(err, errlen, "device tree: %s", fdt_strerror(e));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,255 @@
+/* Built-in SBI: boot into S-mode, the trap handler, and the Base, TIME,
+ * IPI, RFENCE, HSM, SRST and DBCN extensions (SBI spec 3.0). PMU is in
+ * pmu.c. One hart (hartid 0). */
+#include <stdio.h>
+#include <string.h>
+#include "rvpmu/machine.h"
+#include "rvpmu/sbi.h"
+
+#define SBI_SPEC_VERSION 0x03000000ul   /* 3.0 */
+#define SBI_IMPL_ID      0x7276706dul   /* "rvpm": not an allocated ID */
+#define SBI_IMPL_VERSION 1
+
+enum {
+	EID_LEGACY_PUTCHAR = 0x01, EID_LEGACY_GETCHAR = 0x02, EID_LEGACY_SHUTDOWN = 0x08,
+	EID_BASE = 0x10, EID_TIME = 0x54494d45, EID_IPI = 0x735049, EID_RFENCE = 0x52464e43,
+	EID_HSM = 0x48534d, EID_SRST = 0x53525354, EID_PMU = 0x504d55, EID_DBCN = 0x4442434e,
+};
+
+#define MIP(irq) (1ull << (irq))
+
+static const long implemented[] = {
+	EID_BASE, EID_TIME, EID_IPI, EID_RFENCE, EID_HSM, EID_SRST, EID_PMU, EID_DBCN,
+	EID_LEGACY_PUTCHAR, EID_LEGACY_GETCHAR, EID_LEGACY_SHUTDOWN,
+};
+
+static uint64_t rd(struct hart *h, unsigned csr)
+{
+	uint64_t v = 0;
+	hart_csr(h, PRIV_M, csr, HART_CSR_READ, 0, &v);
+	return v;
+}
+
+static void wr(struct hart *h, unsigned csr, int op, uint64_t v)
+{
+	hart_csr(h, PRIV_M, csr, op, v, NULL);
+}
+
+void sbi_fw_event(struct machine *m, enum sbi_fw_event e)
+{
+	struct sbi_state *s = &m->sbi;
+	s->fw_events[e]++;
+	for (unsigned i = s->num_hw; i < s->num_hw + SBI_FW_COUNTERS; i++)
+		if (s->ctr[i].started && s->ctr[i].event_idx == (0xf0000u | e))
+			s->ctr[i].value++;
+}
+
+void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb)
+{
+	struct hart *h = &m->hart;
+	memset(&m->sbi, 0, sizeof(m->sbi));
+	/* delegate what an OS handles itself, as OpenSBI does: misaligned
+	 * fetch, breakpoint, U-mode ecall and page faults; S interrupts */
+	wr(h, 0x302, HART_CSR_WRITE, 1u << 0 | 1u << 3 | 1u << 8 | 1u << 12 | 1u << 13 | 1u << 15);
+	wr(h, 0x303, HART_CSR_WRITE, MIP(IRQ_SSI) | MIP(IRQ_STI) | MIP(IRQ_SEI) | MIP(IRQ_LCOFI));
+	wr(h, 0x306, HART_CSR_WRITE, 0xffffffff);   /* mcounteren: S may read all */
+	wr(h, 0x30a, HART_CSR_WRITE, 1ull << 60);   /* menvcfg.CDE when implemented */
+	sbi_pmu_init(m);
+	/* "mret" into the payload in S-mode */
+	h->priv = PRIV_S;
+	h->pc = entry;
+	h->x[10] = 0;     /* hartid */
+	h->x[11] = dtb;
+}
+
+/* Send a trap on to S-mode as if the firmware had redirected it. */
+static void redirect(struct hart *h, uint64_t cause, uint64_t tval)
+{
+	hart_enter_trap(h, cause, tval, 0, PRIV_S);
+}
+
+/* hart_mask/hart_mask_base (SBI "Hart list"): is hart 0 named, and is
+ * every named hart valid? */
+static long hart_list(uint64_t mask, uint64_t base, int *self)
+{
+	*self = 0;
+	if (base == ~0ull) {
+		*self = 1;
+		return SBI_SUCCESS;
+	}
+	if (base > 0 || (mask >> 1))
+		return SBI_ERR_INVALID_PARAM;  /* only hart 0 exists */
+	*self = (int)(mask & 1);
+	return SBI_SUCCESS;
+}
+
+static long ecall(struct machine *m, long eid, long fid, const uint64_t *a, uint64_t *value)
+{
+	struct hart *h = &m->hart;
+	int self;
+	long err;
+	*value = 0;
+	switch (eid) {
+	case EID_BASE:
+		switch (fid) {
+		case 0: *value = SBI_SPEC_VERSION; return SBI_SUCCESS;
+		case 1: *value = SBI_IMPL_ID; return SBI_SUCCESS;
+		case 2: *value = SBI_IMPL_VERSION; return SBI_SUCCESS;
+		case 3:
+			for (size_t i = 0; i < sizeof(implemented) / sizeof(implemented[0]); i++)
+				if ((long)a[0] == implemented[i])
+					*value = 1;
+			return SBI_SUCCESS;
+		case 4: *value = rd(h, 0xf11); return SBI_SUCCESS;
+		case 5: *value = rd(h, 0xf12); return SBI_SUCCESS;
+		case 6: *value = rd(h, 0xf13); return SBI_SUCCESS;
+		}
+		return SBI_ERR_NOT_SUPPORTED;
+	case EID_TIME:
+		if (fid != 0)
+			return SBI_ERR_NOT_SUPPORTED;
+		/* set_timer: the next STI is due at a0; a pending one is cleared */
+		m->clint.mtimecmp = a[0];
+		wr(h, 0x344, HART_CSR_CLEAR, MIP(IRQ_STI));
+		wr(h, 0x304, HART_CSR_SET, MIP(IRQ_MTI));
+		sbi_fw_event(m, SBI_FW_SET_TIMER);
+		return SBI_SUCCESS;
+	case EID_IPI:
+		if (fid != 0)
+			return SBI_ERR_NOT_SUPPORTED;
+		if ((err = hart_list(a[0], a[1], &self)))
+			return err;
+		if (self) {
+			sbi_fw_event(m, SBI_FW_IPI_SENT);
+			sbi_fw_event(m, SBI_FW_IPI_RECEIVED);
+			wr(h, 0x344, HART_CSR_SET, MIP(IRQ_SSI));
+		}
+		return SBI_SUCCESS;
+	case EID_RFENCE: {
+		static const enum sbi_fw_event sent[] = {
+			SBI_FW_FENCE_I_SENT, SBI_FW_SFENCE_VMA_SENT, SBI_FW_SFENCE_VMA_ASID_SENT,
+		};
+		if (fid > 2)
+			return SBI_ERR_NOT_SUPPORTED;  /* HFENCE: no hypervisor extension */
+		if ((err = hart_list(a[0], a[1], &self)))
+			return err;
+		if (self) {
+			sbi_fw_event(m, sent[fid]);
+			sbi_fw_event(m, sent[fid] + 1);  /* ..._RECEIVED follows ..._SENT */
+			if (fid == 0)
+				hart_invalidate_code(h, 0, h->mem.size);
+		}
+		return SBI_SUCCESS;
+	}
+	case EID_HSM:
+		switch (fid) {
+		case 0: return a[0] == 0 ? SBI_ERR_ALREADY_AVAILABLE : SBI_ERR_INVALID_PARAM;
+		case 1: return SBI_ERR_FAILED;  /* the only hart cannot stop */
+		case 2:
+			if (a[0] != 0)
+				return SBI_ERR_INVALID_PARAM;
+			*value = 0;  /* STARTED */
+			return SBI_SUCCESS;
+		case 3:
+			if ((uint32_t)a[0] != 0)  /* only default retentive suspend */
+				return (uint32_t)a[0] < 0x10000000 ? SBI_ERR_INVALID_PARAM
+								   : SBI_ERR_NOT_SUPPORTED;
+			m->sbi_wfi = 1;
+			return SBI_SUCCESS;
+		}
+		return SBI_ERR_NOT_SUPPORTED;
+	case EID_SRST:
+		if (fid != 0)
+			return SBI_ERR_NOT_SUPPORTED;
+		if ((uint32_t)a[0] > 2 && (uint32_t)a[0] < 0xf0000000u)
+			return SBI_ERR_INVALID_PARAM;
+		if ((uint32_t)a[1] > 1 && (uint32_t)a[1] < 0xe0000000u)
+			return SBI_ERR_INVALID_PARAM;
+		if ((uint32_t)a[0] >= 0xf0000000u)
+			return SBI_ERR_NOT_SUPPORTED;
+		if ((uint32_t)a[0] == 0) {   /* shutdown: reason 1 = system failure */
+			m->finished = 1;
+			m->exit_code = (uint32_t)a[1] == 0 ? 0 : 1;
+		} else {
+			m->reset = 1;        /* cold or warm reboot */
+		}
+		return SBI_SUCCESS;
+	case EID_DBCN: {
+		if (fid == 2) {
+			fputc((int)(a[0] & 0xff), m->uart.out);
+			fflush(m->uart.out);
+			return SBI_SUCCESS;
+		}
+		if (fid > 2)
+			return SBI_ERR_NOT_SUPPORTED;
+		if (a[2] != 0 || !gmem_check(&h->mem, a[1], a[0], fid == 0 ? GP_R : GP_W))
+			return SBI_ERR_INVALID_PARAM;
+		if (fid == 0) {
+			fwrite(h->mem.base + a[1], 1, a[0], m->uart.out);
+			fflush(m->uart.out);
+			*value = a[0];
+		}
+		return SBI_SUCCESS;  /* read: no console input, 0 bytes */
+	}
+	case EID_PMU:
+		return sbi_pmu_call(m, (unsigned)fid, a, value);
+	}
+	return SBI_ERR_NOT_SUPPORTED;
+}
+
+/* The legacy extensions (SBI v0.1) return their result in a0 only. */
+static int legacy(struct machine *m, long eid, const uint64_t *a)
+{
+	switch (eid) {
+	case EID_LEGACY_PUTCHAR:
+		fputc((int)(a[0] & 0xff), m->uart.out);
+		fflush(m->uart.out);
+		m->hart.x[10] = 0;
+		return 1;
+	case EID_LEGACY_GETCHAR:
+		m->hart.x[10] = (uint64_t)-1;
+		return 1;
+	case EID_LEGACY_SHUTDOWN:
+		m->finished = 1;
+		m->exit_code = 0;
+		return 1;
+	}
+	return 0;
+}
+
+void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq)
+{
+	struct hart *h = &m->hart;
+	if (irq) {
+		if (cause == IRQ_MTI) {
+			/* the timer is the supervisor's: pass it on as STIP */
+			wr(h, 0x304, HART_CSR_CLEAR, MIP(IRQ_MTI));
+			wr(h, 0x344, HART_CSR_SET, MIP(IRQ_STI));
+		} else if (cause == IRQ_MSI) {
+			m->clint.msip = 0;
+			wr(h, 0x344, HART_CSR_SET, MIP(IRQ_SSI));
+		}
+		return;
+	}
+	switch (cause) {
+	case CAUSE_SUPERVISOR_ECALL: {
+		uint64_t *x = h->x, value;
+		const uint64_t a[6] = {x[10], x[11], x[12], x[13], x[14], x[15]};
+		long eid = (long)(int32_t)x[17], fid = (long)(int32_t)x[16];
+		h->pc += 4;
+		if (legacy(m, eid, a))
+			return;
+		long err = ecall(m, eid, fid, a, &value);
+		x[10] = (uint64_t)err;
+		if (err == SBI_SUCCESS)
+			x[11] = value;
+		return;
+	}
+	case CAUSE_ILLEGAL_INSN: sbi_fw_event(m, SBI_FW_ILLEGAL_INSN); break;
+	case CAUSE_LOAD_ACCESS: sbi_fw_event(m, SBI_FW_ACCESS_LOAD); break;
+	case CAUSE_STORE_ACCESS: sbi_fw_event(m, SBI_FW_ACCESS_STORE); break;
+	case CAUSE_MISALIGNED_LOAD: sbi_fw_event(m, SBI_FW_MISALIGNED_LOAD); break;
+	case CAUSE_MISALIGNED_STORE: sbi_fw_event(m, SBI_FW_MISALIGNED_STORE); break;
+	}
+	redirect(h, cause, tval);
+}
