@@ -20,20 +20,26 @@ struct linux_opts {
 	uint64_t max_insns;   /* stop after this many instructions, 0 = none */
 	uint64_t max_mem_mb;  /* cap on guest mapped memory, 0 = none; sets
 	                         h->mem.max_bytes when non-zero */
-	int warn_fd;          /* where rvpmu's own messages go (usually 2) */
+	int warn_fd;          /* where rvpmu's own messages go; 0 = stderr */
 };
 
-/* Exit statuses linux_run returns besides the guest's own exit status. */
+/* Exit statuses linux_run returns besides the guest's own exit status.
+ * (Any status can also be a guest's own exit code; the printed line tells
+ * them apart.) */
 enum {
 	LINUX_EXIT_SIGNAL_BASE = 128, /* + signal number for a fatal signal */
 	LINUX_EXIT_MAX_INSNS = 124,   /* --max-insns reached (as timeout(1)) */
-	LINUX_EXIT_DEADLOCK = 125,    /* a wait nothing can ever end */
+	LINUX_EXIT_DEADLOCK = 125,    /* a wait nothing can ever end: futex
+	                                 wait, sigsuspend with one thread */
 };
 
 /* Load the static ELF executable at path (ET_EXEC or static-pie) and build
  * the initial stack with argv[0..argc) and the NULL-terminated envp.
- * Returns 0, or -1 with a one-line reason in err (no "rvpmu:" prefix and
- * no newline: the caller prints "rvpmu: PROG: reason"). */
+ * Returns 0, or -1 with "PROG: reason" in err: one line, no newline, no
+ * "rvpmu:" prefix (the caller prints "rvpmu: %s\n"). Guest memory
+ * layout: stack (8 MiB) at the top of h->mem, brk after the highest
+ * segment, mmap areas below the stack, static-pie at 2/3 of the space.
+ * Environment: RVPMU_STRACE=1 logs every syscall to warn_fd. */
 int linux_load(struct hart *h, const struct linux_opts *o, const char *path,
 	       int argc, char **argv, char **envp, char *err, size_t errlen);
 

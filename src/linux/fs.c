@@ -10,7 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/statfs.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -152,14 +157,16 @@ static long do_rwv(struct lx *p, int nr, const uint64_t *a)
 	if (a[2] > LX_IOV_MAX)
 		return -EINVAL;
 	int n = (int)a[2];
-	const uint64_t *gv = lx_rptr(p, a[1], (uint64_t)n * 16);
+	const uint8_t *gv = lx_rptr(p, a[1], (uint64_t)n * 16);
 	if (!gv)
 		return -EFAULT;
 	struct iovec *v = calloc((size_t)n + 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
 	for (int i = 0; i < n; i++) {
-		uint64_t base = gv[2 * i], len = gv[2 * i + 1];
+		uint64_t base, len;   /* guest pointers need not be aligned */
+		memcpy(&base, gv + 16 * i, 8);
+		memcpy(&len, gv + 16 * i + 8, 8);
 		v[i].iov_len = len;
 		v[i].iov_base = nr == NR_readv ? lx_wptr(p, base, len) : (void *)lx_rptr(p, base, len);
 		if (!v[i].iov_base) {
@@ -366,6 +373,56 @@ static long do_ioctl(struct lx *p, const uint64_t *a)
 	return ERR(ioctl(h, req, buf));
 }
 
+/* ppoll: struct pollfd is the same on both; guest fds are translated.
+ * A wait with a timeout that nothing ends advances modelled time. */
+static long do_ppoll(struct lx *p, const uint64_t *a)
+{
+	if (a[1] > LX_NFD)
+		return -EINVAL;
+	size_t n = (size_t)a[1];
+	uint8_t *g = lx_wptr(p, a[0], n * sizeof(struct pollfd));
+	if (!g)
+		return -EFAULT;
+	int64_t tmo[2] = { -1, -1 };
+	if (a[2] && lx_get(p, a[2], tmo, sizeof(tmo)))
+		return -EFAULT;
+	if (a[2] && (tmo[0] < 0 || tmo[1] < 0 || tmo[1] >= 1000000000))
+		return -EINVAL;
+	struct pollfd *v = calloc(n + 1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	struct pollfd *gp = calloc(n + 1, sizeof(*gp));
+	if (!gp) {
+		free(v);
+		return -ENOMEM;
+	}
+	memcpy(gp, g, n * sizeof(*gp));   /* the guest array may be misaligned */
+	for (size_t i = 0; i < n; i++) {
+		v[i].fd = gp[i].fd < 0 ? -1 : lx_host_fd(p, (uint32_t)gp[i].fd);
+		v[i].events = gp[i].events;
+	}
+	int r = poll(v, n, 0);
+	if (r == 0 && !a[2])
+		r = poll(v, n, -1);   /* block as the guest asked (e.g. stdin) */
+	else if (r == 0 && (tmo[0] || tmo[1]))
+		p->sleep_ns += (uint64_t)tmo[0] * 1000000000ull + (uint64_t)tmo[1];
+	if (r < 0) {
+		r = -errno;
+		free(v);
+		free(gp);
+		return r;
+	}
+	r = 0;
+	for (size_t i = 0; i < n; i++) {
+		gp[i].revents = gp[i].fd >= 0 && v[i].fd < 0 ? POLLNVAL : v[i].revents;
+		r += gp[i].revents != 0;
+	}
+	memcpy(g, gp, n * sizeof(*gp));
+	free(v);
+	free(gp);
+	return r;
+}
+
 long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 {
 	*handled = true;
@@ -478,6 +535,57 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		if ((h = lx_host_fd(p, a[0])) < 0)
 			return -EBADF;
 		return ERR(fchdir(h));
+	case NR_ppoll:
+		return do_ppoll(p, a);
+	case NR_statfs: case NR_fstatfs: {
+		/* struct statfs: the same 120-byte generic layout on both */
+		void *buf = lx_wptr(p, a[1], 120);
+		if (!buf)
+			return -EFAULT;
+		if (nr == NR_fstatfs) {
+			if ((h = lx_host_fd(p, a[0])) < 0)
+				return -EBADF;
+			return ERR(fstatfs(h, buf));
+		}
+		char path[PATH_MAX + 256];
+		int e = get_path(p, a[0], path, sizeof(path));
+		return e ? e : ERR(statfs(path, buf));
+	}
+	case NR_flock:
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		return ERR(flock(h, (int)a[1]));
+	case NR_fallocate:
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		return ERR(fallocate(h, (int)a[1], (off_t)a[2], (off_t)a[3]));
+	case NR_fadvise64:
+		return lx_host_fd(p, a[0]) < 0 ? -EBADF : 0;
+	case NR_sendfile: {
+		int o = lx_host_fd(p, a[0]), i = lx_host_fd(p, a[1]);
+		if (o < 0 || i < 0)
+			return -EBADF;
+		off_t off, *po = NULL;
+		if (a[2]) {
+			if (lx_get(p, a[2], &off, 8))
+				return -EFAULT;
+			po = &off;
+		}
+		long r = ERR(sendfile(o, i, po, a[3]));
+		if (po && r >= 0 && lx_put(p, a[2], &off, 8))
+			return -EFAULT;
+		return r;
+	}
+	case NR_sync: case NR_syncfs:
+		return 0;
+	case NR_memfd_create: {
+		long n = gmem_strlen(&p->h->mem, a[0], 250);
+		if (n < 0)
+			return -EFAULT;
+		if ((h = memfd_create((const char *)p->h->mem.base + a[0], (unsigned)a[1])) < 0)
+			return -errno;
+		return gfd_alloc(p, 0, h);
+	}
 	}
 	*handled = false;
 	return 0;

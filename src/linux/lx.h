@@ -38,6 +38,14 @@ enum {
 	NR_riscv_hwprobe = 258, NR_riscv_flush_icache = 259,
 	NR_prlimit64 = 261, NR_renameat2 = 276, NR_getrandom = 278,
 	NR_statx = 291, NR_rseq = 293, NR_faccessat2 = 439,
+	NR_flock = 32, NR_statfs = 43, NR_fstatfs = 44, NR_fallocate = 47,
+	NR_sendfile = 71, NR_ppoll = 73, NR_sync = 81, NR_waitid = 95,
+	NR_rt_sigsuspend = 133, NR_rt_sigpending = 136,
+	NR_rt_sigtimedwait = 137, NR_getresuid = 148, NR_getresgid = 150,
+	NR_setpgid = 154, NR_getpgid = 155, NR_getsid = 156, NR_setsid = 157,
+	NR_getgroups = 158, NR_fadvise64 = 223, NR_mlock = 228,
+	NR_munlock = 229, NR_mlockall = 230, NR_munlockall = 231,
+	NR_wait4 = 260, NR_syncfs = 267, NR_memfd_create = 279,
 	LX_NSYSCALLS = 463,
 };
 
@@ -74,6 +82,15 @@ enum {
 #define LX_PID 1000   /* fixed so runs are deterministic */
 #define LX_PPID 1
 
+/* A MAP_SHARED file mapping. Guest memory is a private copy; what the
+ * guest changed (against snap, the bytes as last read or written back) is
+ * written to the file on msync, munmap and exit. */
+struct lx_shared {
+	uint64_t addr, len, off;
+	int fd;                 /* host fd of our own (dup) */
+	uint8_t *snap;
+};
+
 struct lx_sigaction {
 	uint64_t handler, flags, mask;
 };
@@ -91,10 +108,13 @@ struct lx {
 	struct lx_sigaction sa[LX_NSIG + 1];
 	uint64_t sigmask, sigpending;
 	uint64_t ss_sp, ss_size; uint32_t ss_flags;
-	int sig_depth;          /* nested handler frames */
+	bool restore_mask;      /* sigsuspend: the frame saves saved_mask */
+	uint64_t saved_mask;
 	bool exited;
 	bool noret;             /* the call set the registers itself */
-	bool warned_big, warned_shared;
+	bool warned_big;
+	struct lx_shared *shm;
+	int nshm;
 	bool strace;            /* RVPMU_STRACE set: log each call to warn_fd */
 	uint64_t rlim[LX_NRLIMIT][2];
 	char comm[16];           /* prctl PR_SET_NAME */
@@ -140,18 +160,17 @@ void lx_fd_close_all(struct lx *p);
 
 /* mm.c */
 long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled);
+/* Write back and forget every shared file mapping (exit). */
+void lx_shared_release_all(struct lx *p);
 
 /* signal.c */
 long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled);
-/* Raise sig against the process (a fault, kill to self): deliver to a
- * handler, ignore, or terminate. fault: the current pc is the faulting
- * instruction (else the pc after an ecall). */
-void lx_signal(struct lx *p, int sig, bool fault, uint64_t addr);
-/* Fatal trap from the hart: pick the signal Linux would send. */
+/* An exception from the hart: send the signal Linux would (a handler
+ * may catch it; else it is reported and kills the process). */
 void lx_trap(struct lx *p);
 /* Take pending unblocked signals now (after a syscall returned). */
 void lx_signal_deliver_pending(struct lx *p);
-/* End the process as killed by sig, printing why. */
+/* End the process as killed by sig (the caller has said why). */
 void lx_die(struct lx *p, int sig);
 const char *lx_signame(int sig);
 

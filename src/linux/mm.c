@@ -2,6 +2,8 @@
  * mappings), munmap, mprotect, mremap, madvise. Page permissions live in
  * gmem's page flags; PROT_READ/WRITE/EXEC are the same bits as GP_R/W/X. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "lx.h"
@@ -48,14 +50,116 @@ static unsigned page_prot(struct lx *p, uint64_t a)
 	return p->h->mem.pflags[a >> GPAGE_SHIFT] & (GP_R | GP_W | GP_X);
 }
 
+/* Write the bytes of [a, b) that the guest changed since snap back to the
+ * file. Only whole runs of changed bytes are written, so file writes made
+ * through write(2) elsewhere in the range survive. */
+static void shared_sync(struct lx *p, struct lx_shared *s, uint64_t a, uint64_t b)
+{
+	const uint8_t *mem = p->h->mem.base;
+	if (a < s->addr)
+		a = s->addr;
+	if (b > s->addr + s->len)
+		b = s->addr + s->len;
+	for (uint64_t i = a; i < b;) {
+		uint64_t k = i - s->addr;
+		/* unreadable (PROT_NONE) pages cannot have been changed */
+		if (!gmem_check(&p->h->mem, i, 1, GP_R) || mem[i] == s->snap[k]) {
+			i++;
+			continue;
+		}
+		uint64_t j = i;
+		while (j < b && gmem_check(&p->h->mem, j, 1, GP_R) && mem[j] != s->snap[j - s->addr])
+			j++;
+		ssize_t w = pwrite(s->fd, mem + i, j - i, (off_t)(s->off + k));
+		if (w > 0)
+			memcpy(s->snap + k, mem + i, (size_t)w);
+		i = j;
+	}
+}
+
+static void shared_drop(struct lx *p, int i)
+{
+	close(p->shm[i].fd);
+	free(p->shm[i].snap);
+	p->shm[i] = p->shm[--p->nshm];
+}
+
+/* [a, b) stops being mapped (munmap, MAP_FIXED over it, mremap): write it
+ * back, then cut it out of the mappings, splitting one if needed. */
+static void shared_release(struct lx *p, uint64_t a, uint64_t b)
+{
+	for (int i = 0; i < p->nshm; i++) {
+		struct lx_shared *s = &p->shm[i];
+		uint64_t e = s->addr + s->len;
+		if (b <= s->addr || a >= e)
+			continue;
+		shared_sync(p, s, a, b);
+		if (a <= s->addr && b >= e) {
+			shared_drop(p, i--);
+			continue;
+		}
+		if (a > s->addr && b < e) {   /* a hole: keep the right part too */
+			struct lx_shared *n = realloc(p->shm, (size_t)(p->nshm + 1) * sizeof(*n));
+			if (n)
+				p->shm = n;
+			s = &p->shm[i];
+			uint8_t *snap = malloc(e - b);
+			int fd = fcntl(s->fd, F_DUPFD_CLOEXEC, 3);
+			if (n && snap && fd >= 0) {
+				memcpy(snap, s->snap + (b - s->addr), e - b);
+				p->shm[p->nshm++] = (struct lx_shared){ b, e - b, s->off + (b - s->addr), fd, snap };
+				s = &p->shm[i];
+			} else {
+				free(snap);
+				if (fd >= 0)
+					close(fd);
+			}
+			s->len = a - s->addr;
+		} else if (a <= s->addr) {    /* the front goes */
+			memmove(s->snap, s->snap + (b - s->addr), e - b);
+			s->off += b - s->addr;
+			s->len = e - b;
+			s->addr = b;
+		} else {                      /* the tail goes */
+			s->len = a - s->addr;
+		}
+	}
+}
+
+void lx_shared_release_all(struct lx *p)
+{
+	while (p->nshm)
+		shared_release(p, p->shm[0].addr, p->shm[0].addr + p->shm[0].len);
+	free(p->shm);
+	p->shm = NULL;
+}
+
+static long shared_add(struct lx *p, uint64_t addr, uint64_t len, uint64_t off, int h)
+{
+	struct lx_shared *n = realloc(p->shm, (size_t)(p->nshm + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	p->shm = n;
+	uint8_t *snap = malloc(len);
+	int fd = fcntl(h, F_DUPFD_CLOEXEC, 3);
+	if (!snap || fd < 0) {
+		free(snap);
+		if (fd >= 0)
+			close(fd);
+		return -ENOMEM;
+	}
+	memcpy(snap, p->h->mem.base + addr, len);
+	p->shm[p->nshm++] = (struct lx_shared){ addr, len, off, fd, snap };
+	return 0;
+}
+
 static long sys_brk(struct lx *p, uint64_t want)
 {
-	if (want < p->brk_start)
+	if (want < p->brk_start || want > LX_MMAP_TOP(p))
 		return (long)p->brk_cur;
 	uint64_t old = PAGE_UP(p->brk_cur), new = PAGE_UP(want);
 	if (new > old) {
-		if (!range_in_space(p, old, new - old) || new > LX_MMAP_TOP(p) ||
-		    !range_free(p, old, new - old) ||
+		if (!range_in_space(p, old, new - old) || !range_free(p, old, new - old) ||
 		    gmem_map(&p->h->mem, old, new - old, GP_R | GP_W))
 			return (long)p->brk_cur;
 	} else if (new < old) {
@@ -120,16 +224,14 @@ static long sys_mmap(struct lx *p, const uint64_t *a)
 		if (!addr)
 			return -ENOMEM;
 	}
-	if (!anon && (type & LX_MAP_SHARED) && (prot & GP_W) && !p->warned_shared) {
-		p->warned_shared = true;
-		lx_warn(p, "rvpmu: warning: shared writable file mapping is a private copy; writes do not reach the file");
-	}
+	shared_release(p, addr, addr + len);
 	long e = gmem_map(m, addr, len, anon ? prot : GP_R | GP_W);
 	if (e)
 		return e;
 	hart_invalidate_code(p->h, addr, len);
 	if (!anon) {
-		if ((e = fill_from_file(p, h, addr, len, off))) {
+		if ((e = fill_from_file(p, h, addr, len, off)) ||
+		    ((type & LX_MAP_SHARED) && (e = shared_add(p, addr, len, off, h)))) {
 			gmem_unmap(m, addr, len);
 			return e;
 		}
@@ -142,6 +244,8 @@ static long sys_mremap(struct lx *p, const uint64_t *a)
 {
 	uint64_t old = a[0], olen = PAGE_UP(a[1]), nlen = PAGE_UP(a[2]), flags = a[3], to = a[4];
 	struct gmem *m = &p->h->mem;
+	if (a[1] > m->size || a[2] > m->size)
+		return -ENOMEM;
 	if ((old & PAGE_MASK_) || !nlen || (flags & ~3ull) ||
 	    ((flags & LX_MREMAP_FIXED) && !(flags & LX_MREMAP_MAYMOVE)))
 		return -EINVAL;
@@ -149,6 +253,8 @@ static long sys_mremap(struct lx *p, const uint64_t *a)
 		return -EINVAL;  /* duplicating a shared mapping: not modelled */
 	if (!range_in_space(p, old, olen) || !range_mapped(p, old, olen))
 		return -EFAULT;
+	/* a moved or resized shared mapping goes on as a private copy */
+	shared_release(p, old, old + olen);
 	if (!(flags & LX_MREMAP_FIXED)) {
 		if (nlen <= olen) {
 			if (nlen < olen) {
@@ -171,6 +277,7 @@ static long sys_mremap(struct lx *p, const uint64_t *a)
 			return -EINVAL;
 		if (to < old + olen && old < to + nlen)
 			return -EINVAL;
+		shared_release(p, to, to + nlen);
 		gmem_unmap(m, to, nlen);
 	}
 	long e = gmem_map(m, to, nlen, GP_R | GP_W);
@@ -198,8 +305,10 @@ long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		return sys_mmap(p, a);
 	case NR_munmap: {
 		uint64_t len = PAGE_UP(a[1]);
-		if ((a[0] & PAGE_MASK_) || !a[1] || a[0] >= m->size || len > m->size - a[0])
+		if ((a[0] & PAGE_MASK_) || !a[1] || a[1] > m->size || a[0] >= m->size ||
+		    len > m->size - a[0])
 			return -EINVAL;
+		shared_release(p, a[0], a[0] + len);
 		gmem_unmap(m, a[0], len);
 		hart_invalidate_code(p->h, a[0], len);
 		return 0;
@@ -208,6 +317,8 @@ long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		uint64_t len = PAGE_UP(a[1]);
 		if ((a[0] & PAGE_MASK_) || (a[2] & ~7ull))
 			return -EINVAL;
+		if (a[1] > m->size)
+			return -ENOMEM;
 		if (!len)
 			return 0;
 		if (a[0] >= m->size || len > m->size - a[0] || !range_mapped(p, a[0], len))
@@ -220,7 +331,7 @@ long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		return sys_mremap(p, a);
 	case NR_madvise: {
 		uint64_t len = PAGE_UP(a[1]);
-		if (a[0] & PAGE_MASK_)
+		if ((a[0] & PAGE_MASK_) || a[1] > m->size)
 			return -EINVAL;
 		if (a[2] != LX_MADV_DONTNEED || !len)
 			return 0;
@@ -232,8 +343,14 @@ long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		hart_invalidate_code(p->h, a[0], len);
 		return 0;
 	}
-	case NR_msync:
-		return (a[0] & PAGE_MASK_) ? -EINVAL : 0;
+	case NR_msync: {
+		uint64_t len = PAGE_UP(a[1]);
+		if ((a[0] & PAGE_MASK_) || a[1] > m->size)
+			return -EINVAL;
+		for (int i = 0; i < p->nshm; i++)
+			shared_sync(p, &p->shm[i], a[0], a[0] + len);
+		return 0;
+	}
 	}
 	*handled = false;
 	return 0;

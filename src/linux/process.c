@@ -19,8 +19,10 @@ struct lx lx_proc;
 void linux_free(void)
 {
 	struct lx *p = &lx_proc;
-	if (p->h)
+	if (p->h) {
+		lx_shared_release_all(p);
 		lx_fd_close_all(p);
+	}
 	free(p->exe);
 	free(p->name);
 	memset(p, 0, sizeof(*p));
@@ -49,7 +51,6 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 	p->strace = getenv("RVPMU_STRACE") != NULL;
 	lx_limits_init(p);
 	p->rng = 0x72767075ull;   /* "rvpu": fixed seed, deterministic runs */
-	strcpy(p->comm, "rvpmu-guest");
 	const char *base = strrchr(name, '/');
 	snprintf(p->comm, sizeof(p->comm), "%s", base ? base + 1 : name);
 
@@ -82,7 +83,8 @@ fail:
 int linux_load(struct hart *h, const struct linux_opts *o, const char *path,
 	       int argc, char **argv, char **envp, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO must not hang the open; it is refused below */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -139,16 +141,24 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 			if (used >= o->max_insns) {
 				lx_warn(p, "rvpmu: instruction limit %llu reached",
 					(unsigned long long)o->max_insns);
+				lx_shared_release_all(p);
 				return LINUX_EXIT_MAX_INSNS;
 			}
 			budget = o->max_insns - used;
 		}
-		if (hart_run(h, budget) == STOP_BUDGET)
-			continue;
-		if (h->cause == CAUSE_USER_ECALL)
-			lx_syscall(p);
-		else
-			lx_trap(p);
+		switch (hart_run(h, budget)) {
+		case STOP_TRAP:
+			if (h->cause == CAUSE_USER_ECALL)
+				lx_syscall(p);
+			else
+				lx_trap(p);
+			break;
+		default:
+			/* budget, a state sync, or a WFI that retired (one thread:
+			 * nothing to wait for) all just go on */
+			break;
+		}
 	}
+	lx_shared_release_all(p);   /* exit writes shared mappings back */
 	return p->status;
 }

@@ -138,7 +138,8 @@ static bool enter_handler(struct lx *p, int sig, int code, uint64_t addr)
 	put64(uc, UC_STACK, p->ss_sp);
 	put32(uc, UC_STACK + 8, p->ss_size ? (on_altstack(p, h->x[2]) ? LX_SS_ONSTACK : p->ss_flags) : LX_SS_DISABLE);
 	put64(uc, UC_STACK + 16, p->ss_size);
-	put64(uc, UC_SIGMASK, p->sigmask);
+	/* after sigsuspend the handler returns to the mask from before it */
+	put64(uc, UC_SIGMASK, p->restore_mask ? p->saved_mask : p->sigmask);
 	uint8_t *mc = uc + UC_MCONTEXT;
 	put64(mc, 0, h->pc);
 	for (int i = 1; i < 32; i++)
@@ -148,6 +149,10 @@ static bool enter_handler(struct lx *p, int sig, int code, uint64_t addr)
 	put32(mc, SC_FPREGS + 256, (h->frm << 5) | h->fflags);
 	if (lx_put(p, fa, f, sizeof(f)))
 		return false;
+	if (p->restore_mask) {
+		p->restore_mask = false;
+		p->sigmask = p->saved_mask;
+	}
 
 	p->sigmask |= sa->mask & ~UNBLOCKABLE;
 	if (!(sa->flags & LX_SA_NODEFER))
@@ -189,11 +194,6 @@ static void raise_sig(struct lx *p, int sig, int code, bool fault, uint64_t addr
 			p->name, lx_signame(sig));
 		lx_die(p, LX_SIGSEGV);
 	}
-}
-
-void lx_signal(struct lx *p, int sig, bool fault, uint64_t addr)
-{
-	raise_sig(p, sig, fault ? 0 : SI_USER, fault, addr);
 }
 
 void lx_signal_deliver_pending(struct lx *p)
@@ -344,6 +344,65 @@ static long sys_rt_sigreturn(struct lx *p)
 	return 0;
 }
 
+static void deadlock(struct lx *p, const char *what)
+{
+	lx_warn(p, "rvpmu: %s: deadlock: %s waits for a signal nothing can send", p->name, what);
+	p->exited = true;
+	p->status = LINUX_EXIT_DEADLOCK;
+}
+
+static long sys_rt_sigsuspend(struct lx *p, const uint64_t *a)
+{
+	uint64_t set;
+	if (a[1] != 8)
+		return -EINVAL;
+	if (lx_get(p, a[0], &set, 8))
+		return -EFAULT;
+	set &= ~UNBLOCKABLE;
+	if (!(p->sigpending & ~set)) {
+		deadlock(p, "sigsuspend");
+		return 0;
+	}
+	p->saved_mask = p->sigmask;
+	p->restore_mask = true;
+	p->sigmask = set;
+	return -EINTR;
+}
+
+static long sys_rt_sigtimedwait(struct lx *p, const uint64_t *a)
+{
+	uint64_t set;
+	if (a[3] != 8)
+		return -EINVAL;
+	if (lx_get(p, a[0], &set, 8))
+		return -EFAULT;
+	uint64_t ready = p->sigpending & set;
+	if (!ready) {
+		if (a[2]) {
+			int64_t ts[2];
+			if (lx_get(p, a[2], ts, sizeof(ts)))
+				return -EFAULT;
+			if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
+				return -EINVAL;
+			p->sleep_ns += (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+			return -EAGAIN;
+		}
+		deadlock(p, "sigtimedwait");
+		return 0;
+	}
+	int sig = __builtin_ctzll(ready) + 1;
+	if (a[1]) {
+		uint8_t si[SIGINFO_SIZE] = { 0 };
+		put32(si, 0, (uint32_t)sig);
+		put32(si, 8, SI_USER);
+		put32(si, 16, LX_PID);
+		if (lx_put(p, a[1], si, sizeof(si)))
+			return -EFAULT;
+	}
+	p->sigpending &= ~BIT(sig);
+	return sig;
+}
+
 static long send_self(struct lx *p, int sig)
 {
 	if (sig < 0 || sig > LX_NSIG)
@@ -364,6 +423,12 @@ long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_rt_sigprocmask: return sys_rt_sigprocmask(p, a);
 	case NR_sigaltstack: return sys_sigaltstack(p, a);
 	case NR_rt_sigreturn: return sys_rt_sigreturn(p);
+	case NR_rt_sigsuspend: return sys_rt_sigsuspend(p, a);
+	case NR_rt_sigtimedwait: return sys_rt_sigtimedwait(p, a);
+	case NR_rt_sigpending:
+		if (a[1] > 8)
+			return -EINVAL;
+		return lx_put(p, a[0], &p->sigpending, a[1]);
 	case NR_kill:
 		if (pid != LX_PID && pid != 0 && pid != -1 && pid != -LX_PID)
 			return -ESRCH;

@@ -176,11 +176,12 @@ static long sys_riscv_hwprobe(struct lx *p, const uint64_t *a)
 		return -EINVAL;
 	if (a[1] > 4096)
 		return -EINVAL;
-	int64_t *pairs = lx_wptr(p, a[0], a[1] * 16);
+	uint8_t *pairs = lx_wptr(p, a[0], a[1] * 16);
 	if (!pairs)
 		return -EFAULT;
 	for (uint64_t i = 0; i < a[1]; i++) {
-		int64_t key = pairs[2 * i];
+		int64_t key;   /* struct riscv_hwprobe { s64 key; u64 value; } */
+		memcpy(&key, pairs + 16 * i, 8);
 		uint64_t v = 0;
 		switch (key) {
 		case 0: case 1: case 2: v = 0; break;      /* mvendorid/marchid/mimpid */
@@ -195,8 +196,8 @@ static long sys_riscv_hwprobe(struct lx *p, const uint64_t *a)
 		case 8: v = p->h->time_hz; break;          /* TIME_CSR_FREQ */
 		default: key = -1; v = 0; break;
 		}
-		pairs[2 * i] = key;
-		pairs[2 * i + 1] = (int64_t)v;
+		memcpy(pairs + 16 * i, &key, 8);
+		memcpy(pairs + 16 * i + 8, &v, 8);
 	}
 	return 0;
 }
@@ -269,6 +270,25 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		return LX_PID;
 	case NR_getppid:
 		return LX_PPID;
+	case NR_getpgid: case NR_getsid:
+		return (a[0] == 0 || a[0] == LX_PID) ? LX_PID : -ESRCH;
+	case NR_setpgid:
+		return -EPERM;
+	case NR_setsid:
+		return -EPERM;      /* already a process group leader */
+	case NR_getgroups:
+		return 0;
+	case NR_getresuid: case NR_getresgid: {
+		uint32_t id = nr == NR_getresuid ? getuid() : getgid();
+		uint32_t eid = nr == NR_getresuid ? geteuid() : getegid();
+		if (lx_put(p, a[0], &id, 4) || lx_put(p, a[1], &eid, 4) || lx_put(p, a[2], &eid, 4))
+			return -EFAULT;
+		return 0;
+	}
+	case NR_wait4: case NR_waitid:
+		return -ECHILD;     /* no fork, so never a child */
+	case NR_mlock: case NR_munlock: case NR_mlockall: case NR_munlockall:
+		return 0;
 	case NR_getuid: return getuid();
 	case NR_geteuid: return geteuid();
 	case NR_getgid: return getgid();

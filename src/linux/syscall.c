@@ -107,4 +107,8 @@ void lx_syscall(struct lx *p)
 	 * unblocking sigprocmask) is taken on the way back to user mode. */
 	if (!p->exited && (p->sigpending & ~p->sigmask))
 		lx_signal_deliver_pending(p);
+	if (p->restore_mask) {   /* sigsuspend whose signal built no frame */
+		p->restore_mask = false;
+		p->sigmask = p->saved_mask;
+	}
 }

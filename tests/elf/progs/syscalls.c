@@ -21,6 +21,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <poll.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -133,6 +136,25 @@ int main(int argc, char **argv)
 	CHECK("munmap_file", munmap(fm, 7) == 0);
 	close(fd);
 
+	/* MAP_SHARED: stores reach the file (msync, munmap), and bytes written
+	 * with write(2) meanwhile are not clobbered */
+	fd = open(path("sh"), O_CREAT | O_RDWR | O_TRUNC, 0644);
+	static char page[3 * 4096];
+	memset(page, 'a', sizeof(page));
+	write(fd, page, sizeof(page));
+	char *sh = mmap(NULL, sizeof(page), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK("mmap_shared", sh != MAP_FAILED && sh[5000] == 'a');
+	sh[10] = 'M';
+	CHECK("msync", msync(sh, sizeof(page), MS_SYNC) == 0 && pread(fd, b, 1, 10) == 1 && b[0] == 'M');
+	pwrite(fd, "W", 1, 20);
+	sh[4096 + 7] = 'H';
+	sh[8192 + 9] = 'T';
+	CHECK("munmap_hole", munmap(sh + 4096, 4096) == 0 && pread(fd, b, 1, 4096 + 7) == 1 && b[0] == 'H');
+	CHECK("munmap_shared", munmap(sh, sizeof(page)) == 0 && pread(fd, b, 1, 8192 + 9) == 1 && b[0] == 'T' &&
+	      pread(fd, b, 1, 20) == 1 && b[0] == 'W');
+	close(fd);
+	unlink(path("sh"));
+
 	/* directories */
 	CHECK("mkdir", mkdir(path("d"), 0755) == 0);
 	CHECK("mkdir_eexist", mkdir(path("d"), 0755) == -1 && errno == EEXIST);
@@ -164,8 +186,17 @@ int main(int argc, char **argv)
 	int pf[2];
 	CHECK("pipe", pipe(pf) == 0);
 	CHECK("pipe_rw", write(pf[1], "pipe!", 5) == 5 && read(pf[0], b, 5) == 5 && !memcmp(b, "pipe!", 5));
+	struct pollfd pl[2] = { { pf[0], POLLIN, 0 }, { 99, POLLIN, 0 } };
+	write(pf[1], "z", 1);
+	CHECK("poll_ready", poll(pl, 2, 1000) == 2 && pl[0].revents == POLLIN && pl[1].revents == POLLNVAL);
+	read(pf[0], b, 1);
+	uint64_t p0 = mono_ns();
+	CHECK("poll_timeout", poll(pl, 1, 100) == 0 && mono_ns() - p0 >= 100000000ull);
 	close(pf[0]);
 	close(pf[1]);
+	struct statfs sfs;
+	CHECK("statfs", statfs(dir, &sfs) == 0 && sfs.f_bsize > 0);
+	CHECK("wait_echild", wait(NULL) == -1 && errno == ECHILD);
 
 	/* bad pointers give EFAULT, never a crash */
 	CHECK("efault_write", write(1, (void *)8, 4) == -1 && errno == EFAULT);
@@ -212,6 +243,22 @@ int main(int argc, char **argv)
 	CHECK("blocked_pending", got_sig == 0);
 	sigprocmask(SIG_UNBLOCK, &ss, NULL);
 	CHECK("unblocked_delivered", got_sig == SIGUSR2);
+	sigprocmask(SIG_BLOCK, &ss, NULL);
+	got_sig = 0;
+	raise(SIGUSR2);
+	sigset_t pend, cur, none;
+	sigemptyset(&pend);
+	CHECK("sigpending", sigpending(&pend) == 0 && sigismember(&pend, SIGUSR2) && got_sig == 0);
+	sigemptyset(&none);
+	CHECK("sigsuspend", sigsuspend(&none) == -1 && errno == EINTR && got_sig == SIGUSR2);
+	sigprocmask(SIG_BLOCK, NULL, &cur);
+	CHECK("sigsuspend_restores_mask", sigismember(&cur, SIGUSR2));
+	raise(SIGUSR2);
+	struct timespec zero = { 0, 0 };
+	CHECK("sigtimedwait", sigtimedwait(&ss, NULL, &zero) == SIGUSR2 && sigpending(&pend) == 0 &&
+	      !sigismember(&pend, SIGUSR2));
+	CHECK("sigtimedwait_timeout", sigtimedwait(&ss, NULL, &zero) == -1 && errno == EAGAIN);
+	sigprocmask(SIG_UNBLOCK, &ss, NULL);
 	signal(SIGUSR1, SIG_IGN);
 	CHECK("sig_ign", raise(SIGUSR1) == 0);
 	sa.sa_sigaction = on_segv;
