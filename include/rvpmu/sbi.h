@@ -50,9 +50,13 @@ void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb);
  * software interrupt, or redirect to S) and returns to S or U. */
 void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq);
 
-/* internal, shared by src/sbi files */
-long sbi_pmu_call(struct machine *m, unsigned fid, const uint64_t *a, uint64_t *value);
-void sbi_pmu_init(struct machine *m);
-void sbi_fw_event(struct machine *m, enum sbi_fw_event e);
+/* The PMU extension on one hart: what an ecall with EID 0x504D55 does.
+ * User mode's host tool calls it directly, as Linux's driver would ecall. */
+struct hart;
+long sbi_pmu_call(struct sbi_state *s, struct hart *h, unsigned fid, const uint64_t *a,
+		  uint64_t *value);
+void sbi_pmu_init(struct sbi_state *s, struct hart *h);
+/* A firmware event happened (counted by started firmware counters). */
+void sbi_fw_event(struct sbi_state *s, enum sbi_fw_event e);
 
 #endif

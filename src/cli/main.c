@@ -29,6 +29,27 @@ static const struct subcommand {
 	 "  -h, --help         show this help\n"
 	 "\n"
 	 "N accepts the suffixes k, M and G (powers of 1000).\n"},
+	{"stat", cmd_stat, "count a program's events (as perf stat)",
+	 "usage: rvpmu stat [options] [--] PROG [ARGS...]\n"
+	 "\n"
+	 "Run a static riscv64 Linux program in user mode and count events on the\n"
+	 "modelled core. rvpmu acts as the program's kernel and reaches the PMU as\n"
+	 "Linux's riscv_pmu_sbi driver does: through SBI PMU calls to the built-in\n"
+	 "firmware. Counts are deterministic. The table goes to stderr.\n"
+	 "\n"
+	 "options:\n"
+	 "  -e, --event LIST   events (default " "cycles,instructions,branches,branch-misses" ")\n"
+	 "                     perf names (cycles, instructions, branches, cache and\n"
+	 "                     TLB events...), rvpmu's classes (loads, stores, calls,\n"
+	 "                     returns, int-mul, fp-ops, ...), raw rHEX; :u and :k\n"
+	 "                     modifiers; groups {a,b}\n"
+	 "  -x SEP             CSV output with SEP between fields\n"
+	 "  -o FILE            write the table to FILE\n"
+	 "  -r N               run N times (deterministic: the counts must agree)\n"
+	 "  --max-insns N      stop the program after N instructions\n"
+	 "  -h, --help         show this help\n"},
+	{"list", cmd_list, "list the events rvpmu can count",
+	 "usage: rvpmu list\n\nList the event names 'rvpmu stat -e' accepts.\n"},
 	{"system", cmd_system, "boot a bare-metal image on a QEMU-virt-compatible machine",
 	 "usage: rvpmu system [--bios builtin|none] --kernel FILE [options]\n"
 	 "\n"

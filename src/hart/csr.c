@@ -381,6 +381,10 @@ int hart_csr(struct hart *h, int priv, unsigned csr, int op, uint64_t val, uint6
 	h->priv = (uint8_t)priv;
 	int r = op == HART_CSR_READ ? csr_access(h, csr, CSR_SET, 0, 0, old ? old : &tmp)
 				    : csr_access(h, csr, (enum csr_op)op, val, 1, old ? old : &tmp);
+	/* No guest instruction retires for a firmware access, so a counter
+	 * write has no increment to replace: settle it with an empty retire. */
+	static const uint64_t none[PMU_EV_COUNT];
+	pmu_retire(&h->pmu, h->priv, none);
 	h->priv = saved;
 	return r;
 }

@@ -5,7 +5,7 @@
  * Linux relies on: id i = CSR offset i (0 mcycle, 1 time (never valid),
  * 2 minstret, 3.. mhpmcounterN), then SBI_FW_COUNTERS firmware counters. */
 #include <string.h>
-#include "rvpmu/machine.h"
+#include "rvpmu/hart.h"
 #include "rvpmu/sbi.h"
 
 enum {
@@ -38,23 +38,22 @@ static int is_hw(const struct sbi_state *s, unsigned i) { return i < s->num_hw &
 static int is_fw(const struct sbi_state *s, unsigned i) { return i >= s->num_hw && i < s->num_hw + SBI_FW_COUNTERS; }
 static unsigned total(const struct sbi_state *s) { return s->num_hw + SBI_FW_COUNTERS; }
 
-void sbi_pmu_init(struct machine *m)
+void sbi_pmu_init(struct sbi_state *s, struct hart *h)
 {
-	struct sbi_state *s = &m->sbi;
-	s->num_hw = 3 + m->hart.pmu.cfg.n_hpm;
+	s->num_hw = 3 + h->pmu.cfg.n_hpm;
 	s->shmem = ~0ull;
 	/* hpm counters stopped and unprogrammed; cycle and instret run and are
 	 * permanently mapped to their events, as OpenSBI does */
-	wr(&m->hart, CSR_MCOUNTINHIBIT, HART_CSR_WRITE, ((1ull << s->num_hw) - 1) & ~7ull);
+	wr(h, CSR_MCOUNTINHIBIT, HART_CSR_WRITE, ((1ull << s->num_hw) - 1) & ~7ull);
 	s->ctr[0].event_idx = 1;
 	s->ctr[2].event_idx = 2;
 }
 
 /* The selector that makes a hardware counter count event_idx, per the
  * "virt" encoding (selector = canonical event number). 0 = unsupported. */
-static uint64_t hw_selector(struct machine *m, uint32_t event_idx, uint64_t event_data)
+static uint64_t hw_selector(struct hart *h, uint32_t event_idx, uint64_t event_data)
 {
-	struct pmu *p = &m->hart.pmu;
+	struct pmu *p = &h->pmu;
 	uint64_t sel = 0;
 	switch (EVENT_TYPE(event_idx)) {
 	case 0: /* HW general: only the events this core can count */
@@ -78,13 +77,13 @@ static uint64_t hw_selector(struct machine *m, uint32_t event_idx, uint64_t even
 	return sel;
 }
 
-static int can_count(struct machine *m, unsigned i, uint32_t event_idx, uint64_t event_data)
+static int can_count(struct hart *h, unsigned i, uint32_t event_idx, uint64_t event_data)
 {
 	if (i == 0)
 		return event_idx == 1;
 	if (i == 2)
 		return event_idx == 2;
-	return hw_selector(m, event_idx, event_data) != 0;
+	return hw_selector(h, event_idx, event_data) != 0;
 }
 
 /* SBI "counter_idx_base/counter_idx_mask": every named id must be valid. */
@@ -106,15 +105,14 @@ static int hw_started(struct hart *h, unsigned i)
 	return !((rd(h, CSR_MCOUNTINHIBIT) >> i) & 1);
 }
 
-static int started(struct machine *m, unsigned i)
+static int started(struct sbi_state *s, struct hart *h, unsigned i)
 {
-	return is_fw(&m->sbi, i) ? m->sbi.ctr[i].started : hw_started(&m->hart, i);
+	return is_fw(s, i) ? s->ctr[i].started : hw_started(h, i);
 }
 
-static void program_hw(struct machine *m, unsigned i, uint32_t event_idx,
+static void program_hw(struct sbi_state *s, struct hart *h, unsigned i, uint32_t event_idx,
 		       uint64_t event_data, uint64_t flags)
 {
-	struct hart *h = &m->hart;
 	/* filters from the config hints; M-mode never counts itself (MINH),
 	 * as OpenSBI does */
 	uint64_t inh = PMU_MINH;
@@ -123,16 +121,15 @@ static void program_hw(struct machine *m, unsigned i, uint32_t event_idx,
 	if (flags & CFG_SET_VSINH) inh |= PMU_VSINH;
 	if (flags & CFG_SET_VUINH) inh |= PMU_VUINH;
 	if (i >= 3)
-		wr(h, CSR_MHPMEVENT(i), HART_CSR_WRITE, hw_selector(m, event_idx, event_data) | inh);
+		wr(h, CSR_MHPMEVENT(i), HART_CSR_WRITE, hw_selector(h, event_idx, event_data) | inh);
 	else if (h->pmu.cfg.smcntrpmf)
 		wr(h, i == 0 ? 0x321 : 0x322, HART_CSR_WRITE, inh);
-	m->sbi.ctr[i].event_idx = event_idx;
-	m->sbi.ctr[i].event_data = event_data;
+	s->ctr[i].event_idx = event_idx;
+	s->ctr[i].event_data = event_data;
 }
 
-static long config_matching(struct machine *m, const uint64_t *a, uint64_t *value)
+static long config_matching(struct sbi_state *s, struct hart *h, const uint64_t *a, uint64_t *value)
 {
-	struct sbi_state *s = &m->sbi;
 	uint64_t base = a[0], mask = a[1], flags = a[2], data = a[4];
 	uint32_t event_idx = (uint32_t)a[3];
 	long err = check_set(s, base, mask);
@@ -155,7 +152,7 @@ static long config_matching(struct machine *m, const uint64_t *a, uint64_t *valu
 		for (int pass = 0; pass < 2 && pick == ~0u; pass++)
 			for (unsigned b = 0; b < 64 && pick == ~0u; b++) {
 				unsigned i = (unsigned)(base + b);
-				if (!((mask >> b) & 1) || started(m, i))
+				if (!((mask >> b) & 1) || started(s, h, i))
 					continue;
 				if (fw) {
 					if (is_fw(s, i) && !s->ctr[i].event_idx)
@@ -163,9 +160,9 @@ static long config_matching(struct machine *m, const uint64_t *a, uint64_t *valu
 					continue;
 				}
 				int fixed = i < 3;
-				if (!is_hw(s, i) || (fixed == (pass == 0) && m->hart.pmu.cfg.sscofpmf))
+				if (!is_hw(s, i) || (fixed == (pass == 0) && h->pmu.cfg.sscofpmf))
 					continue;
-				if ((fixed || !s->ctr[i].event_idx) && can_count(m, i, event_idx, data))
+				if ((fixed || !s->ctr[i].event_idx) && can_count(h, i, event_idx, data))
 					pick = i;
 			}
 		if (pick == ~0u)
@@ -174,34 +171,32 @@ static long config_matching(struct machine *m, const uint64_t *a, uint64_t *valu
 			s->ctr[pick].event_idx = event_idx;
 			s->ctr[pick].event_data = data;
 		} else {
-			program_hw(m, pick, event_idx, data, flags);
+			program_hw(s, h, pick, event_idx, data, flags);
 		}
 	}
 	if (flags & CFG_CLEAR_VALUE) {
 		if (is_fw(s, pick))
 			s->ctr[pick].value = 0;
 		else
-			wr(&m->hart, CSR_MCOUNTER(pick), HART_CSR_WRITE, 0);
+			wr(h, CSR_MCOUNTER(pick), HART_CSR_WRITE, 0);
 	}
-	if ((flags & CFG_AUTO_START) && !started(m, pick)) {
+	if ((flags & CFG_AUTO_START) && !started(s, h, pick)) {
 		if (is_fw(s, pick))
 			s->ctr[pick].started = 1;
 		else
-			wr(&m->hart, CSR_MCOUNTINHIBIT, HART_CSR_CLEAR, 1ull << pick);
+			wr(h, CSR_MCOUNTINHIBIT, HART_CSR_CLEAR, 1ull << pick);
 	}
 	*value = pick;
 	return SBI_SUCCESS;
 }
 
-static int shmem_ok(struct machine *m, uint64_t addr, uint64_t len)
+static int shmem_ok(struct hart *h, uint64_t addr, uint64_t len)
 {
-	return gmem_check(&m->hart.mem, addr, len, GP_R | GP_W);
+	return gmem_check(&h->mem, addr, len, GP_R | GP_W);
 }
 
-static long start_stop(struct machine *m, unsigned fid, const uint64_t *a)
+static long start_stop(struct sbi_state *s, struct hart *h, unsigned fid, const uint64_t *a)
 {
-	struct sbi_state *s = &m->sbi;
-	struct hart *h = &m->hart;
 	uint64_t base = a[0], mask = a[1], flags = a[2], init = a[3];
 	long err = check_set(s, base, mask);
 	if (err)
@@ -221,7 +216,7 @@ static long start_stop(struct machine *m, unsigned fid, const uint64_t *a)
 	 * all of them as they were */
 	for (unsigned b = 0; b < 64; b++) {
 		unsigned i = (unsigned)(base + b);
-		if (((mask >> b) & 1) && started(m, i) == (fid == 3))
+		if (((mask >> b) & 1) && started(s, h, i) == (fid == 3))
 			return fid == 3 ? SBI_ERR_ALREADY_STARTED : SBI_ERR_ALREADY_STOPPED;
 	}
 	for (unsigned b = 0; b < 64; b++) {
@@ -275,29 +270,29 @@ static long start_stop(struct machine *m, unsigned fid, const uint64_t *a)
 	return SBI_SUCCESS;
 }
 
-static long snapshot_set_shmem(struct machine *m, const uint64_t *a)
+static long snapshot_set_shmem(struct sbi_state *s, struct hart *h, const uint64_t *a)
 {
 	uint64_t lo = a[0], hi = a[1], flags = a[2];
 	if (flags)
 		return SBI_ERR_INVALID_PARAM;
 	if (lo == ~0ull && hi == ~0ull) {
-		m->sbi.shmem = ~0ull;
+		s->shmem = ~0ull;
 		return SBI_SUCCESS;
 	}
 	if (lo & (SNAPSHOT_SIZE - 1))
 		return SBI_ERR_INVALID_PARAM;
-	if (hi || !shmem_ok(m, lo, SNAPSHOT_SIZE))
+	if (hi || !shmem_ok(h, lo, SNAPSHOT_SIZE))
 		return SBI_ERR_INVALID_ADDRESS;
-	m->sbi.shmem = lo;
+	s->shmem = lo;
 	return SBI_SUCCESS;
 }
 
-static int event_supported(struct machine *m, uint32_t event_idx, uint64_t data)
+static int event_supported(struct sbi_state *s, struct hart *h, uint32_t event_idx, uint64_t data)
 {
 	switch (EVENT_TYPE(event_idx)) {
 	case 0: case 2: case 3:
-		for (unsigned i = 0; i < m->sbi.num_hw; i++)
-			if (is_hw(&m->sbi, i) && can_count(m, i, event_idx, data))
+		for (unsigned i = 0; i < s->num_hw; i++)
+			if (is_hw(s, i) && can_count(h, i, event_idx, data))
 				return 1;
 		return 0;
 	case 15:
@@ -306,14 +301,14 @@ static int event_supported(struct machine *m, uint32_t event_idx, uint64_t data)
 	return 0;  /* no cache events: this core has no cache models yet */
 }
 
-static long event_get_info(struct machine *m, const uint64_t *a)
+static long event_get_info(struct sbi_state *s, struct hart *h, const uint64_t *a)
 {
 	uint64_t lo = a[0], hi = a[1], n = a[2], flags = a[3];
 	if (flags || !n || (lo & 15))
 		return SBI_ERR_INVALID_PARAM;
-	if (hi || n > (1ull << 32) || !shmem_ok(m, lo, 16 * n))
+	if (hi || n > (1ull << 32) || !shmem_ok(h, lo, 16 * n))
 		return SBI_ERR_INVALID_ADDRESS;
-	uint8_t *e = m->hart.mem.base + lo;
+	uint8_t *e = h->mem.base + lo;
 	for (uint64_t k = 0; k < n; k++) {
 		uint32_t idx;
 		memcpy(&idx, e + 16 * k, 4);
@@ -326,16 +321,14 @@ static long event_get_info(struct machine *m, const uint64_t *a)
 		memcpy(&idx, e + 16 * k, 4);
 		memcpy(&data, e + 16 * k + 8, 8);
 		int uses_data = EVENT_TYPE(idx) == 2 || EVENT_TYPE(idx) == 3 || EVENT_TYPE(idx) == 15;
-		out = (uint32_t)event_supported(m, idx, uses_data ? data : 0);
+		out = (uint32_t)event_supported(s, h, idx, uses_data ? data : 0);
 		memcpy(e + 16 * k + 4, &out, 4);
 	}
 	return SBI_SUCCESS;
 }
 
-long sbi_pmu_call(struct machine *m, unsigned fid, const uint64_t *a, uint64_t *value)
+long sbi_pmu_call(struct sbi_state *s, struct hart *h, unsigned fid, const uint64_t *a, uint64_t *value)
 {
-	struct sbi_state *s = &m->sbi;
-	struct hart *h = &m->hart;
 	switch (fid) {
 	case 0:
 		*value = total(s);
@@ -352,15 +345,15 @@ long sbi_pmu_call(struct machine *m, unsigned fid, const uint64_t *a, uint64_t *
 		*value = (uint64_t)(width - 1) << 12 | (0xc00 + i);
 		return SBI_SUCCESS;
 	}
-	case 2: return config_matching(m, a, value);
-	case 3: case 4: return start_stop(m, fid, a);
+	case 2: return config_matching(s, h, a, value);
+	case 3: case 4: return start_stop(s, h, fid, a);
 	case 5: case 6:
 		if (a[0] >= total(s) || !is_fw(s, (unsigned)a[0]))
 			return SBI_ERR_INVALID_PARAM;
 		*value = fid == 5 ? s->ctr[a[0]].value : 0;  /* RV64: no high half */
 		return SBI_SUCCESS;
-	case 7: return snapshot_set_shmem(m, a);
-	case 8: return event_get_info(m, a);
+	case 7: return snapshot_set_shmem(s, h, a);
+	case 8: return event_get_info(s, h, a);
 	}
 	return SBI_ERR_NOT_SUPPORTED;
 }

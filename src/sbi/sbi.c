@@ -35,9 +35,8 @@ static void wr(struct hart *h, unsigned csr, int op, uint64_t v)
 	hart_csr(h, PRIV_M, csr, op, v, NULL);
 }
 
-void sbi_fw_event(struct machine *m, enum sbi_fw_event e)
+void sbi_fw_event(struct sbi_state *s, enum sbi_fw_event e)
 {
-	struct sbi_state *s = &m->sbi;
 	s->fw_events[e]++;
 	for (unsigned i = s->num_hw; i < s->num_hw + SBI_FW_COUNTERS; i++)
 		if (s->ctr[i].started && s->ctr[i].event_idx == (0xf0000u | e))
@@ -54,7 +53,7 @@ void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb)
 	wr(h, 0x303, HART_CSR_WRITE, MIP(IRQ_SSI) | MIP(IRQ_STI) | MIP(IRQ_SEI) | MIP(IRQ_LCOFI));
 	wr(h, 0x306, HART_CSR_WRITE, 0xffffffff);   /* mcounteren: S may read all */
 	wr(h, 0x30a, HART_CSR_WRITE, 1ull << 60);   /* menvcfg.CDE when implemented */
-	sbi_pmu_init(m);
+	sbi_pmu_init(&m->sbi, h);
 	/* "mret" into the payload in S-mode */
 	h->priv = PRIV_S;
 	h->pc = entry;
@@ -112,7 +111,7 @@ static long ecall(struct machine *m, long eid, long fid, const uint64_t *a, uint
 		m->clint.mtimecmp = a[0];
 		wr(h, 0x344, HART_CSR_CLEAR, MIP(IRQ_STI));
 		wr(h, 0x304, HART_CSR_SET, MIP(IRQ_MTI));
-		sbi_fw_event(m, SBI_FW_SET_TIMER);
+		sbi_fw_event(&m->sbi, SBI_FW_SET_TIMER);
 		return SBI_SUCCESS;
 	case EID_IPI:
 		if (fid != 0)
@@ -120,8 +119,8 @@ static long ecall(struct machine *m, long eid, long fid, const uint64_t *a, uint
 		if ((err = hart_list(a[0], a[1], &self)))
 			return err;
 		if (self) {
-			sbi_fw_event(m, SBI_FW_IPI_SENT);
-			sbi_fw_event(m, SBI_FW_IPI_RECEIVED);
+			sbi_fw_event(&m->sbi, SBI_FW_IPI_SENT);
+			sbi_fw_event(&m->sbi, SBI_FW_IPI_RECEIVED);
 			wr(h, 0x344, HART_CSR_SET, MIP(IRQ_SSI));
 		}
 		return SBI_SUCCESS;
@@ -134,8 +133,8 @@ static long ecall(struct machine *m, long eid, long fid, const uint64_t *a, uint
 		if ((err = hart_list(a[0], a[1], &self)))
 			return err;
 		if (self) {
-			sbi_fw_event(m, sent[fid]);
-			sbi_fw_event(m, sent[fid] + 1);  /* ..._RECEIVED follows ..._SENT */
+			sbi_fw_event(&m->sbi, sent[fid]);
+			sbi_fw_event(&m->sbi, sent[fid] + 1);  /* ..._RECEIVED follows ..._SENT */
 			if (fid == 0)
 				hart_invalidate_code(h, 0, h->mem.size);
 		}
@@ -192,7 +191,7 @@ static long ecall(struct machine *m, long eid, long fid, const uint64_t *a, uint
 		return SBI_SUCCESS;  /* read: no console input, 0 bytes */
 	}
 	case EID_PMU:
-		return sbi_pmu_call(m, (unsigned)fid, a, value);
+		return sbi_pmu_call(&m->sbi, h, (unsigned)fid, a, value);
 	}
 	return SBI_ERR_NOT_SUPPORTED;
 }
@@ -245,11 +244,11 @@ void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq)
 			x[11] = value;
 		return;
 	}
-	case CAUSE_ILLEGAL_INSN: sbi_fw_event(m, SBI_FW_ILLEGAL_INSN); break;
-	case CAUSE_LOAD_ACCESS: sbi_fw_event(m, SBI_FW_ACCESS_LOAD); break;
-	case CAUSE_STORE_ACCESS: sbi_fw_event(m, SBI_FW_ACCESS_STORE); break;
-	case CAUSE_MISALIGNED_LOAD: sbi_fw_event(m, SBI_FW_MISALIGNED_LOAD); break;
-	case CAUSE_MISALIGNED_STORE: sbi_fw_event(m, SBI_FW_MISALIGNED_STORE); break;
+	case CAUSE_ILLEGAL_INSN: sbi_fw_event(&m->sbi, SBI_FW_ILLEGAL_INSN); break;
+	case CAUSE_LOAD_ACCESS: sbi_fw_event(&m->sbi, SBI_FW_ACCESS_LOAD); break;
+	case CAUSE_STORE_ACCESS: sbi_fw_event(&m->sbi, SBI_FW_ACCESS_STORE); break;
+	case CAUSE_MISALIGNED_LOAD: sbi_fw_event(&m->sbi, SBI_FW_MISALIGNED_LOAD); break;
+	case CAUSE_MISALIGNED_STORE: sbi_fw_event(&m->sbi, SBI_FW_MISALIGNED_STORE); break;
 	}
 	redirect(h, cause, tval);
 }

@@ -1,0 +1,37 @@
+/* The host tool's side of perf: event specifications and counting. */
+#ifndef RVPMU_PERF_H
+#define RVPMU_PERF_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define EVSPEC_MAX 64
+
+struct evspec {
+	char name[64];          /* as the user wrote it, modifiers included */
+	uint32_t event_idx;     /* SBI event_idx */
+	uint64_t event_data;
+	int exclude_user, exclude_kernel;
+	int group;              /* index of its group's leader, or -1 */
+};
+
+/* Parse a perf -e list ("cycles,{instructions,branches}:u,r1234"). Returns
+ * the number of events, or -1 with a message in err. */
+int evspec_parse(const char *list, struct evspec *out, int max, char *err, size_t errlen);
+/* Print every event name evspec_parse knows, as perf list does. */
+void evspec_list(FILE *f);
+
+struct stat_opts {
+	struct evspec ev[EVSPEC_MAX];
+	int nev;
+	const char *csv_sep;    /* -x: NULL for the human table */
+	FILE *out;              /* where the table goes (stderr, as perf) */
+	unsigned repeat;        /* -r */
+	uint64_t clock_hz;      /* modelled core clock */
+};
+
+/* Run argv under rvpmu's user-mode kernel with the events counted through
+ * SBI PMU calls; returns the program's exit status. */
+int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv, char **envp);
+
+#endif

@@ -1,0 +1,216 @@
+/* perf event specifications: perf's generic names (as Linux maps them to
+ * SBI events: PERF_TYPE_HARDWARE n -> SBI code n+1, PERF_TYPE_HW_CACHE ->
+ * type 1), raw rNNN (SBI raw v2), rvpmu's canonical events by name, and
+ * groups with :u/:k modifiers. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rvpmu/perf.h"
+#include "rvpmu/pmu.h"
+
+#define SBI_RAW_V2 0x30000u
+
+static const struct { const char *name; uint32_t idx; } generic[] = {
+	{"cycles", 0x1}, {"cpu-cycles", 0x1}, {"instructions", 0x2},
+	{"cache-references", 0x3}, {"cache-misses", 0x4},
+	{"branches", 0x5}, {"branch-instructions", 0x5}, {"branch-misses", 0x6},
+	{"bus-cycles", 0x7}, {"stalled-cycles-frontend", 0x8},
+	{"stalled-cycles-backend", 0x9}, {"ref-cycles", 0xa},
+	/* HW cache: 0x10000 | cache << 3 | op << 1 | result */
+	{"L1-dcache-loads", 0x10000}, {"L1-dcache-load-misses", 0x10001},
+	{"L1-dcache-stores", 0x10002}, {"L1-dcache-store-misses", 0x10003},
+	{"L1-icache-loads", 0x10008}, {"L1-icache-load-misses", 0x10009},
+	{"LLC-loads", 0x10010}, {"LLC-load-misses", 0x10011},
+	{"LLC-stores", 0x10012}, {"LLC-store-misses", 0x10013},
+	{"dTLB-loads", 0x10018}, {"dTLB-load-misses", 0x10019},
+	{"dTLB-stores", 0x1001a}, {"dTLB-store-misses", 0x1001b},
+	{"iTLB-loads", 0x10020}, {"iTLB-load-misses", 0x10021},
+	{"branch-loads", 0x10028}, {"branch-load-misses", 0x10029},
+};
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[80];
+	if (lb >= 80)
+		return 99;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+			if (up + 1 < best) best = up + 1;
+			if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* The known name closest to s, for "did you mean". */
+static const char *closest(const char *s)
+{
+	const char *best = NULL;
+	size_t bd = strlen(s) / 3 + 1;  /* a typo, not another word */
+	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
+		size_t d = edit_distance(s, generic[i].name);
+		if (d < bd)
+			bd = d, best = generic[i].name;
+	}
+	for (int e = PMU_EV_LOAD; e < PMU_EV_COUNT; e++) {
+		size_t d = edit_distance(s, pmu_event_name((enum pmu_event)e));
+		if (d < bd)
+			bd = d, best = pmu_event_name((enum pmu_event)e);
+	}
+	return best;
+}
+
+static int lookup(const char *name, struct evspec *ev, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+		if (!strcmp(name, generic[i].name)) {
+			ev->event_idx = generic[i].idx;
+			return 0;
+		}
+	/* rvpmu's canonical instruction-class events, as raw selectors of
+	 * the "virt" encoding */
+	for (int e = PMU_EV_LOAD; e < PMU_EV_COUNT; e++)
+		if (!strcmp(name, pmu_event_name((enum pmu_event)e))) {
+			ev->event_idx = SBI_RAW_V2;
+			ev->event_data = (uint64_t)e;
+			return 0;
+		}
+	if (name[0] == 'r' && name[1] && strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1) &&
+	    strlen(name + 1) <= 14) {
+		ev->event_idx = SBI_RAW_V2;
+		ev->event_data = strtoull(name + 1, NULL, 16);
+		return 0;
+	}
+	const char *hint = closest(name);
+	if (hint)
+		snprintf(err, errlen, "unknown event '%s' (did you mean '%s'? 'rvpmu list' shows them all)",
+			 name, hint);
+	else
+		snprintf(err, errlen, "unknown event '%s' ('rvpmu list' shows the known events)", name);
+	return -1;
+}
+
+static int modifiers(const char *m, int *eu, int *ek, char *err, size_t errlen)
+{
+	int u = 0, k = 0;
+	for (; *m; m++) {
+		if (*m == 'u') u = 1;
+		else if (*m == 'k') k = 1;
+		else {
+			snprintf(err, errlen, "unknown event modifier '%c' (rvpmu knows u and k)", *m);
+			return -1;
+		}
+	}
+	/* perf: ":u" counts user only, ":k" kernel only, both = both */
+	*eu = k && !u;
+	*ek = u && !k;
+	return 0;
+}
+
+int evspec_parse(const char *list, struct evspec *out, int max, char *err, size_t errlen)
+{
+	int n = 0, group = -1, group_start = 0;
+	const char *p = list;
+	if (!*p) {
+		snprintf(err, errlen, "empty event list");
+		return -1;
+	}
+	while (*p) {
+		if (*p == '{') {
+			if (group >= 0) {
+				snprintf(err, errlen, "event syntax error: nested group in '%s'", list);
+				return -1;
+			}
+			group = n, group_start = n;
+			p++;
+		}
+		size_t len = strcspn(p, ",{}");
+		char tok[64];
+		if (!len || len >= sizeof(tok)) {
+			snprintf(err, errlen, "event syntax error: '%s'", list);
+			return -1;
+		}
+		memcpy(tok, p, len);
+		tok[len] = 0;
+		p += len;
+		if (n >= max) {
+			snprintf(err, errlen, "too many events (at most %d)", max);
+			return -1;
+		}
+		struct evspec *ev = &out[n];
+		memset(ev, 0, sizeof(*ev));
+		snprintf(ev->name, sizeof(ev->name), "%s", tok);
+		ev->group = group;
+		char *colon = strchr(tok, ':');
+		if (colon)
+			*colon = 0;
+		if (lookup(tok, ev, err, errlen) ||
+		    (colon && modifiers(colon + 1, &ev->exclude_user, &ev->exclude_kernel, err, errlen)))
+			return -1;
+		n++;
+		if (*p == '}') {
+			if (group < 0) {
+				snprintf(err, errlen, "event syntax error: unmatched '}' in '%s'", list);
+				return -1;
+			}
+			p++;
+			if (*p == ':') {  /* group modifiers apply to every member */
+				size_t ml = strcspn(p + 1, ",");
+				char mods[16];
+				if (ml >= sizeof(mods)) {
+					snprintf(err, errlen, "event syntax error: '%s'", list);
+					return -1;
+				}
+				memcpy(mods, p + 1, ml);
+				mods[ml] = 0;
+				int eu, ek;
+				if (modifiers(mods, &eu, &ek, err, errlen))
+					return -1;
+				for (int i = group_start; i < n; i++)
+					out[i].exclude_user |= eu, out[i].exclude_kernel |= ek;
+				p += 1 + ml;
+			}
+			group = -1;
+		}
+		if (*p == ',') {
+			p++;
+			if (!*p) {
+				snprintf(err, errlen, "event syntax error: trailing ',' in '%s'", list);
+				return -1;
+			}
+		} else if (*p && *p != '{') {
+			snprintf(err, errlen, "event syntax error: '%s'", list);
+			return -1;
+		}
+	}
+	if (group >= 0) {
+		snprintf(err, errlen, "event syntax error: unterminated group in '%s'", list);
+		return -1;
+	}
+	return n;
+}
+
+void evspec_list(FILE *f)
+{
+	fprintf(f, "\nList of events rvpmu's virt core names (perf names map to SBI events;\n"
+		   "the core counts those marked *; others are <not supported> until\n"
+		   "the microarchitecture models exist):\n\n");
+	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
+		uint32_t e = generic[i].idx;
+		int counted = e == 1 || e == 2 || e == 5;
+		fprintf(f, "  %-32s %s [%s event]\n", generic[i].name, counted ? "*" : " ",
+			e >> 16 ? "Hardware cache" : "Hardware");
+	}
+	fprintf(f, "\nrvpmu instruction-class events (raw selectors of the virt core):\n\n");
+	for (int e = PMU_EV_LOAD; e < PMU_EV_COUNT; e++)
+		fprintf(f, "  %-32s * [r%x]\n", pmu_event_name((enum pmu_event)e), e);
+	fprintf(f, "\n  rNNN                               [raw selector, SBI raw v2 event]\n\n");
+}

@@ -1,0 +1,89 @@
+#!/bin/sh
+# rvpmu stat: exact counts on a program whose events are known by
+# construction (loop.S), CSV output parsed back, agreement with
+# `rvpmu run --insn-count`, determinism under -r, and bad input.
+cd "$(dirname "$0")" || exit 1
+out="$BUILD/tests/stat"
+mkdir -p "$out"
+pass() { echo "PASS stat $1"; }
+fail() { echo "FAIL stat $1: $2"; }
+
+if [ ! -f "$out/loop" ] || [ loop.S -nt "$out/loop" ]; then
+	riscv64-linux-gnu-gcc -static -nostdlib -o "$out/loop" loop.S >&2 ||
+		{ fail build "loop.S does not build"; exit 0; }
+fi
+if [ ! -f "$out/hello" ] || [ hello.c -nt "$out/hello" ]; then
+	riscv64-linux-gnu-gcc -static -O2 -o "$out/hello" hello.c >&2 ||
+		{ fail build "hello.c does not build"; exit 0; }
+fi
+
+# exact counts (derived in loop.S's header comment)
+"$RVPMU" stat -x, -e instructions,cycles,loads,stores,int-mul,branches,branches-taken,instructions:k,branch-misses \
+	"$out/loop" 2>"$out/loop.csv"
+rc=$?
+[ "$rc" = 0 ] && pass "exit status" || fail "exit status" "got $rc"
+check() {  # event expected
+	got=$(awk -F, -v e="$1" '$3 == e { print $1 }' "$out/loop.csv")
+	[ "$got" = "$2" ] && pass "loop $1 = $2" || fail "loop $1" "got '$got', want $2"
+}
+check instructions 6005
+check cycles 6005
+check loads 1000
+check stores 1000
+check int-mul 1000
+check branches 1000
+check branches-taken 999
+check instructions:k 0
+check branch-misses "<not supported>"
+
+# the human table carries the same numbers
+"$RVPMU" stat -e instructions,branches-taken "$out/loop" 2>"$out/loop.txt"
+if grep -Eq '^ +6,005 +instructions +# +1\.00  insn per cycle|^ +6,005 +instructions' "$out/loop.txt" &&
+   grep -Eq '^ +999 +branches-taken' "$out/loop.txt" &&
+   grep -q "Performance counter stats for '$out/loop'" "$out/loop.txt"; then
+	pass "table format"
+else
+	fail "table format" "$(tr '\n' '|' < "$out/loop.txt")"
+fi
+
+# a glibc program: stat's instruction count equals run's
+"$RVPMU" run --insn-count "$out/hello.n" "$out/hello" >"$out/hello.out" 2>&1
+"$RVPMU" stat -x, -e instructions "$out/hello" >"$out/hello.out" 2>"$out/hello.csv"
+a=$(cat "$out/hello.n"); b=$(cut -d, -f1 "$out/hello.csv")
+[ -n "$a" ] && [ "$a" = "$b" ] && pass "stat agrees with run ($a)" || fail "stat agrees with run" "run $a, stat $b"
+grep -q "hello from stat" "$out/hello.out" && pass "program output passes through" ||
+	fail "program output passes through" "stdout: $(cat "$out/hello.out")"
+
+# -r: deterministic runs
+"$RVPMU" stat -r 3 -e instructions "$out/loop" 2>"$out/r3.txt" &&
+	grep -q "(3 runs)" "$out/r3.txt" && grep -q "6,005" "$out/r3.txt" &&
+	pass "repeat" || fail "repeat" "$(tr '\n' '|' < "$out/r3.txt")"
+
+# -o FILE
+rm -f "$out/o.txt"
+"$RVPMU" stat -o "$out/o.txt" -e instructions "$out/loop" 2>/dev/null
+grep -q "6,005" "$out/o.txt" 2>/dev/null && pass "-o file" || fail "-o file" "no count in the file"
+
+# bad input: one clear line, non-zero exit, no crash
+bad() {  # name expected-text args...
+	name=$1 want=$2
+	shift 2
+	"$RVPMU" stat "$@" >/dev/null 2>"$out/bad.err"
+	rc=$?
+	lines=$(wc -l < "$out/bad.err")
+	if [ "$rc" != 0 ] && [ "$rc" -lt 128 ] && [ "$lines" = 1 ] && grep -q -- "$want" "$out/bad.err"; then
+		pass "bad input: $name"
+	else
+		fail "bad input: $name" "exit $rc, stderr: $(cat "$out/bad.err")"
+	fi
+}
+bad "unknown event" "unknown event 'cyclse' (did you mean 'cycles'" -e cyclse "$out/loop"
+bad "unknown modifier" "unknown event modifier 'z'" -e cycles:z "$out/loop"
+bad "unterminated group" "unterminated group" -e '{cycles,instructions' "$out/loop"
+bad "unmatched brace" "unmatched" -e 'cycles}' "$out/loop"
+bad "trailing comma" "trailing" -e 'cycles,' "$out/loop"
+bad "empty list" "empty event list" -e '' "$out/loop"
+bad "no program" "no program given"
+bad "missing program" "no-such-program" /no-such-program
+bad "bad -r" "out of range" -r 0 "$out/loop"
+bad "unknown option" "unknown option" --bogus "$out/loop"
