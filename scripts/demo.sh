@@ -1,5 +1,5 @@
 #!/bin/sh
-# make demo: run a bundled workload under rvpmu and show what it counted.
+# make demo: count a bundled workload's events with rvpmu stat.
 set -e
 cd "$(dirname "$0")/.."
 out=build/demo
@@ -8,14 +8,6 @@ src=bench/workloads/branchy.c
 if [ ! -x "$out/branchy" ] || [ "$src" -nt "$out/branchy" ]; then
 	riscv64-linux-gnu-gcc -static -O2 -fno-omit-frame-pointer -o "$out/branchy" "$src"
 fi
-echo "\$ rvpmu run --insn-count $out/count.txt -- $out/branchy 25"
-start=$(date +%s.%N)
-build/rvpmu run --insn-count "$out/count.txt" -- "$out/branchy" 25
-end=$(date +%s.%N)
-n=$(cat "$out/count.txt")
-python3 - "$n" "$start" "$end" <<'PY'
-import sys
-n, t0, t1 = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
-print(f"\nretired instructions: {n:,}")
-print(f"host wall time:       {t1 - t0:.2f} s ({n / (t1 - t0) / 1e6:.0f} MIPS)")
-PY
+events=cycles,instructions,branches,branches-taken,branch-misses,loads,stores,calls,returns,int-mul,int-div
+echo "\$ rvpmu stat -e $events -- $out/branchy 25"
+build/rvpmu stat -e "$events" -- "$out/branchy" 25 2>&1
