@@ -155,44 +155,30 @@ OPE(REMUW, PMU_EV_INT_DIV, (uint32_t)RS2 == 0 ? W(RS1) : W((uint32_t)RS1 % (uint
 #define AMO_PTR(T, wr) ({ void *p_ = amo_ptr(h, RS1, sizeof(T), (wr), &code); if (!p_) goto trap; (T *)p_; })
 #define AMO_NEXT() do { EV(PMU_EV_ATOMIC); pc += l; if (code) goto lookup; d += l >> 1; DISPATCH(); } while (0)
 #define AMO_BEGIN unsigned l = ILEN, rd = d->rd; int code = 0; uint64_t s2 = RS2, s1 = RS1; (void)s1; (void)s2
-LBL(LR_W): {
-	AMO_BEGIN;
-	int32_t *p = AMO_PTR(int32_t, 0);
-	h->resv_addr = s1;
-	x[rd] = (uint64_t)(int64_t)*p;
-	EV(PMU_EV_LOAD);
-	AMO_NEXT();
+/* LR/SC: one hart, so only this hart's own LR makes a reservation */
+#define LR(name, T) LBL(name): {                                        \
+	AMO_BEGIN;                                              \
+	T *p = AMO_PTR(T, 0);                                   \
+	h->resv_addr = s1;                                      \
+	x[rd] = (uint64_t)(int64_t)*p;                          \
+	EV(PMU_EV_LOAD);                                        \
+	AMO_NEXT();                                             \
 }
-LBL(LR_D): {
-	AMO_BEGIN;
-	uint64_t *p = AMO_PTR(uint64_t, 0);
-	h->resv_addr = s1;
-	x[rd] = *p;
-	EV(PMU_EV_LOAD);
-	AMO_NEXT();
+#define SC(name, T) LBL(name): {                                        \
+	AMO_BEGIN;                                              \
+	T *p = AMO_PTR(T, 1);                                   \
+	int ok = h->resv_addr == s1;                            \
+	h->resv_addr = ~0ull;                                   \
+	if (ok)                                                 \
+		*p = (T)s2;                                     \
+	x[rd] = !ok;                                            \
+	EV(PMU_EV_STORE);                                       \
+	AMO_NEXT();                                             \
 }
-LBL(SC_W): {
-	AMO_BEGIN;
-	int32_t *p = AMO_PTR(int32_t, 1);
-	int ok = h->resv_addr == s1;
-	h->resv_addr = ~0ull;
-	if (ok)
-		*p = (int32_t)s2;
-	x[rd] = !ok;
-	EV(PMU_EV_STORE);
-	AMO_NEXT();
-}
-LBL(SC_D): {
-	AMO_BEGIN;
-	uint64_t *p = AMO_PTR(uint64_t, 1);
-	int ok = h->resv_addr == s1;
-	h->resv_addr = ~0ull;
-	if (ok)
-		*p = s2;
-	x[rd] = !ok;
-	EV(PMU_EV_STORE);
-	AMO_NEXT();
-}
+LR(LR_W, int32_t)
+LR(LR_D, int64_t)
+SC(SC_W, int32_t)
+SC(SC_D, int64_t)
 #define AMO(name, T, ST, expr) LBL(name): {                             \
 	AMO_BEGIN;                                              \
 	T *p = AMO_PTR(T, 1);                                   \
