@@ -1,0 +1,236 @@
+/* Microarchitecture models: L1I/L1D/L2 caches, ITLB/DTLB/L2 TLB, branch
+ * prediction (bimodal or gshare, BTB, return-address stack) and an in-order
+ * pipeline timing model. They observe the retire stream (one struct
+ * retire_rec per retired instruction) and accumulate canonical event counts
+ * in uarch.ev[]; the PMU maps those to counters and never sees the models.
+ *
+ * Self-contained: no dependency on the hart, the PMU or the profiles. All
+ * storage is allocated by uarch_init(); uarch_retire() never allocates and
+ * dispatches with a switch, not through function pointers. Deterministic:
+ * the same stream from the same state gives the same counts.
+ *
+ * Addresses are used as given: user mode passes virtual addresses; a system
+ * model may pass virtual addresses too (caches then behave as virtually
+ * indexed and tagged, which is exact for VA = PA and an approximation
+ * otherwise). */
+#ifndef RVPMU_UARCH_H
+#define RVPMU_UARCH_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* retire_rec.cls */
+enum uarch_cls {
+	UARCH_CLS_ALU,          /* integer ALU, lui/auipc, nop, fence */
+	UARCH_CLS_LOAD,         /* integer and FP loads */
+	UARCH_CLS_STORE,        /* integer and FP stores */
+	UARCH_CLS_BRANCH,       /* conditional branches */
+	UARCH_CLS_JAL,
+	UARCH_CLS_JALR,
+	UARCH_CLS_MUL,
+	UARCH_CLS_DIV,          /* div/rem */
+	UARCH_CLS_FP,           /* FP arithmetic, fma, conversions, moves */
+	UARCH_CLS_FP_DIV,       /* fdiv, fsqrt */
+	UARCH_CLS_ATOMIC,       /* AMOs, LR, SC */
+	UARCH_CLS_CSR,          /* Zicsr */
+	UARCH_CLS_SYSTEM,       /* ecall, ebreak, xRET, wfi, sfence.vma, fence.i */
+	UARCH_CLS_COUNT
+};
+
+/* One retired instruction. Registers: 0 = none/x0, 1..31 = x1..x31,
+ * 32..63 = f0..f31 (only dependencies between them are timed; the RAS hints
+ * look at rd/rs1 of jal/jalr, always integer). */
+struct retire_rec {
+	uint64_t pc, next_pc;   /* next_pc != pc + ilen means a fetch redirect */
+	uint8_t cls;            /* enum uarch_cls */
+	uint8_t size;           /* memory access bytes (load/store/atomic); 0 = 1 */
+	uint8_t taken;          /* conditional branch outcome */
+	uint8_t rd, rs1, rs2;
+	uint8_t ilen;           /* instruction bytes, 2 or 4; 0 = 4 */
+	uint64_t addr;          /* memory address (load/store/atomic) */
+};
+
+/* Events accumulated in uarch.ev[] (cumulative since init/reset). */
+#define UARCH_EVENTS(X) \
+	X(L1I_ACCESS, "l1i_access") X(L1I_MISS, "l1i_miss") \
+	X(L1D_READ_ACCESS, "l1d_read_access") X(L1D_READ_MISS, "l1d_read_miss") \
+	X(L1D_WRITE_ACCESS, "l1d_write_access") X(L1D_WRITE_MISS, "l1d_write_miss") \
+	X(L1D_WRITEBACK, "l1d_writeback") \
+	X(L2_ACCESS, "l2_access") X(L2_MISS, "l2_miss") X(L2_WRITEBACK, "l2_writeback") \
+	X(ITLB_ACCESS, "itlb_access") X(ITLB_MISS, "itlb_miss") \
+	X(DTLB_ACCESS, "dtlb_access") X(DTLB_MISS, "dtlb_miss") \
+	X(L2TLB_ACCESS, "l2tlb_access") X(L2TLB_MISS, "l2tlb_miss") \
+	X(PAGE_WALK, "page_walk") \
+	X(BRANCH_DIR_MISPREDICT, "branch_dir_mispredict") \
+	X(BRANCH_TARGET_MISPREDICT, "branch_target_mispredict") \
+	X(RAS_MISPREDICT, "ras_mispredict") \
+	X(CYCLES, "cycles") X(STALL_FRONTEND, "stall_frontend") \
+	X(STALL_BACKEND, "stall_backend")
+enum uarch_event {
+#define UARCH_EV_ENUM(n, s) UARCH_EV_##n,
+	UARCH_EVENTS(UARCH_EV_ENUM)
+#undef UARCH_EV_ENUM
+	UARCH_EV_COUNT
+};
+const char *uarch_event_name(enum uarch_event e);   /* "l1i_access", ... */
+
+/* ---- configuration (plain data; a core profile maps onto it) ---- */
+
+enum uarch_repl { UARCH_REPL_LRU, UARCH_REPL_PLRU };
+
+/* sets = 0: the level is absent. sets and line are powers of two; ways is
+ * 1..64 (a power of two for PLRU). */
+struct uarch_cache_config {
+	uint32_t sets, ways, line;
+	uint8_t repl;           /* enum uarch_repl */
+};
+
+/* entries = 0: absent. ways = entries: fully associative; entries / ways
+ * is a power of two. Replacement is LRU. */
+struct uarch_tlb_config {
+	uint32_t entries, ways;
+};
+
+enum uarch_dir { UARCH_DIR_BIMODAL, UARCH_DIR_GSHARE };
+
+struct uarch_bpred_config {
+	uint8_t dir;            /* enum uarch_dir */
+	uint32_t pht_entries;   /* 2-bit counters, a power of two */
+	uint32_t hist_bits;     /* gshare global history length, 0..32 */
+	uint32_t btb_sets, btb_ways;  /* btb_sets = 0: no BTB */
+	uint32_t ras_depth;     /* 0: no RAS (returns use the BTB) */
+};
+
+/* Cycle counts; see the comment at the top of src/uarch/timing.c. */
+struct uarch_timing_config {
+	uint32_t width;         /* issue width, 1 or 2 */
+	uint32_t load_use;      /* load issue to dependent issue on an L1D hit */
+	uint32_t mul_lat;       /* pipelined */
+	uint32_t div_lat;       /* unpipelined: also blocks the next divide */
+	uint32_t fp_lat;        /* pipelined */
+	uint32_t fp_div_lat;    /* unpipelined */
+	uint32_t mispredict_penalty;  /* redirect from execute */
+	uint32_t redirect_penalty;    /* redirect from decode: direct target not in BTB */
+	uint32_t l2_lat;        /* extra cycles of an L1 miss served by L2 */
+	uint32_t mem_lat;       /* further extra cycles of an L2 miss (all, without L2) */
+	uint32_t l2tlb_lat;     /* extra cycles of an L1 TLB miss served by the L2 TLB */
+	uint32_t walk_lat;      /* further extra cycles of a page walk (all, without L2 TLB) */
+};
+
+struct uarch_config {
+	struct uarch_cache_config l1i, l1d, l2;
+	struct uarch_tlb_config itlb, dtlb, l2tlb;
+	uint32_t page_shift;    /* log2 page size, 12..30 */
+	struct uarch_bpred_config bpred;
+	struct uarch_timing_config timing;
+};
+
+/* A generic dual-issue in-order core (32 KiB L1s, 1 MiB L2, gshare). */
+void uarch_config_default(struct uarch_config *c);
+
+/* ---- the models (usable alone; state is private, tests may read it) ---- */
+
+#define UARCH_CACHE_FILTER 4
+struct uarch_cache {
+	uint32_t sets, ways, line_shift, set_mask, ways_log2;
+	uint8_t repl, present;
+	uint64_t *tag;          /* [set * ways + way]: line number + 1, 0 = invalid */
+	uint64_t *age;          /* LRU: last-use stamp per line; PLRU: tree bits per set */
+	uint8_t *dirty;
+	uint64_t clock;
+	/* the last lines touched, most recent first (key, 0 = none; slot): a
+	 * lookup filter that spares the set scan, with no effect on state */
+	uint64_t f_key[UARCH_CACHE_FILTER];
+	uint32_t f_slot[UARCH_CACHE_FILTER];
+	uint64_t accesses, misses, writebacks;
+};
+enum { UARCH_HIT = 0, UARCH_MISS = 1, UARCH_WB = 2 };
+int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg);
+void uarch_cache_free(struct uarch_cache *c);
+void uarch_cache_invalidate(struct uarch_cache *c);   /* drops dirty lines too */
+/* Access the line holding addr, allocating it on a miss (write-allocate; a
+ * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
+ * UARCH_WB when a dirty line was evicted (its address in *victim). */
+unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write, uint64_t *victim);
+int uarch_cache_holds(const struct uarch_cache *c, uint64_t addr);  /* no state change */
+
+struct uarch_tlb {
+	struct uarch_cache c;   /* a cache of page numbers with page-sized lines */
+};
+int uarch_tlb_init(struct uarch_tlb *t, const struct uarch_tlb_config *cfg, uint32_t page_shift);
+void uarch_tlb_free(struct uarch_tlb *t);
+void uarch_tlb_flush(struct uarch_tlb *t);
+/* 1 on a hit; 0 on a miss, after which the page is filled */
+int uarch_tlb_access(struct uarch_tlb *t, uint64_t vaddr);
+
+struct uarch_bpred {
+	uint8_t dir, has_btb;
+	uint32_t pht_mask, hist_mask, ghist;
+	uint8_t *pht;
+	uint32_t btb_set_mask, btb_ways;
+	uint64_t *btb_pc, *btb_target, *btb_age;  /* btb_pc: pc | 1, 0 = invalid */
+	uint64_t clock;
+	uint64_t *ras;
+	uint32_t ras_depth, ras_top, ras_count;
+};
+/* uarch_bpred_retire() result bits */
+enum {
+	UARCH_BP_DIR = 1,       /* conditional branch direction wrong */
+	UARCH_BP_TARGET = 2,    /* BTB target missing or wrong */
+	UARCH_BP_RAS = 4,       /* RAS-predicted return target wrong */
+	UARCH_BP_DECODE = 8,    /* with TARGET: a direct target, fixed at decode */
+	UARCH_BP_REDIRECT = 16, /* (set by the caller of timing) fetch redirects after it */
+};
+int uarch_bpred_init(struct uarch_bpred *b, const struct uarch_bpred_config *cfg);
+void uarch_bpred_free(struct uarch_bpred *b);
+void uarch_bpred_reset(struct uarch_bpred *b);
+/* Predict, then train on, one retired branch/jal/jalr. */
+unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r);
+
+struct uarch_timing {
+	struct uarch_timing_config cfg;
+	uint64_t now;           /* cycle of the current issue group */
+	uint32_t slots;         /* instructions issued in it */
+	uint32_t units;         /* functional units it has used */
+	uint64_t ready[64];     /* cycle each register's value is available */
+	uint64_t ready_max;     /* latest of ready[] */
+	uint64_t div_free, fdiv_free;
+	uint32_t fe_pending;    /* redirect penalty for the next instruction */
+	uint32_t lat[UARCH_CLS_COUNT];  /* result latency; 0: writes no register */
+};
+int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *cfg);
+void uarch_timing_reset(struct uarch_timing *t);
+/* Issue one instruction. fe/be: extra frontend cycles before it (fetch
+ * misses) and backend cycles it blocks for (data misses); bp: its
+ * uarch_bpred_retire() result, plus UARCH_BP_REDIRECT when it is a taken
+ * branch, a jump or otherwise next_pc != pc + ilen. Adds to ev[CYCLES,
+ * STALL_*]. */
+void uarch_timing_issue(struct uarch_timing *t, const struct retire_rec *r,
+			uint32_t fe, uint32_t be, unsigned bp, uint64_t *ev);
+
+/* ---- the facade ---- */
+
+struct uarch {
+	uint64_t ev[UARCH_EV_COUNT];
+	struct uarch_cache l1i, l1d, l2;
+	struct uarch_tlb itlb, dtlb, l2tlb;
+	struct uarch_bpred bp;
+	struct uarch_timing tm;
+	uint32_t fetch_shift;   /* fetch block = L1I line (64 B without L1I) */
+	uint32_t dline_shift;
+	uint64_t fetch_line;    /* last fetch block touched */
+	uint8_t redirect;       /* the next fetch starts a new block */
+};
+
+/* 0, or -1 with a message in err (which may be NULL) naming the bad field.
+ * On failure nothing stays allocated. */
+int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t errsz);
+void uarch_free(struct uarch *u);
+/* Cold state (empty caches, TLBs, predictor, idle pipeline), ev[] = 0. */
+void uarch_reset(struct uarch *u);
+void uarch_retire(struct uarch *u, const struct retire_rec *r);
+/* The next fetch is a new block (a trap or interrupt changed the pc). */
+static inline void uarch_redirect(struct uarch *u) { u->redirect = 1; }
+void uarch_sfence_vma(struct uarch *u);   /* flushes ITLB, DTLB, L2 TLB */
+void uarch_fence_i(struct uarch *u);      /* invalidates L1I */
+
+#endif

@@ -1,0 +1,132 @@
+/* In-order pipeline timing model.
+ *
+ * Time advances in issue groups: `now` is the cycle of the current group,
+ * which holds up to `width` (1 or 2) instructions. The machine starts with
+ * an empty cycle 0 that is closed, so the first instruction issues in cycle
+ * 1 and `cycles` is the cycle of the last issue.
+ *
+ * For each retired instruction, in program order:
+ *  1. Earliest cycle e: the current group if it has a free slot and the
+ *     instruction can pair (below), else now + 1.
+ *  2. Frontend: fetch misses of this instruction (L1I miss: l2_lat, plus
+ *     mem_lat on an L2 miss; ITLB miss: l2tlb_lat, plus walk_lat on an L2
+ *     TLB miss) and the redirect penalty left by the previous instruction
+ *     (mispredict_penalty for a direction, RAS or indirect-target miss,
+ *     redirect_penalty for a direct target missing from the BTB) delay it:
+ *     such an instruction never pairs, and e grows by those cycles, counted
+ *     as stall_frontend.
+ *  3. Backend: it issues at i = max(e, ready[rs1], ready[rs2], divider
+ *     free); a CSR or system instruction also waits for every outstanding
+ *     result (it serialises). i - e is counted as stall_backend.
+ *  4. Its result is ready at i + latency: 1 (ALU, jumps, CSR), load_use
+ *     (loads, atomics), mul_lat, div_lat, fp_lat, fp_div_lat. Dividers are
+ *     unpipelined: the next divide of the same kind waits until then.
+ *  5. Data misses block the pipe (no hit-under-miss): a load, store or
+ *     atomic whose L1D access misses freezes issue for l2_lat (+ mem_lat on
+ *     an L2 miss), a DTLB miss for l2tlb_lat (+ walk_lat); those cycles
+ *     are stall_backend and delay its result by as much.
+ * Pairing (width 2): at most one memory op, one control transfer, one
+ * mul/div and one FP op per group; CSR/system instructions issue alone. A
+ * taken control transfer, a blocking miss or a serialising instruction
+ * closes its group. Dependent instructions cannot pair (an ALU result is
+ * ready one cycle after issue), which counts as one backend stall cycle.
+ *
+ * Hence, exactly: cycles = (instructions that could not join the group
+ * open before them) + stall_frontend + stall_backend.
+ * Writebacks are absorbed by a write buffer (free); no two misses overlap. */
+#include <string.h>
+#include "rvpmu/uarch.h"
+
+enum { U_LSU = 1, U_BRU = 2, U_MDU = 4, U_FPU = 8, U_SER = 16 };
+
+static const uint8_t unit_of[UARCH_CLS_COUNT] = {
+	[UARCH_CLS_ALU] = 0,
+	[UARCH_CLS_LOAD] = U_LSU, [UARCH_CLS_STORE] = U_LSU, [UARCH_CLS_ATOMIC] = U_LSU,
+	[UARCH_CLS_BRANCH] = U_BRU, [UARCH_CLS_JAL] = U_BRU, [UARCH_CLS_JALR] = U_BRU,
+	[UARCH_CLS_MUL] = U_MDU, [UARCH_CLS_DIV] = U_MDU,
+	[UARCH_CLS_FP] = U_FPU, [UARCH_CLS_FP_DIV] = U_FPU,
+	[UARCH_CLS_CSR] = U_SER, [UARCH_CLS_SYSTEM] = U_SER,
+};
+
+int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *cfg)
+{
+	memset(t, 0, sizeof *t);
+	if (cfg->width < 1 || cfg->width > 2 || !cfg->load_use || !cfg->mul_lat ||
+	    !cfg->div_lat || !cfg->fp_lat || !cfg->fp_div_lat)
+		return -1;
+	t->cfg = *cfg;
+	uint32_t *l = t->lat;
+	l[UARCH_CLS_ALU] = l[UARCH_CLS_JAL] = l[UARCH_CLS_JALR] = 1;
+	l[UARCH_CLS_CSR] = l[UARCH_CLS_SYSTEM] = 1;
+	l[UARCH_CLS_LOAD] = l[UARCH_CLS_ATOMIC] = cfg->load_use;
+	l[UARCH_CLS_MUL] = cfg->mul_lat;
+	l[UARCH_CLS_DIV] = cfg->div_lat;
+	l[UARCH_CLS_FP] = cfg->fp_lat;
+	l[UARCH_CLS_FP_DIV] = cfg->fp_div_lat;
+	uarch_timing_reset(t);
+	return 0;
+}
+
+void uarch_timing_reset(struct uarch_timing *t)
+{
+	t->now = 0;
+	t->slots = t->cfg.width;        /* cycle 0 is closed */
+	t->units = 0;
+	memset(t->ready, 0, sizeof t->ready);
+	t->ready_max = t->div_free = t->fdiv_free = 0;
+	t->fe_pending = 0;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+void uarch_timing_issue(struct uarch_timing *t, const struct retire_rec *r,
+			uint32_t fe, uint32_t be, unsigned bp, uint64_t *ev)
+{
+	unsigned cls = r->cls < UARCH_CLS_COUNT ? r->cls : UARCH_CLS_ALU;
+	uint32_t unit = unit_of[cls];
+	uint64_t start = t->now;
+	fe += t->fe_pending;
+	t->fe_pending = 0;
+
+	int pair = !fe && t->slots < t->cfg.width && !((t->units | U_SER) & unit);
+	uint64_t e = (pair ? t->now : t->now + 1) + fe;
+	uint64_t i = max64(e, max64(t->ready[r->rs1 & 63], t->ready[r->rs2 & 63]));
+	if (cls == UARCH_CLS_DIV)
+		i = max64(i, t->div_free);
+	else if (cls == UARCH_CLS_FP_DIV)
+		i = max64(i, t->fdiv_free);
+	else if (unit == U_SER)
+		i = max64(i, max64(t->ready_max, max64(t->div_free, t->fdiv_free)));
+	ev[UARCH_EV_STALL_FRONTEND] += fe;
+	ev[UARCH_EV_STALL_BACKEND] += i - e + be;
+
+	if (i != t->now) {
+		t->now = i;
+		t->slots = 0;
+		t->units = 0;
+	}
+	t->slots++;
+	t->units |= unit;
+	if (be) {
+		t->now += be;
+		t->slots = t->cfg.width;
+	}
+	if (unit == U_SER || (bp & UARCH_BP_REDIRECT))
+		t->slots = t->cfg.width;        /* the next fetch block starts a group */
+
+	uint32_t lat = t->lat[cls];
+	if (lat && r->rd) {
+		uint64_t ready = t->now + lat;
+		t->ready[r->rd & 63] = ready;
+		t->ready_max = max64(t->ready_max, ready);
+	}
+	if (cls == UARCH_CLS_DIV)
+		t->div_free = t->now + lat;
+	else if (cls == UARCH_CLS_FP_DIV)
+		t->fdiv_free = t->now + lat;
+
+	if (bp & (UARCH_BP_DIR | UARCH_BP_RAS | UARCH_BP_TARGET))
+		t->fe_pending = (bp & (UARCH_BP_DIR | UARCH_BP_RAS)) || !(bp & UARCH_BP_DECODE)
+			? t->cfg.mispredict_penalty : t->cfg.redirect_penalty;
+	ev[UARCH_EV_CYCLES] += t->now - start;
+}

@@ -1,0 +1,248 @@
+/* The models' facade: routes each retired instruction through fetch (ITLB,
+ * L1I), data access (DTLB, L1D), the L2 and L2 TLB behind them, the branch
+ * predictor and the timing model, and counts the events.
+ *
+ * Fetch: an instruction fetches its fetch block (an L1I line) when it is
+ * not the block fetched last or after a redirect (a taken branch or a jump,
+ * even to the next instruction; or next_pc != pc + ilen, as after a trap
+ * or xRET), and also the next block when it straddles
+ * one. Each block fetched is one ITLB and one L1I access. Data: a load,
+ * store or atomic accesses each L1D line it touches (atomics as writes: the
+ * read-modify-write needs the line owned), one DTLB access per line. L1
+ * misses fill from L2 (a read access); a dirty L1D victim is then written to
+ * L2 (a write access, allocating there). L1 TLB misses look up the L2 TLB;
+ * its misses are page walks. */
+#include <stdio.h>
+#include <string.h>
+#include "rvpmu/uarch.h"
+
+static const char *const ev_names[UARCH_EV_COUNT] = {
+#define UARCH_EV_NAME(n, s) [UARCH_EV_##n] = s,
+	UARCH_EVENTS(UARCH_EV_NAME)
+#undef UARCH_EV_NAME
+};
+
+const char *uarch_event_name(enum uarch_event e)
+{
+	return (unsigned)e < UARCH_EV_COUNT ? ev_names[e] : NULL;
+}
+
+void uarch_config_default(struct uarch_config *c)
+{
+	memset(c, 0, sizeof *c);
+	c->l1i = (struct uarch_cache_config){ 128, 4, 64, UARCH_REPL_LRU };
+	c->l1d = (struct uarch_cache_config){ 64, 8, 64, UARCH_REPL_PLRU };
+	c->l2 = (struct uarch_cache_config){ 1024, 16, 64, UARCH_REPL_PLRU };
+	c->itlb = (struct uarch_tlb_config){ 32, 32 };
+	c->dtlb = (struct uarch_tlb_config){ 32, 32 };
+	c->l2tlb = (struct uarch_tlb_config){ 512, 4 };
+	c->page_shift = 12;
+	c->bpred = (struct uarch_bpred_config){
+		.dir = UARCH_DIR_GSHARE, .pht_entries = 4096, .hist_bits = 12,
+		.btb_sets = 64, .btb_ways = 4, .ras_depth = 8,
+	};
+	c->timing = (struct uarch_timing_config){
+		.width = 2, .load_use = 2, .mul_lat = 3, .div_lat = 20,
+		.fp_lat = 4, .fp_div_lat = 20, .mispredict_penalty = 4,
+		.redirect_penalty = 1, .l2_lat = 12, .mem_lat = 80,
+		.l2tlb_lat = 6, .walk_lat = 30,
+	};
+}
+
+int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t errsz)
+{
+	const char *bad = NULL;
+	memset(u, 0, sizeof *u);
+	if (c->page_shift < 12 || c->page_shift > 30)
+		bad = "page_shift";
+	else if (uarch_cache_init(&u->l1i, &c->l1i))
+		bad = "l1i";
+	else if (uarch_cache_init(&u->l1d, &c->l1d))
+		bad = "l1d";
+	else if (uarch_cache_init(&u->l2, &c->l2))
+		bad = "l2";
+	else if (uarch_tlb_init(&u->itlb, &c->itlb, c->page_shift))
+		bad = "itlb";
+	else if (uarch_tlb_init(&u->dtlb, &c->dtlb, c->page_shift))
+		bad = "dtlb";
+	else if (uarch_tlb_init(&u->l2tlb, &c->l2tlb, c->page_shift))
+		bad = "l2tlb";
+	else if (uarch_bpred_init(&u->bp, &c->bpred))
+		bad = "bpred";
+	else if (uarch_timing_init(&u->tm, &c->timing))
+		bad = "timing";
+	if (bad) {
+		if (err && errsz)
+			snprintf(err, errsz, "uarch: bad %s geometry or parameters (or out of memory)", bad);
+		uarch_free(u);
+		return -1;
+	}
+	u->fetch_shift = u->l1i.present ? u->l1i.line_shift : 6;
+	u->dline_shift = u->l1d.present ? u->l1d.line_shift : 6;
+	u->redirect = 1;
+	return 0;
+}
+
+void uarch_free(struct uarch *u)
+{
+	uarch_cache_free(&u->l1i);
+	uarch_cache_free(&u->l1d);
+	uarch_cache_free(&u->l2);
+	uarch_tlb_free(&u->itlb);
+	uarch_tlb_free(&u->dtlb);
+	uarch_tlb_free(&u->l2tlb);
+	uarch_bpred_free(&u->bp);
+}
+
+void uarch_reset(struct uarch *u)
+{
+	memset(u->ev, 0, sizeof u->ev);
+	uarch_cache_invalidate(&u->l1i);
+	uarch_cache_invalidate(&u->l1d);
+	uarch_cache_invalidate(&u->l2);
+	uarch_sfence_vma(u);
+	if (u->bp.pht)
+		uarch_bpred_reset(&u->bp);
+	uarch_timing_reset(&u->tm);
+	u->redirect = 1;
+}
+
+void uarch_sfence_vma(struct uarch *u)
+{
+	uarch_tlb_flush(&u->itlb);
+	uarch_tlb_flush(&u->dtlb);
+	uarch_tlb_flush(&u->l2tlb);
+}
+
+void uarch_fence_i(struct uarch *u)
+{
+	uarch_cache_invalidate(&u->l1i);
+	u->redirect = 1;
+}
+
+/* cost of an L1 TLB miss */
+static uint32_t tlb_refill(struct uarch *u, uint64_t addr)
+{
+	if (!u->l2tlb.c.present) {
+		u->ev[UARCH_EV_PAGE_WALK]++;
+		return u->tm.cfg.walk_lat;
+	}
+	u->ev[UARCH_EV_L2TLB_ACCESS]++;
+	if (uarch_tlb_access(&u->l2tlb, addr))
+		return u->tm.cfg.l2tlb_lat;
+	u->ev[UARCH_EV_L2TLB_MISS]++;
+	u->ev[UARCH_EV_PAGE_WALK]++;
+	return u->tm.cfg.l2tlb_lat + u->tm.cfg.walk_lat;
+}
+
+static void l2_count(struct uarch *u, unsigned res)
+{
+	u->ev[UARCH_EV_L2_ACCESS]++;
+	u->ev[UARCH_EV_L2_MISS] += res & UARCH_MISS;
+	u->ev[UARCH_EV_L2_WRITEBACK] += (res & UARCH_WB) != 0;
+}
+
+/* cost of an L1 miss */
+static uint32_t l2_fill(struct uarch *u, uint64_t addr)
+{
+	if (!u->l2.present)
+		return u->tm.cfg.mem_lat;
+	unsigned res = uarch_cache_access(&u->l2, addr, 0, NULL);
+	l2_count(u, res);
+	return u->tm.cfg.l2_lat + (res & UARCH_MISS ? u->tm.cfg.mem_lat : 0);
+}
+
+static uint32_t fetch_block(struct uarch *u, uint64_t addr)
+{
+	uint32_t c = 0;
+	if (u->itlb.c.present) {
+		u->ev[UARCH_EV_ITLB_ACCESS]++;
+		if (!uarch_tlb_access(&u->itlb, addr)) {
+			u->ev[UARCH_EV_ITLB_MISS]++;
+			c += tlb_refill(u, addr);
+		}
+	}
+	if (u->l1i.present) {
+		u->ev[UARCH_EV_L1I_ACCESS]++;
+		if (uarch_cache_access(&u->l1i, addr, 0, NULL) & UARCH_MISS) {
+			u->ev[UARCH_EV_L1I_MISS]++;
+			c += l2_fill(u, addr);
+		}
+	}
+	return c;
+}
+
+static uint32_t data_line(struct uarch *u, uint64_t addr, int write)
+{
+	uint32_t c = 0;
+	if (u->dtlb.c.present) {
+		u->ev[UARCH_EV_DTLB_ACCESS]++;
+		if (!uarch_tlb_access(&u->dtlb, addr)) {
+			u->ev[UARCH_EV_DTLB_MISS]++;
+			c += tlb_refill(u, addr);
+		}
+	}
+	if (u->l1d.present) {
+		uint64_t victim = 0;
+		u->ev[write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS]++;
+		unsigned res = uarch_cache_access(&u->l1d, addr, write, &victim);
+		if (res & UARCH_MISS) {
+			u->ev[write ? UARCH_EV_L1D_WRITE_MISS : UARCH_EV_L1D_READ_MISS]++;
+			c += l2_fill(u, addr);
+		}
+		if (res & UARCH_WB) {
+			u->ev[UARCH_EV_L1D_WRITEBACK]++;
+			if (u->l2.present)
+				l2_count(u, uarch_cache_access(&u->l2, victim, 1, NULL));
+		}
+	}
+	return c;
+}
+
+static uint32_t data_access(struct uarch *u, const struct retire_rec *r, int write)
+{
+	uint64_t a = r->addr, end = a + (r->size ? r->size : 1) - 1;
+	uint32_t c = data_line(u, a, write);
+	if ((end >> u->dline_shift) != (a >> u->dline_shift))
+		c += data_line(u, end, write);
+	return c;
+}
+
+void uarch_retire(struct uarch *u, const struct retire_rec *r)
+{
+	uint32_t ilen = r->ilen ? r->ilen : 4, fe = 0, be = 0;
+	unsigned bp = 0;
+	uint64_t first = r->pc >> u->fetch_shift, last = (r->pc + ilen - 1) >> u->fetch_shift;
+	if (first != u->fetch_line || u->redirect)
+		fe = fetch_block(u, first << u->fetch_shift);
+	if (last != first)
+		fe += fetch_block(u, last << u->fetch_shift);
+	u->fetch_line = last;
+	u->redirect = r->next_pc != r->pc + ilen;
+
+	switch (r->cls) {
+	case UARCH_CLS_LOAD:
+		be = data_access(u, r, 0);
+		break;
+	case UARCH_CLS_STORE:
+	case UARCH_CLS_ATOMIC:
+		be = data_access(u, r, 1);
+		break;
+	case UARCH_CLS_BRANCH:
+		if (r->taken)
+			u->redirect = 1;
+		goto predict;
+	case UARCH_CLS_JAL:
+	case UARCH_CLS_JALR:
+		u->redirect = 1;        /* a jump is taken even to pc + ilen */
+	predict:
+		bp = uarch_bpred_retire(&u->bp, r);
+		u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] += (bp & UARCH_BP_DIR) != 0;
+		u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] += (bp & UARCH_BP_TARGET) != 0;
+		u->ev[UARCH_EV_RAS_MISPREDICT] += (bp & UARCH_BP_RAS) != 0;
+		break;
+	default:
+		break;
+	}
+	uarch_timing_issue(&u->tm, r, fe, be, bp | (u->redirect ? UARCH_BP_REDIRECT : 0), u->ev);
+}
