@@ -5,6 +5,7 @@
 #include "rvpmu/gmem.h"
 #include "rvpmu/isa.h"
 #include "rvpmu/pmu.h"
+#include "rvpmu/uarch.h"
 
 /* Exception causes (Privileged ISA, mcause table). */
 enum {
@@ -71,6 +72,14 @@ struct hart {
 	struct pmu pmu;
 	uint64_t pmu_synced;   /* instret already reported to the PMU */
 	uint64_t evc[PMU_EV_COUNT];  /* class events not yet reported */
+
+	/* microarchitecture models observing the retire stream (NULL: off);
+	 * uarch_map turns their events into canonical ones (0 = none) */
+	struct uarch *uarch;
+	uint8_t uarch_map[UARCH_EV_COUNT];
+	uint8_t dtlb_write_ev[2];    /* canonical DTLB write access, miss */
+	struct retire_rec rr;
+	uint8_t rr_pending;
 	/* Sscofpmf skid: a counter overflow raises LCOFIP skid retirements
 	 * after the overflowing instruction (lcofi_at: when; ~0 = none) */
 	uint64_t skid, lcofi_at;

@@ -7,6 +7,7 @@
 #include "rvpmu/hart.h"
 #include "csr.h"
 #include "fpu.h"
+#include "retire.h"
 #include "trap.h"
 
 #define likely(x)   __builtin_expect(!!(x), 1)
@@ -229,8 +230,9 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		[OP_PAGE_END] = 0,
 	};
 #undef L
-	const uint32_t class_events = pmu_events_in_use(&h->pmu, h->priv) &
-		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET));
+	/* the models see every instruction: cycles come from their timing */
+	const uint32_t class_events = (pmu_events_in_use(&h->pmu, h->priv) &
+		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) | (h->uarch != NULL);
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;
 	uint8_t *const base = h->mem.base;
@@ -246,7 +248,14 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	enum hart_stop stop = STOP_TRAP;
 
 #define GO_FAST() goto *(&&do_NONE + d->handler)
-#define GO_EV() goto *(&&do_NONE + handlers_ev[d->id])
+#define GO_EV() do {                                                    \
+		if (h->uarch) {                                         \
+			retire_finish(h, pc);                           \
+			if (d->id > INSN_ILLEGAL && d->id < INSN_COUNT) \
+				retire_prepare(h, d, pc, x);            \
+		}                                                       \
+		goto *(&&do_NONE + handlers_ev[d->id]);                 \
+	} while (0)
 #define GO() do { if (class_events) GO_EV(); GO_FAST(); } while (0)
 #define DISPATCH() do { if (unlikely(--budget < 0)) goto out_budget; VGO(); } while (0)
 #define NEXT() do { pc += ILEN; d += ILEN / 2; DISPATCH(); } while (0)
@@ -378,6 +387,7 @@ illegal: {
 
 trap:
 	budget++;           /* the trapping instruction did not retire */
+	h->rr_pending = 0;
 trap_nocount:
 	stop = STOP_TRAP;
 	goto out;
@@ -385,6 +395,8 @@ out_budget:
 	budget = 0;
 	stop = STOP_BUDGET;
 out:
+	if (stop != STOP_TRAP)
+		retire_finish(h, pc);
 	h->pc = pc;
 	h->instret += budget_in - (uint64_t)budget;
 	return stop;

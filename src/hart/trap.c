@@ -103,7 +103,9 @@ void hart_sync_pmu(struct hart *h)
 {
 	if (h->instret != h->pmu_synced) {
 		/* one cycle per instruction until a timing model exists */
-		h->evc[PMU_EV_INSTRET] = h->evc[PMU_EV_CYCLES] = h->instret - h->pmu_synced;
+		h->evc[PMU_EV_INSTRET] = h->instret - h->pmu_synced;
+		if (!h->uarch)  /* else the timing model counted cycles */
+			h->evc[PMU_EV_CYCLES] = h->evc[PMU_EV_INSTRET];
 		pmu_retire(&h->pmu, h->priv, h->evc);
 		memset(h->evc, 0, sizeof(h->evc));
 		h->pmu_synced = h->instret;

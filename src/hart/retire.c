@@ -1,0 +1,96 @@
+/* The retire stream: in the counting variant of the step loop, each
+ * retired instruction becomes a struct retire_rec that the
+ * microarchitecture models observe; the events they raise go to the PMU
+ * with the instruction's own. Nothing here runs in functional mode. */
+#include <string.h>
+#include "retire.h"
+
+struct insn_info {
+	uint8_t cls, size;
+	uint8_t rd_fp, rs1_fp, rs2_fp;  /* operand is an f register */
+};
+static struct insn_info info[INSN_COUNT];
+static int info_ready;
+
+static void build_info(void)
+{
+	for (int id = INSN_ILLEGAL + 1; id < INSN_COUNT; id++) {
+		const char *n = insn_table[id].name, *f = insn_table[id].fmt;
+		struct insn_info *i = &info[id];
+		int load = strchr(f, 'o') && n[0] != 'j', store = strchr(f, 'q') != NULL;
+		int amo = !strncmp(n, "amo", 3) || !strncmp(n, "lr.", 3) || !strncmp(n, "sc.", 3);
+		i->cls = UARCH_CLS_ALU;
+		if (amo) i->cls = UARCH_CLS_ATOMIC;
+		else if (load) i->cls = UARCH_CLS_LOAD;
+		else if (store) i->cls = UARCH_CLS_STORE;
+		else if (strchr(f, 'p')) i->cls = UARCH_CLS_BRANCH;
+		else if (id == INSN_JAL) i->cls = UARCH_CLS_JAL;
+		else if (id == INSN_JALR) i->cls = UARCH_CLS_JALR;
+		else if (!strncmp(n, "mul", 3)) i->cls = UARCH_CLS_MUL;
+		else if (!strncmp(n, "div", 3) || !strncmp(n, "rem", 3)) i->cls = UARCH_CLS_DIV;
+		else if (!strncmp(n, "fdiv", 4) || !strncmp(n, "fsqrt", 5)) i->cls = UARCH_CLS_FP_DIV;
+		else if (n[0] == 'f' && strncmp(n, "fence", 5)) i->cls = UARCH_CLS_FP;
+		else if (!strncmp(n, "csr", 3)) i->cls = UARCH_CLS_CSR;
+		else if (strchr(f, 'E') == NULL && (!strncmp(n, "e", 1) || strstr(n, "ret") ||
+			 !strcmp(n, "wfi") || !strncmp(n, "sfence", 6) || id == INSN_FENCE_I))
+			i->cls = UARCH_CLS_SYSTEM;
+		if (load || store || amo) {
+			char c = n[strlen(n) - 1];
+			i->size = c == 'b' ? 1 : c == 'h' ? 2 : (c == 'w' || c == 'u' /* lwu */) ? 4 : 8;
+			if (id == INSN_LBU) i->size = 1;
+			if (id == INSN_LHU) i->size = 2;
+		}
+		i->rd_fp = f[0] == 'D' || (store && f[0] == 'T');
+		i->rs1_fp = strchr(f, 'S') != NULL;
+		i->rs2_fp = strchr(f, 'T') != NULL && !store;
+		if (store && f[0] == 'T')
+			i->rd_fp = 0, i->rs2_fp = 1;
+	}
+	info_ready = 1;
+}
+
+static uint8_t reg(unsigned r, int fp)
+{
+	return r == 0 || r == 32 ? (fp ? 32 : 0) : (uint8_t)(r + (fp ? 32 : 0));
+}
+
+void retire_observe(struct hart *h)
+{
+	struct uarch *u = h->uarch;
+	uint64_t before[UARCH_EV_COUNT];
+	memcpy(before, u->ev, sizeof(before));
+	uarch_retire(u, &h->rr);
+	const uint8_t *map = h->uarch_map;
+	for (int e = 0; e < UARCH_EV_COUNT; e++) {
+		uint64_t delta = u->ev[e] - before[e];
+		if (delta && map[e])
+			h->evc[map[e]] += delta;
+	}
+	/* the DTLB model does not split loads from stores: the record does */
+	uint64_t dtlb = u->ev[UARCH_EV_DTLB_ACCESS] - before[UARCH_EV_DTLB_ACCESS];
+	uint64_t dmiss = u->ev[UARCH_EV_DTLB_MISS] - before[UARCH_EV_DTLB_MISS];
+	if ((dtlb || dmiss) && (h->rr.cls == UARCH_CLS_STORE || h->rr.cls == UARCH_CLS_ATOMIC)) {
+		h->evc[h->dtlb_write_ev[0]] += dtlb;
+		h->evc[h->dtlb_write_ev[1]] += dmiss;
+		h->evc[map[UARCH_EV_DTLB_ACCESS]] -= dtlb;
+		h->evc[map[UARCH_EV_DTLB_MISS]] -= dmiss;
+	}
+}
+
+void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
+{
+	if (!info_ready)
+		build_info();
+	const struct insn_info *i = &info[d->id];
+	struct retire_rec *r = &h->rr;
+	r->pc = pc;
+	r->ilen = d->len;
+	r->cls = i->cls;
+	r->size = i->size;
+	r->rd = reg(d->rd, i->rd_fp);
+	r->rs1 = reg(d->rs1, i->rs1_fp);
+	r->rs2 = reg(d->rs2, i->rs2_fp);
+	r->taken = 0;
+	r->addr = i->cls == UARCH_CLS_ATOMIC ? x[d->rs1] : x[d->rs1] + (uint64_t)(int64_t)d->imm;
+	h->rr_pending = 1;
+}
