@@ -71,7 +71,7 @@ struct hart {
 	uint64_t mip_hw;       /* interrupt lines from devices (MTIP, MSIP, ...) */
 	struct pmu pmu;
 	uint64_t pmu_synced;   /* instret already reported to the PMU */
-	uint64_t evc[PMU_EV_COUNT];  /* class events not yet reported */
+	uint64_t evc[PMU_EV_MAX];    /* events not yet reported to the PMU */
 
 	/* microarchitecture models observing the retire stream (NULL: off);
 	 * uarch_map turns their events into canonical ones (0 = none) */

@@ -46,15 +46,18 @@ enum pmu_event {
 	PMU_EV_INTERRUPT,       /* interrupts taken */
 	PMU_EV_COUNT
 };
-#define PMU_EV_BIT(e) (UINT32_C(1) << (e))
+/* Ids PMU_EV_COUNT..PMU_EV_MAX-1 are the microarchitectural events that
+ * core profiles define (include/rvpmu/profile.h); sets are 64-bit. */
+#define PMU_EV_MAX 64
+#define PMU_EV_BIT(e) (UINT64_C(1) << (e))
 
 /* A profile's mhpmevent selector decoder: the canonical events (a set of
  * PMU_EV_BIT()s) counted for selector bits 55:0 of an mhpmevent value. */
-typedef uint32_t pmu_decode_fn(void *ctx, uint64_t selector);
+typedef uint64_t pmu_decode_fn(void *ctx, uint64_t selector);
 
 /* Default "virt" decoder: selector = an enum pmu_event value (1 = cycles,
  * 2 = instructions, ...); 0 and unknown values count nothing. */
-uint32_t pmu_decode_virt(void *ctx, uint64_t selector);
+uint64_t pmu_decode_virt(void *ctx, uint64_t selector);
 const char *pmu_event_name(enum pmu_event e);
 
 struct pmu_config {
@@ -67,7 +70,7 @@ struct pmu_config {
 	void *decode_ctx;
 	/* most occurrences of each event one step can raise; 0 means 1.
 	 * Raise [PMU_EV_CYCLES] when a timing model makes CPI > 1. */
-	uint32_t max_per_step[PMU_EV_COUNT];
+	uint32_t max_per_step[PMU_EV_MAX];
 	/* the time CSR (0xC01); NULL: the PMU gates the access but returns
 	 * PMU_NOT_PMU so the hart supplies the value */
 	uint64_t (*time_read)(void *ctx);
@@ -82,7 +85,7 @@ struct pmu {
 	struct pmu_config cfg;
 	uint64_t ctr[32];       /* [0] mcycle, [2] minstret, [3..31] mhpmcounterN */
 	uint64_t event[32];     /* [3..31] mhpmeventN */
-	uint32_t evset[32];     /* decoded canonical events of each counter */
+	uint64_t evset[32];     /* decoded canonical events of each counter */
 	uint64_t cyclecfg, instretcfg;   /* Smcntrpmf mcyclecfg / minstretcfg */
 	uint32_t mcountinhibit, mcounteren, scounteren;
 	bool cde;               /* menvcfg.CDE (input from the hart) */
@@ -134,10 +137,10 @@ void pmu_set_cde(struct pmu *p, bool cde);
 /* Account one batch of steps executed at priv: counts[e] occurrences of
  * each canonical event ([PMU_EV_INSTRET] = instructions retired). Returns
  * the counters whose OF went 0 -> 1 (Sscofpmf), for sampling and skid. */
-uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_COUNT]);
+uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_MAX]);
 /* n occurrences of one event, part of the current instruction: it does
  * not end it (a pending PMU_F_REPLACE still applies; pmu_retire ends it). */
-uint32_t pmu_count(struct pmu *p, unsigned priv, enum pmu_event e, uint64_t n);
+uint32_t pmu_count(struct pmu *p, unsigned priv, unsigned e, uint64_t n);
 /* n retired instructions of one cycle each and no other events. */
 uint32_t pmu_retire_n(struct pmu *p, unsigned priv, uint64_t n);
 
@@ -150,7 +153,7 @@ uint64_t pmu_horizon(const struct pmu *p, unsigned priv);
 /* Events counter i needs until it wraps (2^W - value). */
 uint64_t pmu_to_wrap(const struct pmu *p, unsigned i);
 /* Union of the events counted at priv: events the hart must report. */
-uint32_t pmu_events_in_use(const struct pmu *p, unsigned priv);
+uint64_t pmu_events_in_use(const struct pmu *p, unsigned priv);
 
 /* mip bits to set: MIP_LCOFIP (bit 13) once per pending count-overflow
  * request, which this call consumes. Software clears mip.LCOFIP. */

@@ -235,7 +235,7 @@ uint64_t profile_decode_set(const struct profile *p, uint64_t selector);
  * ids (< PMU_EV_COUNT) of profile_decode_set(). Until enum pmu_event grows
  * to PROF_EV_COUNT and the PMU's sets widen to 64 bits, the ids of enum
  * profile_uevent are dropped (such selectors count nothing yet). */
-uint32_t profile_decode(void *profile, uint64_t selector);
+uint64_t profile_decode(void *profile, uint64_t selector);
 /* The canonical set an SBI type 0/1 event_idx stands for in the SBI
  * encoding (what virt counts for it), 0 if not modelled. */
 uint64_t profile_sbi_event_set(uint32_t event_idx);

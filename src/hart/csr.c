@@ -383,7 +383,7 @@ int hart_csr(struct hart *h, int priv, unsigned csr, int op, uint64_t val, uint6
 				    : csr_access(h, csr, (enum csr_op)op, val, 1, old ? old : &tmp);
 	/* No guest instruction retires for a firmware access, so a counter
 	 * write has no increment to replace: settle it with an empty retire. */
-	static const uint64_t none[PMU_EV_COUNT];
+	static const uint64_t none[PMU_EV_MAX];
 	pmu_retire(&h->pmu, h->priv, none);
 	h->priv = saved;
 	return r;

@@ -231,7 +231,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	};
 #undef L
 	/* the models see every instruction: cycles come from their timing */
-	const uint32_t class_events = (pmu_events_in_use(&h->pmu, h->priv) &
+	const uint64_t class_events = (pmu_events_in_use(&h->pmu, h->priv) &
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) | (h->uarch != NULL);
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;

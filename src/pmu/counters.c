@@ -214,7 +214,7 @@ static uint64_t add_counter(struct pmu *p, unsigned i, uint64_t k)
 	return 0;
 }
 
-uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_COUNT])
+uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_MAX])
 {
 	uint32_t act = p->active[priv & 3] & ~p->replace, ovf = 0;
 	p->replace = 0;
@@ -222,19 +222,19 @@ uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_C
 		unsigned i = __builtin_ctz(act);
 		act &= act - 1;
 		uint64_t k = 0;
-		for (uint32_t s = p->evset[i]; s; s &= s - 1)
-			k += counts[__builtin_ctz(s)];
+		for (uint64_t s = p->evset[i]; s; s &= s - 1)
+			k += counts[__builtin_ctzll(s)];
 		if (k)
 			ovf |= add_counter(p, i, k);
 	}
 	return ovf;
 }
 
-uint32_t pmu_count(struct pmu *p, unsigned priv, enum pmu_event e, uint64_t n)
+uint32_t pmu_count(struct pmu *p, unsigned priv, unsigned e, uint64_t n)
 {
 	/* part of the current instruction: a pending replace still applies */
 	uint32_t act = p->active[priv & 3] & ~p->replace, ovf = 0;
-	if ((unsigned)e >= PMU_EV_COUNT || !n)
+	if (e >= PMU_EV_MAX || !n)
 		return 0;
 	while (act) {
 		unsigned i = __builtin_ctz(act);
@@ -247,7 +247,7 @@ uint32_t pmu_count(struct pmu *p, unsigned priv, enum pmu_event e, uint64_t n)
 
 uint32_t pmu_retire_n(struct pmu *p, unsigned priv, uint64_t n)
 {
-	uint64_t c[PMU_EV_COUNT] = { 0 };
+	uint64_t c[PMU_EV_MAX] = { 0 };
 	c[PMU_EV_CYCLES] = c[PMU_EV_INSTRET] = n;
 	return pmu_retire(p, priv, c);
 }
@@ -272,8 +272,8 @@ uint64_t pmu_horizon(const struct pmu *p, unsigned priv)
 		if (p->event[i] & PMU_OF)
 			continue;
 		uint64_t w = 0;
-		for (uint32_t s = p->evset[i]; s; s &= s - 1) {
-			uint32_t m = p->cfg.max_per_step[__builtin_ctz(s)];
+		for (uint64_t s = p->evset[i]; s; s &= s - 1) {
+			uint32_t m = p->cfg.max_per_step[__builtin_ctzll(s)];
 			w += m ? m : 1;
 		}
 		uint64_t rem = pmu_to_wrap(p, i);
@@ -284,9 +284,9 @@ uint64_t pmu_horizon(const struct pmu *p, unsigned priv)
 	return best;
 }
 
-uint32_t pmu_events_in_use(const struct pmu *p, unsigned priv)
+uint64_t pmu_events_in_use(const struct pmu *p, unsigned priv)
 {
-	uint32_t u = 0;
+	uint64_t u = 0;
 	for (uint32_t a = p->active[priv & 3]; a; a &= a - 1)
 		u |= p->evset[__builtin_ctz(a)];
 	return u;

@@ -154,10 +154,9 @@ uint64_t profile_decode_set(const struct profile *p, uint64_t selector)
 						     : decode_sbi(selector);
 }
 
-uint32_t profile_decode(void *profile, uint64_t selector)
+uint64_t profile_decode(void *profile, uint64_t selector)
 {
-	/* the PMU indexes per-event arrays of PMU_EV_COUNT entries */
-	return (uint32_t)(profile_decode_set(profile, selector) & (PROF_EV_BIT(PMU_EV_COUNT) - 1));
+	return profile_decode_set(profile, selector);
 }
 
 void profile_pmu_config(const struct profile *p, struct pmu_config *cfg)

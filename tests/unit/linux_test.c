@@ -3,8 +3,8 @@
  * run results are checked against the Linux ABI (initial stack layout per
  * fs/binfmt_elf.c create_elf_tables, psABI sp alignment).
  *
- * Build: gcc -Iinclude tests/unit/linux_test.c plus every .c file of
- * src/linux, src/hart and src/isa, -lelf -lm.
+ * Build: gcc -Iinclude tests/unit/linux_test.c plus the .c files of every
+ * src directory but src/cli, -lelf -ldw -lfdt -ljansson -lm.
  * Prints one "PASS linux_NAME" / "FAIL linux_NAME: why" line per check. */
 #include <elf.h>
 #include <stdio.h>

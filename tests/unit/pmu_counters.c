@@ -301,7 +301,7 @@ void test_time_hook(void)
 	CHECK(pt_rd(&p, M, 0xc01, &v) == PMU_NOT_PMU, "time without hook from M");
 }
 
-static uint32_t pair_decoder(void *ctx, uint64_t sel)
+static uint64_t pair_decoder(void *ctx, uint64_t sel)
 {
 	(void)ctx;
 	return sel == 0x42 ? PMU_EV_BIT(PMU_EV_LOAD) | PMU_EV_BIT(PMU_EV_STORE) : 0;
@@ -316,7 +316,7 @@ void test_decoder(void)
 	for (unsigned sel = 0; sel < PMU_EV_COUNT + 3; sel++) {
 		pt_make(&p, NULL);
 		pt_wrm(&p, 0x323, sel);
-		uint64_t c[PMU_EV_COUNT];
+		uint64_t c[PMU_EV_MAX] = { 0 };
 		for (unsigned e = 0; e < PMU_EV_COUNT; e++)
 			c[e] = 10 * e;
 		pmu_retire(&p, U, c);
@@ -331,7 +331,7 @@ void test_decoder(void)
 	pt_make(&p, fix_pair);
 	pt_wrm(&p, 0x323, 0x42);
 	pt_wrm(&p, 0x324, 2);
-	uint64_t c[PMU_EV_COUNT] = { 0 };
+	uint64_t c[PMU_EV_MAX] = { 0 };
 	c[PMU_EV_LOAD] = 3;
 	c[PMU_EV_STORE] = 4;
 	c[PMU_EV_INSTRET] = 9;

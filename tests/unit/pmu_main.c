@@ -41,7 +41,7 @@ int pt_rd(struct pmu *p, unsigned priv, unsigned csr, uint64_t *v)
  * events, so tests count only the events they raise) */
 int pt_wr(struct pmu *p, unsigned priv, unsigned csr, uint64_t v)
 {
-	static const uint64_t none[PMU_EV_COUNT];
+	static const uint64_t none[PMU_EV_MAX];
 	uint64_t old;
 	int r = pmu_csr_access(p, priv, csr, PMU_CSR_WRITE, v, 1, &old, NULL);
 	pmu_retire(p, priv, none);

@@ -19,7 +19,7 @@ static int sird(struct pmu *p, unsigned priv, unsigned sel, unsigned n, uint64_t
 static int siwr(struct pmu *p, unsigned priv, unsigned sel, unsigned n, uint64_t v,
 		unsigned *f)
 {
-	static const uint64_t none[PMU_EV_COUNT];
+	static const uint64_t none[PMU_EV_MAX];
 	uint64_t old;
 	int r = pmu_sireg_access(p, priv, sel, n, PMU_CSR_WRITE, v, 1, &old, f);
 	pmu_retire(p, priv, none);  /* the writer retires */

@@ -39,7 +39,7 @@ void test_cfg_inh(void)
 	static const uint64_t own[] = { MINH, SINH, UINH };
 	static const uint64_t bits[] = { 0, MINH, SINH, UINH, MINH | UINH };
 	struct pmu p;
-	uint64_t c[PMU_EV_COUNT] = { 0 };
+	uint64_t c[PMU_EV_MAX] = { 0 };
 	c[PMU_EV_CYCLES] = 3;
 	c[PMU_EV_INSTRET] = 2;
 	for (unsigned b = 0; b < sizeof bits / sizeof *bits; b++)

@@ -234,7 +234,7 @@ void test_horizon_sim(void)
 		pt_wrm(&p, 0xb03, rnd());
 		pmu_retire_n(&p, U, 0);
 		uint64_t d = pmu_horizon(&p, U), steps = 0;
-		uint64_t step[PMU_EV_COUNT];
+		uint64_t step[PMU_EV_MAX] = { 0 };
 		for (unsigned e = 0; e < PMU_EV_COUNT; e++)
 			step[e] = c.max_per_step[e] ? c.max_per_step[e] : 1;
 		uint32_t ovf = 0;

@@ -1,0 +1,203 @@
+/* perf.data files: a writer that Linux perf reads, rvpmu's own reader,
+ * symbols of guest ELFs and `rvpmu report`.
+ *
+ * Writer use:
+ *   struct perfdata_writer *w = perfdata_create(path, ev, nev, argc, argv, err, len);
+ *   perfdata_comm(w, pid, tid, "prog");
+ *   perfdata_mmap2(w, pid, tid, addr, len, pgoff, prot, "/path/prog");
+ *   perfdata_sample(w, 0, &(struct perfdata_sample){ .ip = pc, ... });
+ *   perfdata_close(w, err, len);
+ * Records are host-endian (perf.data is native-endian). The file is only
+ * complete after perfdata_close, which writes the header and features.
+ */
+#ifndef RVPMU_PERFDATA_H
+#define RVPMU_PERFDATA_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* perf_event_attr.type values (include/uapi/linux/perf_event.h) */
+enum {
+	PERFDATA_TYPE_HARDWARE = 0,
+	PERFDATA_TYPE_SOFTWARE = 1,
+	PERFDATA_TYPE_HW_CACHE = 3,
+	PERFDATA_TYPE_RAW = 4,
+};
+
+/* One event of the recording; becomes a perf_event_attr. */
+struct perfdata_event {
+	const char *name;          /* "cycles", "r1234", ... (HEADER_EVENT_DESC) */
+	uint32_t type;             /* PERFDATA_TYPE_* */
+	uint64_t config;
+	uint64_t sample_period;    /* or the frequency when freq is set */
+	int freq;
+	int exclude_user, exclude_kernel, exclude_hv;
+	int callchain;             /* samples carry PERF_SAMPLE_CALLCHAIN */
+	int branch_stack;          /* samples carry PERF_SAMPLE_BRANCH_STACK */
+	uint64_t branch_sample_type; /* PERF_SAMPLE_BRANCH_* (0: ANY|USER) */
+};
+
+/* perf_branch_entry.type (PERF_BR_*) */
+enum {
+	PERFDATA_BR_UNKNOWN, PERFDATA_BR_COND, PERFDATA_BR_UNCOND,
+	PERFDATA_BR_IND, PERFDATA_BR_CALL, PERFDATA_BR_IND_CALL,
+	PERFDATA_BR_RET, PERFDATA_BR_SYSCALL, PERFDATA_BR_SYSRET,
+	PERFDATA_BR_COND_CALL, PERFDATA_BR_COND_RET, PERFDATA_BR_ERET,
+	PERFDATA_BR_IRQ,
+};
+
+/* One branch record (perf_branch_entry). */
+struct perfdata_branch {
+	uint64_t from, to;
+	uint16_t cycles;           /* cycles since the previous record, 0 = unknown */
+	uint8_t mispred, predicted;
+	uint8_t type;              /* PERFDATA_BR_* */
+	uint8_t priv;              /* PERF_BR_PRIV_*: 1 user, 2 kernel, 3 hv */
+};
+
+/* One overflow sample. Optional parts are NULL/0 when absent. */
+struct perfdata_sample {
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;             /* ns */
+	uint64_t period;
+	uint32_t cpu;
+	/* user call chain, innermost first; callchain[0] should be ip (as
+	 * the kernel records it). The writer adds PERF_CONTEXT_USER. */
+	const uint64_t *callchain;
+	uint32_t nr_callchain;
+	/* branch records, newest first (as LBR/CTR report them) */
+	const struct perfdata_branch *branches;
+	uint32_t nr_branches;
+};
+
+struct perfdata_writer;
+
+/* Create path and start writing events[0..nevents). argv is the recorded
+ * command line (HEADER_CMDLINE). Returns NULL with a reason in err. */
+struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_event *events,
+					unsigned nevents, int argc, char *const *argv,
+					char *err, size_t errlen);
+int perfdata_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, const char *name);
+/* An executable mapping; path is the ELF perf should symbolise (its
+ * build id goes into HEADER_BUILD_ID when present). prot: PROT_* bits. */
+int perfdata_mmap2(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t addr,
+		   uint64_t len, uint64_t pgoff, uint32_t prot, const char *path);
+/* Map every executable PT_LOAD segment of the ELF at path loaded with
+ * load bias bias (0 for ET_EXEC), as the kernel's mmap events would. */
+int perfdata_mmap_elf(struct perfdata_writer *w, uint32_t pid, uint32_t tid,
+		      const char *path, uint64_t bias);
+int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perfdata_sample *s);
+/* Write the PERF_RECORD_EXIT of a task. */
+int perfdata_exit(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t time);
+/* Finish the file and free w (also on error). Returns 0 or -1 with err. */
+int perfdata_close(struct perfdata_writer *w, char *err, size_t errlen);
+uint64_t perfdata_nsamples(const struct perfdata_writer *w);
+
+/* ---- reader ---- */
+
+struct perfdata_rd_event {
+	char name[64];
+	uint32_t type;
+	uint64_t config, sample_period, sample_type, read_format, branch_sample_type;
+	int freq, sample_id_all, exclude_user, exclude_kernel;
+	uint64_t *ids;
+	unsigned nids;
+	uint64_t nsamples, total_period;
+};
+
+struct perfdata_rd_mmap {
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint32_t prot;
+	char *path;
+};
+
+struct perfdata_rd_comm {
+	uint32_t pid, tid;
+	char name[32];
+};
+
+struct perfdata_rd_sample {
+	unsigned event;            /* index into events */
+	uint16_t misc;
+	uint64_t ip, time, period, id;
+	uint32_t pid, tid, cpu;
+	const uint64_t *callchain; /* raw, PERF_CONTEXT_* markers included */
+	uint32_t nr_callchain;
+	const struct perfdata_branch *branches;
+	uint32_t nr_branches;
+};
+
+struct perfdata_buildid {
+	uint8_t id[20];
+	unsigned len;
+	char *path;
+};
+
+struct perfdata_file {
+	struct perfdata_rd_event *events;
+	unsigned nevents;
+	struct perfdata_rd_sample *samples;
+	size_t nsamples;
+	struct perfdata_rd_mmap *mmaps;
+	size_t nmmaps;
+	struct perfdata_rd_comm *comms;
+	size_t ncomms;
+	struct perfdata_buildid *buildids;
+	size_t nbuildids;
+	char arch[32], hostname[64], osrelease[64], version[64];
+	char *cmdline;             /* the argv joined by spaces, or NULL */
+	uint32_t nr_cpus_online, nr_cpus_avail;
+	uint64_t nrecords, nunknown, lost;
+	/* storage the samples point into */
+	uint64_t *u64pool;
+	struct perfdata_branch *brpool;
+};
+
+/* Parse a perf.data image (not necessarily written by rvpmu). Returns 0,
+ * or -1 with a one-line reason in err; never reads outside buf. */
+int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *err, size_t errlen);
+int perfdata_read(const char *path, struct perfdata_file *f, char *err, size_t errlen);
+void perfdata_file_free(struct perfdata_file *f);
+
+/* ---- symbols of one guest ELF ---- */
+
+struct sym_elf;
+/* Open path and load its function symbols (and DWARF lines if present).
+ * Returns NULL with a reason in err. */
+struct sym_elf *sym_open(const char *path, char *err, size_t errlen);
+void sym_close(struct sym_elf *s);
+/* Convert a file offset inside an executable mapping into a link-time
+ * address (what the symbol table uses); 0 when no segment holds it. */
+int sym_offset_to_addr(const struct sym_elf *s, uint64_t off, uint64_t *addr);
+/* The function holding addr, or NULL; *off = addr - symbol start. */
+const char *sym_lookup(const struct sym_elf *s, uint64_t addr, uint64_t *off);
+/* The file:line of addr from DWARF into buf (file is the basename);
+ * returns 0, or -1 when there is no line information. */
+int sym_srcline(struct sym_elf *s, uint64_t addr, char *buf, size_t len);
+/* The ELF's GNU build id (.note.gnu.build-id); returns its length or 0. */
+unsigned sym_build_id(const char *path, uint8_t *id, unsigned max);
+
+/* ---- report ---- */
+
+enum report_sort { REPORT_SORT_SYM, REPORT_SORT_DSO, REPORT_SORT_SRCLINE };
+
+struct report_opts {
+	const char *input;         /* perf.data path (default "perf.data") */
+	enum report_sort sort;
+	int folded;                /* print folded stacks instead of the table */
+	const char *flamegraph;    /* write an SVG flame graph here, or NULL */
+	const char *symfs;         /* prefix for mapped paths, or NULL */
+	FILE *out;                 /* NULL = stdout */
+};
+
+/* Parse "sym", "symbol", "dso", "srcline"; -1 when unknown. */
+int report_parse_sort(const char *s);
+/* rvpmu report: returns 0, or 1 after printing "rvpmu: reason" to stderr. */
+int report_main(const struct report_opts *o);
+/* The same on an already parsed file (the fuzzer and tests use it). */
+int report_file(const struct report_opts *o, const struct perfdata_file *f, char *err,
+		size_t errlen);
+
+#endif

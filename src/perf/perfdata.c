@@ -1,0 +1,565 @@
+/* perf.data writer: the file layout of Linux tools/perf
+ * (Documentation/perf.data-file-format.txt) with records as the kernel
+ * writes them (include/uapi/linux/perf_event.h), so Linux perf report,
+ * perf script and rvpmu report read what rvpmu record samples.
+ *
+ * Layout: file header | ids of each attr | attrs | data (records) |
+ * feature section table | feature payloads. The header is written last,
+ * once the sizes are known. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include "perfdata_int.h"
+#include "rvpmu/perfdata.h"
+
+struct wr_event {
+	struct perf_event_attr attr;
+	char name[64];
+	uint64_t id;
+};
+
+struct perfdata_writer {
+	FILE *f;
+	char *path;
+	struct wr_event *ev;
+	unsigned nev;
+	char **argv;
+	int argc;
+	uint64_t data_off, data_size;
+	uint64_t nsamples, since_round;
+	uint64_t now, first_time, last_time;
+	char **dsos;            /* distinct mapped paths, for HEADER_BUILD_ID */
+	unsigned ndsos;
+	int failed;
+	int any_branch;
+};
+
+static void werr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static void put(struct perfdata_writer *w, const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, w->f) != n)
+		w->failed = errno ? errno : EIO;
+}
+
+static void put_u64(struct perfdata_writer *w, uint64_t v) { put(w, &v, 8); }
+static void put_u32(struct perfdata_writer *w, uint32_t v) { put(w, &v, 4); }
+
+static void put_zero(struct perfdata_writer *w, size_t n)
+{
+	static const char z[64];
+	while (n) {
+		size_t k = n < sizeof(z) ? n : sizeof(z);
+		put(w, z, k);
+		n -= k;
+	}
+}
+
+/* The sample_id trailer every non-sample record carries under
+ * sample_id_all: TID, TIME, CPU, IDENTIFIER (perf_event.h, "struct
+ * sample_id"). All events share the sample_type bits involved. */
+static size_t sample_id_size(void) { return 8 + 8 + 8 + 8; }
+
+static void put_sample_id(struct perfdata_writer *w, uint32_t pid, uint32_t tid)
+{
+	put_u32(w, pid);
+	put_u32(w, tid);
+	put_u64(w, w->now);
+	put_u64(w, 0);          /* cpu, res */
+	put_u64(w, w->ev[0].id);
+}
+
+static void put_header(struct perfdata_writer *w, uint32_t type, uint16_t misc, size_t size)
+{
+	struct perf_event_header h = { .type = type, .misc = misc, .size = (uint16_t)size };
+	put(w, &h, sizeof(h));
+	w->data_size += size;
+}
+
+static int check(struct perfdata_writer *w)
+{
+	return w->failed ? -1 : 0;
+}
+
+static void free_writer(struct perfdata_writer *w)
+{
+	if (!w)
+		return;
+	if (w->f)
+		fclose(w->f);
+	for (int i = 0; i < w->argc; i++)
+		free(w->argv[i]);
+	for (unsigned i = 0; i < w->ndsos; i++)
+		free(w->dsos[i]);
+	free(w->dsos);
+	free(w->argv);
+	free(w->ev);
+	free(w->path);
+	free(w);
+}
+
+/* perf_event_attr for one event (perf_event_open(2), "sample_type"). */
+static void make_attr(const struct perfdata_event *e, struct perf_event_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->type = e->type;
+	a->size = PERFDATA_ATTR_SIZE;
+	a->config = e->config;
+	a->sample_period = e->sample_period;
+	a->freq = e->freq ? 1 : 0;
+	a->sample_type = PERFDATA_SAMPLE_BASE;
+	if (e->callchain)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (e->branch_stack) {
+		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = e->branch_sample_type ? e->branch_sample_type
+			: PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER;
+	}
+	a->exclude_user = e->exclude_user ? 1 : 0;
+	a->exclude_kernel = e->exclude_kernel ? 1 : 0;
+	a->exclude_hv = e->exclude_hv ? 1 : 0;
+	a->disabled = 1;
+	a->enable_on_exec = 1;
+	a->mmap = 1;
+	a->comm = 1;
+	a->task = 1;
+	a->mmap2 = 1;
+	a->sample_id_all = 1;
+}
+
+struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_event *events,
+					unsigned nevents, int argc, char *const *argv,
+					char *err, size_t errlen)
+{
+	if (!nevents || nevents > PERFDATA_MAX_EVENTS) {
+		werr(err, errlen, "%s: %u events (1 to %u supported)", path, nevents,
+		     PERFDATA_MAX_EVENTS);
+		return NULL;
+	}
+	struct perfdata_writer *w = calloc(1, sizeof(*w));
+	if (!w || !(w->ev = calloc(nevents, sizeof(*w->ev))) || !(w->path = strdup(path)) ||
+	    (argc > 0 && !(w->argv = calloc(argc, sizeof(char *))))) {
+		werr(err, errlen, "%s: out of memory", path);
+		free_writer(w);
+		return NULL;
+	}
+	w->nev = nevents;
+	for (unsigned i = 0; i < nevents; i++) {
+		make_attr(&events[i], &w->ev[i].attr);
+		snprintf(w->ev[i].name, sizeof(w->ev[i].name), "%s",
+			 events[i].name ? events[i].name : "event");
+		w->ev[i].id = i + 1;
+		w->any_branch |= events[i].branch_stack;
+	}
+	for (int i = 0; i < argc; i++) {
+		if (!(w->argv[i] = strdup(argv[i] ? argv[i] : ""))) {
+			werr(err, errlen, "%s: out of memory", path);
+			free_writer(w);
+			return NULL;
+		}
+		w->argc = i + 1;
+	}
+	if (!(w->f = fopen(path, "wb"))) {
+		werr(err, errlen, "%s: %s", path, strerror(errno));
+		free_writer(w);
+		return NULL;
+	}
+	/* header placeholder, then ids, then attrs (each followed by the
+	 * perf_file_section of its ids), then data. */
+	put_zero(w, PERFDATA_HEADER_SIZE);
+	for (unsigned i = 0; i < nevents; i++)
+		put_u64(w, w->ev[i].id);
+	for (unsigned i = 0; i < nevents; i++) {
+		put(w, &w->ev[i].attr, PERFDATA_ATTR_SIZE);
+		put_u64(w, PERFDATA_HEADER_SIZE + 8ull * i);
+		put_u64(w, 8);
+	}
+	w->data_off = PERFDATA_HEADER_SIZE + 8ull * nevents +
+		(uint64_t)nevents * (PERFDATA_ATTR_SIZE + 16);
+	if (check(w)) {
+		werr(err, errlen, "%s: %s", path, strerror(w->failed));
+		free_writer(w);
+		return NULL;
+	}
+	return w;
+}
+
+int perfdata_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, const char *name)
+{
+	char comm[16] = {0};
+	snprintf(comm, sizeof(comm), "%s", name);
+	size_t n = (strlen(comm) + 1 + 7) & ~(size_t)7;
+	put_header(w, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC,
+		   sizeof(struct perf_event_header) + 8 + n + sample_id_size());
+	put_u32(w, pid);
+	put_u32(w, tid);
+	put(w, comm, n);
+	put_sample_id(w, pid, tid);
+	return check(w);
+}
+
+static void remember_dso(struct perfdata_writer *w, const char *path)
+{
+	for (unsigned i = 0; i < w->ndsos; i++)
+		if (!strcmp(w->dsos[i], path))
+			return;
+	char **d = realloc(w->dsos, (w->ndsos + 1) * sizeof(*d));
+	if (!d) {
+		w->failed = ENOMEM;
+		return;
+	}
+	w->dsos = d;
+	if (!(d[w->ndsos] = strdup(path)))
+		w->failed = ENOMEM;
+	else
+		w->ndsos++;
+}
+
+/* PERF_RECORD_MMAP2 with device/inode fields zero (no build id in the
+ * record: perf finds it in HEADER_BUILD_ID). */
+int perfdata_mmap2(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t addr,
+		   uint64_t len, uint64_t pgoff, uint32_t prot, const char *path)
+{
+	size_t plen = strlen(path);
+	if (plen > 4000)
+		return -1;
+	size_t n = (plen + 1 + 7) & ~(size_t)7;
+	put_header(w, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER,
+		   sizeof(struct perf_event_header) + 8 + 3 * 8 + 2 * 4 + 2 * 8 + 2 * 4 + n +
+		   sample_id_size());
+	put_u32(w, pid);
+	put_u32(w, tid);
+	put_u64(w, addr);
+	put_u64(w, len);
+	put_u64(w, pgoff);
+	put_u32(w, 0);          /* maj */
+	put_u32(w, 0);          /* min */
+	put_u64(w, 0);          /* ino */
+	put_u64(w, 0);          /* ino_generation */
+	put_u32(w, prot);
+	put_u32(w, MAP_PRIVATE);
+	put(w, path, plen);
+	put_zero(w, n - plen);
+	put_sample_id(w, pid, tid);
+	remember_dso(w, path);
+	return check(w);
+}
+
+int perfdata_mmap_elf(struct perfdata_writer *w, uint32_t pid, uint32_t tid,
+		      const char *path, uint64_t bias)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	size_t n = 0;
+	int rc = -1, any = 0;
+	if (e && elf_kind(e) == ELF_K_ELF && !elf_getphdrnum(e, &n)) {
+		rc = 0;
+		for (size_t i = 0; i < n && !rc; i++) {
+			GElf_Phdr ph;
+			if (!gelf_getphdr(e, i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+				continue;
+			/* page-aligned as mmap(2) maps it */
+			uint64_t skew = ph.p_vaddr & 4095;
+			uint32_t prot = PROT_EXEC | (ph.p_flags & PF_R ? PROT_READ : 0) |
+				(ph.p_flags & PF_W ? PROT_WRITE : 0);
+			rc = perfdata_mmap2(w, pid, tid, bias + ph.p_vaddr - skew,
+					    (ph.p_memsz + skew + 4095) & ~4095ull,
+					    ph.p_offset - skew, prot, path);
+			any = 1;
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return any ? rc : -1;
+}
+
+static void round_if_due(struct perfdata_writer *w, int force)
+{
+	if (!w->since_round || (!force && w->since_round < 4096))
+		return;
+	put_header(w, PERF_RECORD_FINISHED_ROUND, 0, sizeof(struct perf_event_header));
+	w->since_round = 0;
+}
+
+/* PERF_RECORD_SAMPLE in the sample_type order of perf_event.h:
+ * IDENTIFIER, IP, TID, TIME, CPU, PERIOD, CALLCHAIN, BRANCH_STACK. */
+int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perfdata_sample *s)
+{
+	if (event >= w->nev)
+		return -1;
+	const struct perf_event_attr *a = &w->ev[event].attr;
+	int cc = !!(a->sample_type & PERF_SAMPLE_CALLCHAIN);
+	int bs = !!(a->sample_type & PERF_SAMPLE_BRANCH_STACK);
+	int hwidx = bs && (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX);
+	uint32_t ncc = cc ? s->nr_callchain : 0, nbr = bs ? s->nr_branches : 0;
+	if (ncc > PERFDATA_MAX_CALLCHAIN)
+		ncc = PERFDATA_MAX_CALLCHAIN;
+	if (nbr > PERFDATA_MAX_BRANCHES)
+		nbr = PERFDATA_MAX_BRANCHES;
+	size_t size = sizeof(struct perf_event_header) + 8 * 6;
+	if (cc)
+		size += 8 + 8 * (ncc + (ncc ? 1 : 0));
+	if (bs)
+		size += 8 + (hwidx ? 8 : 0) + 24 * nbr;
+	put_header(w, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, size);
+	put_u64(w, w->ev[event].id);
+	put_u64(w, s->ip);
+	put_u32(w, s->pid);
+	put_u32(w, s->tid);
+	put_u64(w, s->time);
+	put_u32(w, s->cpu);
+	put_u32(w, 0);
+	put_u64(w, s->period);
+	if (cc) {
+		put_u64(w, ncc ? ncc + 1 : 0);
+		if (ncc)
+			put_u64(w, PERF_CONTEXT_USER);
+		put(w, s->callchain, 8 * (size_t)ncc);
+	}
+	if (bs) {
+		put_u64(w, nbr);
+		if (hwidx)
+			put_u64(w, (uint64_t)-1);  /* no hardware index: all valid */
+		for (uint32_t i = 0; i < nbr; i++) {
+			const struct perfdata_branch *b = &s->branches[i];
+			put_u64(w, b->from);
+			put_u64(w, b->to);
+			put_u64(w, perfdata_branch_flags(b));
+		}
+	}
+	if (s->time > w->now)
+		w->now = s->time;
+	if (!w->nsamples || s->time < w->first_time)
+		w->first_time = s->time;
+	if (s->time > w->last_time)
+		w->last_time = s->time;
+	w->nsamples++;
+	w->since_round++;
+	round_if_due(w, 0);
+	return check(w);
+}
+
+int perfdata_exit(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	if (time > w->now)
+		w->now = time;
+	put_header(w, PERF_RECORD_EXIT, 0, sizeof(struct perf_event_header) + 4 * 4 + 8 +
+		   sample_id_size());
+	put_u32(w, pid);
+	put_u32(w, pid);        /* ppid: the task is its own parent here */
+	put_u32(w, tid);
+	put_u32(w, tid);
+	put_u64(w, time);
+	put_sample_id(w, pid, tid);
+	return check(w);
+}
+
+uint64_t perfdata_nsamples(const struct perfdata_writer *w)
+{
+	return w->nsamples;
+}
+
+/* perf_header_string: u32 len (the padded size), NUL-padded string. */
+static void put_string(struct perfdata_writer *w, const char *s)
+{
+	size_t n = strlen(s);
+	size_t padded = (n + 1 + 63) & ~(size_t)63;
+	put_u32(w, (uint32_t)padded);
+	put(w, s, n);
+	put_zero(w, padded - n);
+}
+
+static size_t string_size(const char *s)
+{
+	return 4 + ((strlen(s) + 1 + 63) & ~(size_t)63);
+}
+
+/* Feature payloads; each returns its size when w is NULL-sized. A
+ * feature writer is run twice: once counting bytes, once writing. */
+static uint64_t feat_write(struct perfdata_writer *w, int feat, int emit)
+{
+	long start = emit ? ftell(w->f) : 0;
+	uint64_t size = 0;
+	switch (feat) {
+	case HEADER_BUILD_ID:
+		for (unsigned i = 0; i < w->ndsos; i++) {
+			uint8_t id[20];
+			unsigned n = sym_build_id(w->dsos[i], id, sizeof(id));
+			if (!n)
+				continue;
+			size_t plen = strlen(w->dsos[i]);
+			size_t padded = (plen + 1 + 63) & ~(size_t)63;
+			size_t rec = 8 + 4 + 24 + padded;
+			size += rec;
+			if (!emit)
+				continue;
+			struct perf_event_header h = {
+				.type = PERF_RECORD_HEADER_BUILD_ID,
+				.misc = PERF_RECORD_MISC_USER | PERFDATA_MISC_BUILD_ID_SIZE,
+				.size = (uint16_t)rec,
+			};
+			uint8_t bid[24] = {0};
+			memcpy(bid, id, n);
+			bid[20] = (uint8_t)n;
+			put(w, &h, sizeof(h));
+			put_u32(w, (uint32_t)-1);  /* HOST_KERNEL_ID: the host machine */
+			put(w, bid, sizeof(bid));
+			put(w, w->dsos[i], plen);
+			put_zero(w, padded - plen);
+		}
+		break;
+	case HEADER_HOSTNAME:
+		size = string_size("rvpmu");
+		if (emit)
+			put_string(w, "rvpmu");
+		break;
+	case HEADER_OSRELEASE:
+		size = string_size(PERFDATA_OSRELEASE);
+		if (emit)
+			put_string(w, PERFDATA_OSRELEASE);
+		break;
+	case HEADER_VERSION:
+		size = string_size(PERFDATA_VERSION);
+		if (emit)
+			put_string(w, PERFDATA_VERSION);
+		break;
+	case HEADER_ARCH:
+		size = string_size("riscv64");
+		if (emit)
+			put_string(w, "riscv64");
+		break;
+	case HEADER_NRCPUS:
+		size = 8;
+		if (emit) {
+			put_u32(w, 1);  /* nr_cpus_avail */
+			put_u32(w, 1);  /* nr_cpus_online */
+		}
+		break;
+	case HEADER_CPUDESC:
+		size = string_size("rvpmu RV64GC");
+		if (emit)
+			put_string(w, "rvpmu RV64GC");
+		break;
+	case HEADER_CMDLINE:
+		size = 4;
+		for (int i = 0; i < w->argc; i++)
+			size += string_size(w->argv[i]);
+		if (emit) {
+			put_u32(w, (uint32_t)w->argc);
+			for (int i = 0; i < w->argc; i++)
+				put_string(w, w->argv[i]);
+		}
+		break;
+	case HEADER_EVENT_DESC:
+		size = 8;
+		for (unsigned i = 0; i < w->nev; i++)
+			size += PERFDATA_ATTR_SIZE + 4 + string_size(w->ev[i].name) + 8;
+		if (emit) {
+			put_u32(w, w->nev);
+			put_u32(w, PERFDATA_ATTR_SIZE);
+			for (unsigned i = 0; i < w->nev; i++) {
+				put(w, &w->ev[i].attr, PERFDATA_ATTR_SIZE);
+				put_u32(w, 1);
+				put_string(w, w->ev[i].name);
+				put_u64(w, w->ev[i].id);
+			}
+		}
+		break;
+	case HEADER_BRANCH_STACK:
+		break;          /* a flag: no payload */
+	case HEADER_SAMPLE_TIME:
+		size = 16;
+		if (emit) {
+			put_u64(w, w->first_time);
+			put_u64(w, w->last_time);
+		}
+		break;
+	}
+	if (emit && !w->failed && (uint64_t)(ftell(w->f) - start) != size)
+		w->failed = EIO;
+	return size;
+}
+
+int perfdata_close(struct perfdata_writer *w, char *err, size_t errlen)
+{
+	if (!w)
+		return -1;
+	round_if_due(w, 1);
+	static const int feats[] = {
+		HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION,
+		HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CMDLINE,
+		HEADER_EVENT_DESC, HEADER_BRANCH_STACK, HEADER_SAMPLE_TIME,
+	};
+	uint64_t bits[4] = {0};
+	int use[sizeof(feats) / sizeof(feats[0])];
+	unsigned nfeat = 0;
+	for (unsigned i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+		use[i] = feats[i] != HEADER_BRANCH_STACK || w->any_branch;
+		if (feats[i] == HEADER_BUILD_ID && !feat_write(w, feats[i], 0))
+			use[i] = 0;
+		if (use[i]) {
+			bits[feats[i] / 64] |= 1ull << (feats[i] % 64);
+			nfeat++;
+		}
+	}
+	/* the section table follows the data, payloads follow the table */
+	uint64_t off = w->data_off + w->data_size + 16ull * nfeat;
+	for (unsigned i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+		if (!use[i])
+			continue;
+		uint64_t sz = feat_write(w, feats[i], 0);
+		put_u64(w, off);
+		put_u64(w, sz);
+		off += sz;
+	}
+	for (unsigned i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
+		if (use[i])
+			feat_write(w, feats[i], 1);
+	/* perf_file_header */
+	if (!w->failed && fseek(w->f, 0, SEEK_SET))
+		w->failed = errno;
+	put(w, "PERFILE2", 8);
+	put_u64(w, PERFDATA_HEADER_SIZE);
+	put_u64(w, PERFDATA_ATTR_SIZE + 16);
+	put_u64(w, PERFDATA_HEADER_SIZE + 8ull * w->nev);       /* attrs */
+	put_u64(w, (uint64_t)w->nev * (PERFDATA_ATTR_SIZE + 16));
+	put_u64(w, w->data_off);
+	put_u64(w, w->data_size);
+	put_u64(w, 0);          /* event_types: unused */
+	put_u64(w, 0);
+	put(w, bits, sizeof(bits));
+	if (!w->failed && fflush(w->f))
+		w->failed = errno ? errno : EIO;
+	int rc = 0;
+	if (w->failed) {
+		werr(err, errlen, "%s: %s", w->path, strerror(w->failed));
+		rc = -1;
+	}
+	if (fclose(w->f) && !rc) {
+		werr(err, errlen, "%s: %s", w->path, strerror(errno));
+		rc = -1;
+	}
+	w->f = NULL;
+	free_writer(w);
+	return rc;
+}
