@@ -110,6 +110,9 @@ void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len);
 /* The time CSR as the guest reads it. */
 uint64_t hart_time(const struct hart *h);
 
+/* (Re)build the PMU from cfg: counters reset, time read from the hart. */
+void hart_pmu_init(struct hart *h, const struct pmu_config *cfg);
+
 /* Report retired instructions to the PMU (before any counter access). */
 void hart_sync_pmu(struct hart *h);
 /* Set mip.LCOFIP once the skid after an overflow has retired. */

@@ -20,6 +20,7 @@ struct machine_opts {
 	                            --bios none, at 0x80200000 otherwise) */
 	uint64_t ram_mb;         /* default 256 */
 	uint64_t max_insns;      /* 0 = no limit */
+	const struct profile *profile;  /* core profile, NULL = the default PMU */
 	FILE *console;           /* UART output (stdout) */
 };
 

@@ -15,11 +15,14 @@ struct evspec {
 	int group;              /* index of its group's leader, or -1 */
 };
 
-/* Parse a perf -e list ("cycles,{instructions,branches}:u,r1234"). Returns
- * the number of events, or -1 with a message in err. */
-int evspec_parse(const char *list, struct evspec *out, int max, char *err, size_t errlen);
-/* Print every event name evspec_parse knows, as perf list does. */
-void evspec_list(FILE *f);
+struct profile;
+
+/* Parse a perf -e list ("cycles,{instructions,branches}:u,r1234") for the
+ * core profile p. Returns the number of events, or -1 with a message. */
+int evspec_parse(const char *list, const struct profile *p, struct evspec *out, int max,
+		 char *err, size_t errlen);
+/* Print every event name evspec_parse knows for p, as perf list does. */
+void evspec_list(FILE *f, const struct profile *p);
 
 struct stat_opts {
 	struct evspec ev[EVSPEC_MAX];
@@ -27,7 +30,8 @@ struct stat_opts {
 	const char *csv_sep;    /* -x: NULL for the human table */
 	FILE *out;              /* where the table goes (stderr, as perf) */
 	unsigned repeat;        /* -r */
-	uint64_t clock_hz;      /* modelled core clock */
+	const struct profile *prof;
+	int models;             /* run the microarchitecture models */
 };
 
 /* Run argv under rvpmu's user-mode kernel with the events counted through

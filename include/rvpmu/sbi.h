@@ -36,7 +36,10 @@ struct sbi_counter {
 	uint64_t value;
 };
 
+struct profile;
+
 struct sbi_state {
+	const struct profile *prof;  /* event map; NULL: selector = event_idx */
 	unsigned num_hw;        /* hardware counter ids 0 .. num_hw-1 */
 	struct sbi_counter ctr[32 + SBI_FW_COUNTERS];
 	uint64_t shmem;         /* snapshot area, ~0 = none */

@@ -46,10 +46,14 @@ static const struct subcommand {
 	 "  -x SEP             CSV output with SEP between fields\n"
 	 "  -o FILE            write the table to FILE\n"
 	 "  -r N               run N times (deterministic: the counts must agree)\n"
+	 "  --profile P        core profile: a name (virt, u74) or a .json file\n"
+	 "                     (default virt)\n"
+	 "  --no-models        no cache/TLB/predictor/timing models: fast, and\n"
+	 "                     cycles = instructions\n"
 	 "  --max-insns N      stop the program after N instructions\n"
 	 "  -h, --help         show this help\n"},
 	{"list", cmd_list, "list the events rvpmu can count",
-	 "usage: rvpmu list\n\nList the event names 'rvpmu stat -e' accepts.\n"},
+	 "usage: rvpmu list [--profile P]\n\nList the event names 'rvpmu stat -e' accepts for a core profile.\n"},
 	{"system", cmd_system, "boot a bare-metal image on a QEMU-virt-compatible machine",
 	 "usage: rvpmu system [--bios builtin|none] --kernel FILE [options]\n"
 	 "\n"
@@ -67,6 +71,9 @@ static const struct subcommand {
 	 "  --bios builtin|none  firmware (default builtin)\n"
 	 "  --kernel FILE      the image to run\n"
 	 "  -m MB              RAM size (default 256)\n"
+	 "  --profile P        core profile for the PMU (virt, u74 or a .json file);\n"
+	 "                     without it the PMU's selectors are rvpmu's canonical\n"
+	 "                     event numbers (1 cycles, 2 instructions, ...)\n"
 	 "  --max-insns N      stop after N instructions (exit 124)\n"
 	 "  -h, --help         show this help\n"},
 };

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "rvpmu/linux.h"
 #include "rvpmu/perf.h"
+#include "rvpmu/profile.h"
 
 extern char **environ;
 
@@ -12,14 +13,15 @@ extern char **environ;
 int cmd_stat(int argc, char **argv)
 {
 	static struct stat_opts o;
+	static struct profile prof;
 	struct linux_opts lo = {0};
-	const char *events = DEFAULT_EVENTS, *outfile = NULL;
+	const char *events = DEFAULT_EVENTS, *outfile = NULL, *profile = "virt";
 	uint64_t n;
 	char err[512];
 	int i = 1;
 	o.out = stderr;
 	o.repeat = 1;
-	o.clock_hz = 1000000000;  /* the virt core: 1 GHz, one cycle per instruction */
+	o.models = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--")) {
@@ -30,6 +32,10 @@ int cmd_stat(int argc, char **argv)
 			cli_usage("stat", stdout);
 			return 0;
 		}
+		if (!strcmp(a, "--no-models")) {
+			o.models = 0;
+			continue;
+		}
 		/* single-letter options also take their value attached (-x,) */
 		char opt[3] = {a[0], a[1], 0};
 		const char *v = NULL;
@@ -38,7 +44,8 @@ int cmd_stat(int argc, char **argv)
 			a = opt;
 		}
 		int takes = !strcmp(a, "-e") || !strcmp(a, "--event") || !strcmp(a, "-x") ||
-			    !strcmp(a, "-o") || !strcmp(a, "-r") || !strcmp(a, "--max-insns");
+			    !strcmp(a, "-o") || !strcmp(a, "-r") || !strcmp(a, "--max-insns") ||
+			    !strcmp(a, "--profile");
 		if (!takes) {
 			fprintf(stderr, "rvpmu: stat: unknown option '%s' (see 'rvpmu help stat')\n", a);
 			return 2;
@@ -56,6 +63,8 @@ int cmd_stat(int argc, char **argv)
 			o.csv_sep = v;
 		} else if (!strcmp(a, "-o")) {
 			outfile = v;
+		} else if (!strcmp(a, "--profile")) {
+			profile = v;
 		} else if (!strcmp(a, "-r")) {
 			if (cli_parse_count(a, v, &n))
 				return 2;
@@ -70,7 +79,10 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "rvpmu: stat: no program given (see 'rvpmu help stat')\n");
 		return 2;
 	}
-	o.nev = evspec_parse(events, o.ev, EVSPEC_MAX, err, sizeof(err));
+	if (profile_load(profile, &prof, err, sizeof(err)))
+		return cli_error("%s", err);
+	o.prof = &prof;
+	o.nev = evspec_parse(events, &prof, o.ev, EVSPEC_MAX, err, sizeof(err));
 	if (o.nev < 0)
 		return cli_error("stat: %s", err);
 	if (outfile && !(o.out = fopen(outfile, "w")))
@@ -87,8 +99,15 @@ int cmd_list(int argc, char **argv)
 		cli_usage("list", stdout);
 		return 0;
 	}
+	static struct profile prof;
+	char err[512];
+	const char *name = "virt";
+	if (argc > 2 && !strcmp(argv[1], "--profile"))
+		name = argv[2], argc -= 2, argv += 2;
 	if (argc > 1)
 		return cli_error("list: unexpected argument '%s'", argv[1]);
-	evspec_list(stdout);
+	if (profile_load(name, &prof, err, sizeof(err)))
+		return cli_error("%s", err);
+	evspec_list(stdout, &prof);
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli.h"
 #include "rvpmu/machine.h"
+#include "rvpmu/profile.h"
 
 int cmd_system(int argc, char **argv)
 {
@@ -22,6 +23,13 @@ int cmd_system(int argc, char **argv)
 			bios = v;
 		else if (!strcmp(a, "--kernel"))
 			o.kernel = v;
+		else if (!strcmp(a, "--profile")) {
+			static struct profile prof;
+			char err[512];
+			if (profile_load(v, &prof, err, sizeof(err)))
+				return cli_error("%s", err);
+			o.profile = &prof;
+		}
 		else if (!strcmp(a, "-m")) {
 			if (cli_parse_count(a, v, &o.ram_mb))
 				return 2;

@@ -7,6 +7,5 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len);
 /* mstatus.FS is not Dirty: -1 when Off (illegal), else mark it Dirty. */
 int hart_fp_dirty(struct hart *h);
 void hart_retire_csr_insn(struct hart *h);
-void hart_pmu_init(struct hart *h, const struct pmu_config *cfg);
 
 #endif

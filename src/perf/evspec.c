@@ -8,6 +8,7 @@
 #include <string.h>
 #include "rvpmu/perf.h"
 #include "rvpmu/pmu.h"
+#include "rvpmu/profile.h"
 
 #define SBI_RAW_V2 0x30000u
 
@@ -51,45 +52,50 @@ static size_t edit_distance(const char *a, const char *b)
 }
 
 /* The known name closest to s, for "did you mean". */
-static const char *closest(const char *s)
+static const char *closest(const char *s, const struct profile *p)
 {
 	const char *best = NULL;
 	size_t bd = strlen(s) / 3 + 1;  /* a typo, not another word */
-	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
-		size_t d = edit_distance(s, generic[i].name);
-		if (d < bd)
-			bd = d, best = generic[i].name;
-	}
-	for (int e = PMU_EV_LOAD; e < PMU_EV_COUNT; e++) {
-		size_t d = edit_distance(s, pmu_event_name((enum pmu_event)e));
-		if (d < bd)
-			bd = d, best = pmu_event_name((enum pmu_event)e);
-	}
+#define TRY(name) do { size_t d_ = edit_distance(s, (name)); if (d_ < bd) bd = d_, best = (name); } while (0)
+	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
+		TRY(generic[i].name);
+	for (unsigned i = 0; p && i < p->n_events; i++)
+		TRY(p->events[i].name);
+	for (unsigned e = PMU_EV_CYCLES; p && p->pmu.encoding == PROFILE_ENC_SBI && e < PROF_EV_COUNT; e++)
+		if (profile_event_name(e))
+			TRY(profile_event_name(e));
+#undef TRY
 	return best;
 }
 
-static int lookup(const char *name, struct evspec *ev, char *err, size_t errlen)
+static int lookup(const char *name, const struct profile *p, struct evspec *ev, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
 		if (!strcmp(name, generic[i].name)) {
 			ev->event_idx = generic[i].idx;
 			return 0;
 		}
-	/* rvpmu's canonical instruction-class events, as raw selectors of
-	 * the "virt" encoding */
-	for (int e = PMU_EV_LOAD; e < PMU_EV_COUNT; e++)
-		if (!strcmp(name, pmu_event_name((enum pmu_event)e))) {
-			ev->event_idx = SBI_RAW_V2;
-			ev->event_data = (uint64_t)e;
-			return 0;
-		}
+	/* the profile's vendor events: raw selectors */
+	const struct profile_perf_event *pe = p ? profile_find_event(p, name) : NULL;
+	if (pe) {
+		ev->event_idx = SBI_RAW_V2;
+		ev->event_data = pe->code;
+		return 0;
+	}
+	/* canonical events by name, where the encoding can select one alone */
+	int id = profile_event_id(name);
+	if (id > 0 && p && p->pmu.encoding == PROFILE_ENC_SBI) {
+		ev->event_idx = SBI_RAW_V2;
+		ev->event_data = PROFILE_SEL_CANON | (uint64_t)id;
+		return 0;
+	}
 	if (name[0] == 'r' && name[1] && strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1) &&
 	    strlen(name + 1) <= 14) {
 		ev->event_idx = SBI_RAW_V2;
 		ev->event_data = strtoull(name + 1, NULL, 16);
 		return 0;
 	}
-	const char *hint = closest(name);
+	const char *hint = closest(name, p);
 	if (hint)
 		snprintf(err, errlen, "unknown event '%s' (did you mean '%s'? 'rvpmu list' shows them all)",
 			 name, hint);
@@ -115,7 +121,8 @@ static int modifiers(const char *m, int *eu, int *ek, char *err, size_t errlen)
 	return 0;
 }
 
-int evspec_parse(const char *list, struct evspec *out, int max, char *err, size_t errlen)
+int evspec_parse(const char *list, const struct profile *prof, struct evspec *out, int max,
+		 char *err, size_t errlen)
 {
 	int n = 0, group = -1, group_start = 0;
 	const char *p = list;
@@ -152,7 +159,7 @@ int evspec_parse(const char *list, struct evspec *out, int max, char *err, size_
 		char *colon = strchr(tok, ':');
 		if (colon)
 			*colon = 0;
-		if (lookup(tok, ev, err, errlen) ||
+		if (lookup(tok, prof, ev, err, errlen) ||
 		    (colon && modifiers(colon + 1, &ev->exclude_user, &ev->exclude_kernel, err, errlen)))
 			return -1;
 		n++;
@@ -198,19 +205,18 @@ int evspec_parse(const char *list, struct evspec *out, int max, char *err, size_
 	return n;
 }
 
-void evspec_list(FILE *f)
+void evspec_list(FILE *f, const struct profile *p)
 {
-	fprintf(f, "\nList of events rvpmu's virt core names (perf names map to SBI events;\n"
-		   "the core counts those marked *; others are <not supported> until\n"
-		   "the microarchitecture models exist):\n\n");
+	fprintf(f, "\nList of pre-defined events (to be used in -e) for the %s core:\n\n", p->name);
 	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
 		uint32_t e = generic[i].idx;
-		int counted = e == 1 || e == 2 || e == 5;
-		fprintf(f, "  %-32s %s [%s event]\n", generic[i].name, counted ? "*" : " ",
-			e >> 16 ? "Hardware cache" : "Hardware");
+		const struct profile_sbi_event *m = profile_sbi_lookup(p, e);
+		fprintf(f, "  %-40s [%s event%s]\n", generic[i].name,
+			e >> 16 ? "Hardware cache" : "Hardware", m ? "" : ", not supported by this core");
 	}
-	fprintf(f, "\nrvpmu instruction-class events (raw selectors of the virt core):\n\n");
-	for (int e = PMU_EV_LOAD; e < PMU_EV_COUNT; e++)
-		fprintf(f, "  %-32s * [r%x]\n", pmu_event_name((enum pmu_event)e), e);
-	fprintf(f, "\n  rNNN                               [raw selector, SBI raw v2 event]\n\n");
+	if (p->n_events)
+		fprintf(f, "\n%s:\n", p->name);
+	for (unsigned i = 0; i < p->n_events; i++)
+		fprintf(f, "  %-40s\n       [%s]\n", p->events[i].name, p->events[i].desc);
+	fprintf(f, "\n  rNNN                                     [Raw hardware event descriptor]\n\n");
 }

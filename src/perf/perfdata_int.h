@@ -8,7 +8,7 @@
 #define PERFDATA_HEADER_SIZE 104        /* struct perf_file_header */
 #define PERFDATA_ATTR_SIZE 128          /* PERF_ATTR_SIZE_VER7 */
 #define PERFDATA_MAX_EVENTS 64
-#define PERFDATA_MAX_CALLCHAIN 512
+#define PERFDATA_MAX_CALLCHAIN 127       /* PERF_MAX_STACK_DEPTH */
 #define PERFDATA_MAX_BRANCHES 256
 #define PERFDATA_MISC_BUILD_ID_SIZE (1u << 15) /* build_id[20] holds the size */
 #define PERFDATA_OSRELEASE "6.1.0-rvpmu"

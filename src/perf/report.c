@@ -80,8 +80,13 @@ static struct sym_elf *dso_syms(struct ctx *c, const char *path)
 	char full[4096], err[512];
 	snprintf(full, sizeof(full), "%s%s", c->o->symfs ? c->o->symfs : "", path);
 	d->sym = sym_open(full, err, sizeof(err));
-	if (!d->sym)
+	if (!d->sym) {
+		/* the path comes from the file: keep the message one line of text */
+		for (char *p = err; *p; p++)
+			if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+				*p = '?';
 		fprintf(stderr, "rvpmu: report: no symbols for %s\n", err);
+	}
 	return d->sym;
 }
 
@@ -115,10 +120,12 @@ static void sym_name(struct ctx *c, uint32_t pid, uint64_t ip, char *buf, size_t
 {
 	struct where w = resolve(c, pid, ip);
 	const char *name = w.have_addr ? sym_lookup(w.sym, w.addr, NULL) : NULL;
+	/* unresolved: the offset in the mapped file, as perf shows it */
 	if (name)
 		snprintf(buf, len, "%s", name);
 	else
-		snprintf(buf, len, "0x%016llx", (unsigned long long)ip);
+		snprintf(buf, len, "0x%016llx", (unsigned long long)(w.map ? ip - w.map->addr +
+								       w.map->pgoff : ip));
 }
 
 static char *key_of(struct ctx *c, const struct perfdata_rd_sample *s)

@@ -3,9 +3,11 @@
  * run, stop, and read the counter's CSR. */
 #include <stdio.h>
 #include <string.h>
+#include "rvpmu/core.h"
 #include "rvpmu/hart.h"
 #include "rvpmu/linux.h"
 #include "rvpmu/perf.h"
+#include "rvpmu/profile.h"
 #include "rvpmu/sbi.h"
 
 enum { FID_NUM_COUNTERS, FID_GET_INFO, FID_CFG_MATCH, FID_START, FID_STOP };
@@ -33,6 +35,24 @@ static long sbi(struct sbi_state *s, struct hart *h, unsigned fid, uint64_t a0, 
 	return err;
 }
 
+/* Can this core count e? Without the models, events only they raise
+ * (caches, TLBs, prediction, stalls) are not countable. */
+static int countable(const struct stat_opts *o, const struct evspec *e)
+{
+	if (o->models)
+		return 1;
+	uint64_t set;
+	if (e->event_idx >> 16 >= 2) {
+		set = profile_decode_set(o->prof, e->event_data);
+	} else {
+		const struct profile_sbi_event *m = profile_sbi_lookup(o->prof, e->event_idx);
+		if (!m)
+			return 1;  /* let the firmware say so */
+		set = m->selector ? profile_decode_set(o->prof, m->selector) : 0;
+	}
+	return !(set >> PMU_EV_COUNT);
+}
+
 /* One run: configure, start, run, stop, read. Returns the exit status. */
 static int run_once(struct stat_opts *o, const struct linux_opts *lo, int argc, char **argv,
 		    char **envp, struct counted *c, uint64_t *insns)
@@ -49,7 +69,14 @@ static int run_once(struct stat_opts *o, const struct linux_opts *lo, int argc, 
 		hart_free(&h);
 		return -1;
 	}
+	if (core_setup(&h, o->prof, o->models, err, sizeof(err))) {
+		fprintf(stderr, "rvpmu: %s: %s\n", o->prof->name, err);
+		linux_free();
+		hart_free(&h);
+		return -1;
+	}
 	memset(&s, 0, sizeof(s));
+	s.prof = o->prof;
 	sbi_pmu_init(&s, &h);
 
 	/* probe as Linux does: the counters get_info accepts form cmask */
@@ -63,6 +90,8 @@ static int run_once(struct stat_opts *o, const struct linux_opts *lo, int argc, 
 		uint64_t flags = CFG_CLEAR_VALUE | (e->exclude_kernel ? CFG_SET_SINH : 0) |
 				 (e->exclude_user ? CFG_SET_UINH : 0);
 		uint64_t idx;
+		if (!countable(o, e))
+			continue;
 		long r = sbi(&s, &h, FID_CFG_MATCH, 0, cmask, flags, e->event_idx, e->event_data, &idx);
 		c[i].supported = r == SBI_SUCCESS;
 		if (r != SBI_SUCCESS)
@@ -87,6 +116,7 @@ static int run_once(struct stat_opts *o, const struct linux_opts *lo, int argc, 
 	}
 	*insns = h.instret;
 	linux_free();
+	core_free(&h);
 	hart_free(&h);
 	return status;
 }
@@ -119,7 +149,7 @@ static void print_table(struct stat_opts *o, struct counted *c, uint64_t insns, 
 	if (o->csv_sep) {
 		/* perf's -x layout: value, unit, event, run time (ns), % running */
 		const char *x = o->csv_sep;
-		uint64_t ns = (uint64_t)((double)insns * 1e9 / (double)o->clock_hz);
+		uint64_t ns = (uint64_t)((double)insns * 1e9 / (double)o->prof->clock_hz);
 		for (int i = 0; i < o->nev; i++) {
 			if (c[i].supported)
 				fprintf(f, "%llu%s%s%s%s%llu%s100.00\n", (unsigned long long)c[i].value,
@@ -150,8 +180,9 @@ static void print_table(struct stat_opts *o, struct counted *c, uint64_t insns, 
 		fprintf(f, "\n");
 	}
 	if (have_cycles)
-		fprintf(f, "\n%18.9f seconds time elapsed (modelled: cycles at %.2f GHz)\n\n",
-			(double)cycles / (double)o->clock_hz, (double)o->clock_hz / 1e9);
+		fprintf(f, "\n%18.9f seconds time elapsed (modelled: %s at %.2f GHz%s)\n\n",
+			(double)cycles / (double)o->prof->clock_hz, o->prof->name,
+			(double)o->prof->clock_hz / 1e9, o->models ? "" : ", one cycle per instruction");
 	else
 		fprintf(f, "\n");
 }

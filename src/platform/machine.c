@@ -2,6 +2,7 @@
  * interleaves the hart with interrupts, timers and counter overflow. */
 #include <stdio.h>
 #include <string.h>
+#include "rvpmu/core.h"
 #include "rvpmu/machine.h"
 
 /* Unused address space faults; only the listed devices answer. */
@@ -42,6 +43,8 @@ static int boot(struct machine *m, char *err, size_t errlen)
 		return -1;
 	hart_invalidate_code(h, 0, h->mem.size);
 	hart_reset_system(h, entry);
+	if (m->o.profile && core_setup(h, m->o.profile, false, err, errlen))
+		return -1;
 	h->mmio = mmio;
 	h->mmio_ctx = m;
 	memset(&m->clint, 0, sizeof(m->clint));

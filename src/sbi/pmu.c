@@ -6,6 +6,7 @@
  * 2 minstret, 3.. mhpmcounterN), then SBI_FW_COUNTERS firmware counters. */
 #include <string.h>
 #include "rvpmu/hart.h"
+#include "rvpmu/profile.h"
 #include "rvpmu/sbi.h"
 
 enum {
@@ -42,27 +43,30 @@ void sbi_pmu_init(struct sbi_state *s, struct hart *h)
 {
 	s->num_hw = 3 + h->pmu.cfg.n_hpm;
 	s->shmem = ~0ull;
-	/* hpm counters stopped and unprogrammed; cycle and instret run and are
-	 * permanently mapped to their events, as OpenSBI does */
-	wr(h, CSR_MCOUNTINHIBIT, HART_CSR_WRITE, ((1ull << s->num_hw) - 1) & ~7ull);
+	/* every counter stopped, hpm counters unprogrammed; cycle and instret
+	 * are permanently mapped to their events, as OpenSBI does */
+	wr(h, CSR_MCOUNTINHIBIT, HART_CSR_WRITE, ((1ull << s->num_hw) - 1) & ~2ull);
 	s->ctr[0].event_idx = 1;
 	s->ctr[2].event_idx = 2;
 }
 
-/* The selector that makes a hardware counter count event_idx, per the
- * "virt" encoding (selector = canonical event number). 0 = unsupported. */
-static uint64_t hw_selector(struct hart *h, uint32_t event_idx, uint64_t event_data)
+/* The selector that makes hardware counter i count event_idx: from the
+ * profile's SBI event map (the same map the device tree carries for
+ * OpenSBI), or raw. 0 = this counter cannot count it. */
+static uint64_t hw_selector(const struct sbi_state *s, struct hart *h, unsigned i,
+			    uint32_t event_idx, uint64_t event_data)
 {
 	struct pmu *p = &h->pmu;
 	uint64_t sel = 0;
 	switch (EVENT_TYPE(event_idx)) {
-	case 0: /* HW general: only the events this core can count */
-		switch (event_idx & 0xffff) {
-		case 1: sel = PMU_EV_CYCLES; break;
-		case 2: sel = PMU_EV_INSTRET; break;
-		case 5: sel = PMU_EV_BRANCH; break;
-		}
+	case 0: case 1: { /* HW general and cache events */
+		const struct profile_sbi_event *e = s->prof ? profile_sbi_lookup(s->prof, event_idx) : NULL;
+		if (!e && !s->prof && (event_idx == 1 || event_idx == 2))
+			sel = event_idx;  /* no profile: the virt decoder's numbering */
+		if (e && ((e->counters >> i) & 1))
+			sel = e->selector;
 		break;
+	}
 	case 2: /* raw: event_data bits 47:0 */
 		if ((event_idx & 0xffff) == 0 && !(event_data >> 48))
 			sel = event_data;
@@ -77,13 +81,14 @@ static uint64_t hw_selector(struct hart *h, uint32_t event_idx, uint64_t event_d
 	return sel;
 }
 
-static int can_count(struct hart *h, unsigned i, uint32_t event_idx, uint64_t event_data)
+static int can_count(const struct sbi_state *s, struct hart *h, unsigned i,
+		     uint32_t event_idx, uint64_t event_data)
 {
 	if (i == 0)
 		return event_idx == 1;
 	if (i == 2)
 		return event_idx == 2;
-	return hw_selector(h, event_idx, event_data) != 0;
+	return hw_selector(s, h, i, event_idx, event_data) != 0;
 }
 
 /* SBI "counter_idx_base/counter_idx_mask": every named id must be valid. */
@@ -121,7 +126,7 @@ static void program_hw(struct sbi_state *s, struct hart *h, unsigned i, uint32_t
 	if (flags & CFG_SET_VSINH) inh |= PMU_VSINH;
 	if (flags & CFG_SET_VUINH) inh |= PMU_VUINH;
 	if (i >= 3)
-		wr(h, CSR_MHPMEVENT(i), HART_CSR_WRITE, hw_selector(h, event_idx, event_data) | inh);
+		wr(h, CSR_MHPMEVENT(i), HART_CSR_WRITE, hw_selector(s, h, i, event_idx, event_data) | inh);
 	else if (h->pmu.cfg.smcntrpmf)
 		wr(h, i == 0 ? 0x321 : 0x322, HART_CSR_WRITE, inh);
 	s->ctr[i].event_idx = event_idx;
@@ -162,7 +167,7 @@ static long config_matching(struct sbi_state *s, struct hart *h, const uint64_t 
 				int fixed = i < 3;
 				if (!is_hw(s, i) || (fixed == (pass == 0) && h->pmu.cfg.sscofpmf))
 					continue;
-				if ((fixed || !s->ctr[i].event_idx) && can_count(h, i, event_idx, data))
+				if ((fixed || !s->ctr[i].event_idx) && can_count(s, h, i, event_idx, data))
 					pick = i;
 			}
 		if (pick == ~0u)
@@ -292,7 +297,7 @@ static int event_supported(struct sbi_state *s, struct hart *h, uint32_t event_i
 	switch (EVENT_TYPE(event_idx)) {
 	case 0: case 2: case 3:
 		for (unsigned i = 0; i < s->num_hw; i++)
-			if (is_hw(s, i) && can_count(h, i, event_idx, data))
+			if (is_hw(s, i) && can_count(s, h, i, event_idx, data))
 				return 1;
 		return 0;
 	case 15:

@@ -47,6 +47,7 @@ void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb)
 {
 	struct hart *h = &m->hart;
 	memset(&m->sbi, 0, sizeof(m->sbi));
+	m->sbi.prof = m->o.profile;
 	/* delegate what an OS handles itself, as OpenSBI does: misaligned
 	 * fetch, breakpoint, U-mode ecall and page faults; S interrupts */
 	wr(h, 0x302, HART_CSR_WRITE, 1u << 0 | 1u << 3 | 1u << 8 | 1u << 12 | 1u << 13 | 1u << 15);

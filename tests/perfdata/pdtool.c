@@ -225,6 +225,9 @@ static int mutate(const char *path)
 					report_file(&o, &f, err, sizeof(err));
 					o.folded = 1;
 					report_file(&o, &f, err, sizeof(err));
+					o.folded = 0;
+					o.flamegraph = "/dev/null";
+					report_file(&o, &f, err, sizeof(err));
 					reports++;
 				}
 				perfdata_file_free(&f);

@@ -7,6 +7,7 @@
 # must agree with perf, with addr2line for source lines, and draw a
 # usable flame graph; damaged files must give an error, never a crash
 # (everything here runs under ASan/UBSan).
+# shellcheck disable=SC2046,SC2086 # word splitting of address lists is meant
 cd "$(dirname "$0")/../.." || exit 1
 : "${BUILD:=$PWD/build}"
 out=$BUILD/tests/perfdata

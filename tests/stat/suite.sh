@@ -17,8 +17,9 @@ if [ ! -f "$out/hello" ] || [ hello.c -nt "$out/hello" ]; then
 		{ fail build "hello.c does not build"; exit 0; }
 fi
 
-# exact counts (derived in loop.S's header comment)
-"$RVPMU" stat -x, -e instructions,cycles,loads,stores,int-mul,branches,branches-taken,instructions:k,branch-misses \
+# exact counts (derived in loop.S's header comment); without the models a
+# cycle is an instruction and branch-misses cannot be counted
+"$RVPMU" stat --no-models -x, -e instructions,cycles,loads,stores,int-mul,branches,branches-taken,instructions:k,branch-misses \
 	"$out/loop" 2>"$out/loop.csv"
 rc=$?
 [ "$rc" = 0 ] && pass "exit status" || fail "exit status" "got $rc"
@@ -36,8 +37,33 @@ check branches-taken 999
 check instructions:k 0
 check branch-misses "<not supported>"
 
+# with the models (default): the loop touches one data line and one or
+# two instruction lines, so L1D sees 1000 loads and exactly 1 miss; the
+# loop branch mispredicts only while the predictor warms up and at exit
+"$RVPMU" stat -x, -e instructions,cycles,L1-dcache-loads,L1-dcache-load-misses,branch-misses \
+	"$out/loop" 2>"$out/loop.csv"
+check instructions 6005
+check L1-dcache-loads 1000
+check L1-dcache-load-misses 1
+cyc=$(awk -F, '$3 == "cycles" { print $1 }' "$out/loop.csv")
+bm=$(awk -F, '$3 == "branch-misses" { print $1 }' "$out/loop.csv")
+[ -n "$cyc" ] && [ "$cyc" -ge 3003 ] && [ "$cyc" -le 60050 ] && pass "models: cycles plausible ($cyc)" ||
+	fail "models: cycles plausible" "got '$cyc' for 6005 instructions"
+[ -n "$bm" ] && [ "$bm" -ge 1 ] && [ "$bm" -le 32 ] && pass "models: branch-misses ($bm)" ||
+	fail "models: branch-misses" "got '$bm' for a 1000-iteration loop"
+"$RVPMU" stat -x, -e instructions,cycles "$out/loop" 2>"$out/a.csv"
+"$RVPMU" stat -x, -e instructions,cycles "$out/loop" 2>"$out/b.csv"
+cmp -s "$out/a.csv" "$out/b.csv" && pass "models: deterministic" || fail "models: deterministic" "two runs differ"
+
+# the u74 profile: SiFive encoding, 2 hpm counters
+"$RVPMU" stat --profile u74 -x, -e instructions,cycles,branches "$out/loop" 2>"$out/u74.csv"
+ins=$(awk -F, '$3 == "instructions" { print $1 }' "$out/u74.csv")
+br=$(awk -F, '$3 == "branches" { print $1 }' "$out/u74.csv")
+[ "$ins" = 6005 ] && [ "$br" = 1000 ] && pass "u74: instructions and branches" ||
+	fail "u74: instructions and branches" "got '$ins' and '$br'"
+
 # the human table carries the same numbers
-"$RVPMU" stat -e instructions,branches-taken "$out/loop" 2>"$out/loop.txt"
+"$RVPMU" stat --no-models -e instructions,branches-taken "$out/loop" 2>"$out/loop.txt"
 if grep -Eq '^ +6,005 +instructions +# +1\.00  insn per cycle|^ +6,005 +instructions' "$out/loop.txt" &&
    grep -Eq '^ +999 +branches-taken' "$out/loop.txt" &&
    grep -q "Performance counter stats for '$out/loop'" "$out/loop.txt"; then
@@ -65,6 +91,7 @@ rm -f "$out/o.txt"
 grep -q "6,005" "$out/o.txt" 2>/dev/null && pass "-o file" || fail "-o file" "no count in the file"
 
 # bad input: one clear line, non-zero exit, no crash
+echo '{"name": "bad", "pmu": 5}' > "$out/bad.json"
 bad() {  # name expected-text args...
 	name=$1 want=$2
 	shift 2
@@ -87,3 +114,5 @@ bad "no program" "no program given"
 bad "missing program" "no-such-program" /no-such-program
 bad "bad -r" "out of range" -r 0 "$out/loop"
 bad "unknown option" "unknown option" --bogus "$out/loop"
+bad "unknown profile" "no nosuch.json" --profile nosuch "$out/loop"
+bad "malformed profile" "missing required key" --profile "$out/bad.json" "$out/loop"

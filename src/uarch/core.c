@@ -1,0 +1,140 @@
+/* Applying a core profile to a hart (see rvpmu/core.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rvpmu/core.h"
+
+/* Most cycles or model events one instruction can raise: bounds the PMU's
+ * overflow horizon when the models run. */
+#define MODEL_MAX_PER_STEP 4096
+
+static uint32_t log2u(uint32_t v)
+{
+	return v ? 31 - (uint32_t)__builtin_clz(v) : 0;
+}
+
+static void cache_cfg(struct uarch_cache_config *c, const struct profile_cache *p)
+{
+	memset(c, 0, sizeof(*c));
+	if (!p->present)
+		return;
+	c->sets = p->sets;
+	c->ways = p->ways;
+	c->line = p->line;
+	c->repl = p->repl == PROFILE_REPL_PLRU ? UARCH_REPL_PLRU : UARCH_REPL_LRU;
+}
+
+static void tlb_cfg(struct uarch_tlb_config *t, const struct profile_tlb *p)
+{
+	t->entries = p->present ? p->entries : 0;
+	t->ways = p->present ? p->ways : 0;
+}
+
+/* The profile's geometry and timing as the models take them. */
+static void uarch_cfg(struct uarch_config *u, const struct profile *p)
+{
+	memset(u, 0, sizeof(*u));
+	cache_cfg(&u->l1i, &p->l1i);
+	cache_cfg(&u->l1d, &p->l1d);
+	cache_cfg(&u->l2, &p->l2);
+	tlb_cfg(&u->itlb, &p->itlb);
+	tlb_cfg(&u->dtlb, &p->dtlb);
+	tlb_cfg(&u->l2tlb, &p->l2tlb);
+	u->page_shift = log2u(p->page_size);
+	u->bpred.dir = p->bpred.kind == PROFILE_BP_GSHARE ? UARCH_DIR_GSHARE : UARCH_DIR_BIMODAL;
+	u->bpred.pht_entries = p->bpred.bht_entries;
+	u->bpred.hist_bits = p->bpred.history_bits;
+	u->bpred.btb_ways = p->bpred.btb_entries ? p->bpred.btb_ways : 0;
+	u->bpred.btb_sets = p->bpred.btb_entries ? p->bpred.btb_entries / p->bpred.btb_ways : 0;
+	u->bpred.ras_depth = p->bpred.ras_depth;
+	struct uarch_timing_config *t = &u->timing;
+	t->width = p->pipe.issue_width > 2 ? 2 : p->pipe.issue_width;
+	t->load_use = p->pipe.load_use_latency;
+	t->mul_lat = p->pipe.mul_latency;
+	t->div_lat = p->pipe.div_latency;
+	t->fp_lat = p->pipe.fp_latency;
+	t->fp_div_lat = p->pipe.fp_div_latency;
+	t->mispredict_penalty = p->pipe.mispredict_penalty;
+	t->redirect_penalty = p->pipe.mispredict_penalty / 2;
+	/* the models charge the extra cycles of each level beyond L1 */
+	t->l2_lat = p->l2.present ? p->l2.hit_latency - p->l1d.hit_latency : 0;
+	t->mem_lat = p->memory_latency - (p->l2.present ? p->l2.hit_latency : p->l1d.hit_latency);
+	t->l2tlb_lat = p->l2tlb.present ? p->l2tlb.hit_latency : 0;
+	t->walk_lat = p->walk_latency;
+}
+
+/* Model events onto the canonical ids (include/rvpmu/profile.h). */
+static void event_map(struct hart *h)
+{
+	static const struct { uint8_t ue; uint8_t canon; } m[] = {
+		{UARCH_EV_L1I_ACCESS, PROF_EV_L1I_ACCESS}, {UARCH_EV_L1I_MISS, PROF_EV_L1I_MISS},
+		{UARCH_EV_L1D_READ_ACCESS, PROF_EV_L1D_READ_ACCESS},
+		{UARCH_EV_L1D_READ_MISS, PROF_EV_L1D_READ_MISS},
+		{UARCH_EV_L1D_WRITE_ACCESS, PROF_EV_L1D_WRITE_ACCESS},
+		{UARCH_EV_L1D_WRITE_MISS, PROF_EV_L1D_WRITE_MISS},
+		{UARCH_EV_L1D_WRITEBACK, PROF_EV_L1D_WRITEBACK},
+		/* the L2 model does not tell reads from writes: all count as reads */
+		{UARCH_EV_L2_ACCESS, PROF_EV_LL_READ_ACCESS}, {UARCH_EV_L2_MISS, PROF_EV_LL_READ_MISS},
+		{UARCH_EV_ITLB_ACCESS, PROF_EV_ITLB_ACCESS}, {UARCH_EV_ITLB_MISS, PROF_EV_ITLB_MISS},
+		{UARCH_EV_DTLB_ACCESS, PROF_EV_DTLB_READ_ACCESS}, {UARCH_EV_DTLB_MISS, PROF_EV_DTLB_READ_MISS},
+		{UARCH_EV_L2TLB_MISS, PROF_EV_L2TLB_MISS},
+		{UARCH_EV_BRANCH_DIR_MISPREDICT, PROF_EV_BRANCH_MISPREDICT},
+		{UARCH_EV_BRANCH_TARGET_MISPREDICT, PROF_EV_TARGET_MISPREDICT},
+		{UARCH_EV_RAS_MISPREDICT, PROF_EV_TARGET_MISPREDICT},
+		{UARCH_EV_CYCLES, PMU_EV_CYCLES},
+		{UARCH_EV_STALL_FRONTEND, PROF_EV_STALL_FRONTEND},
+		{UARCH_EV_STALL_BACKEND, PROF_EV_STALL_BACKEND},
+	};
+	memset(h->uarch_map, 0, sizeof(h->uarch_map));
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		h->uarch_map[m[i].ue] = m[i].canon;
+	h->dtlb_write_ev[0] = PROF_EV_DTLB_WRITE_ACCESS;
+	h->dtlb_write_ev[1] = PROF_EV_DTLB_WRITE_MISS;
+}
+
+int core_setup(struct hart *h, const struct profile *p, bool models, char *err, size_t errlen)
+{
+	struct pmu_config cfg;
+	profile_pmu_config(p, &cfg);
+	if (models)
+		for (int e = 0; e < PMU_EV_MAX; e++)
+			if (e == PMU_EV_CYCLES || e >= PMU_EV_COUNT)
+				cfg.max_per_step[e] = MODEL_MAX_PER_STEP;
+	/* keep what the mode set up: counter enables (user mode) */
+	uint32_t mcen = h->pmu.mcounteren, scen = h->pmu.scounteren;
+	hart_pmu_init(h, &cfg);
+	if (!h->system) {
+		uint64_t old;
+		pmu_csr_access(&h->pmu, PRIV_M, PMU_CSR_MCOUNTEREN, PMU_CSR_WRITE, mcen, 1, &old, NULL);
+		pmu_csr_access(&h->pmu, PRIV_M, PMU_CSR_SCOUNTEREN, PMU_CSR_WRITE, scen, 1, &old, NULL);
+	}
+	h->skid = p->pmu.skid;
+	h->insn_hz = p->clock_hz;   /* time runs at the core clock, one cycle per instruction */
+	h->csr.mvendorid = p->mvendorid;
+	h->csr.marchid = p->marchid;
+	h->csr.mimpid = p->mimpid;
+	core_free(h);
+	if (!models)
+		return 0;
+	struct uarch_config uc;
+	uarch_cfg(&uc, p);
+	struct uarch *u = calloc(1, sizeof(*u));
+	if (!u || uarch_init(u, &uc, err, errlen)) {
+		free(u);
+		if (!u)
+			snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	h->uarch = u;
+	event_map(h);
+	return 0;
+}
+
+void core_free(struct hart *h)
+{
+	if (h->uarch) {
+		uarch_free(h->uarch);
+		free(h->uarch);
+		h->uarch = NULL;
+	}
+}
