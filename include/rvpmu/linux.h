@@ -21,6 +21,11 @@ struct linux_opts {
 	uint64_t max_mem_mb;  /* cap on guest mapped memory, 0 = none; sets
 	                         h->mem.max_bytes when non-zero */
 	int warn_fd;          /* where rvpmu's own messages go; 0 = stderr */
+	/* Called after every stop of the hart (NULL: none): returns how many
+	 * instructions may run before it is called again, 0 = no limit. The
+	 * sampler uses it to stop exactly at counter overflows. */
+	uint64_t (*tick)(void *ctx, struct hart *h);
+	void *tick_ctx;
 };
 
 /* Exit statuses linux_run returns besides the guest's own exit status.
@@ -54,6 +59,11 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
  * LINUX_EXIT_MAX_INSNS after printing "rvpmu: instruction limit N
  * reached", or LINUX_EXIT_DEADLOCK for a futex wait no thread can end. */
 int linux_run(struct hart *h, const struct linux_opts *o);
+
+/* Where the loaded program's image was placed (static-pie), else 0. */
+uint64_t linux_load_bias(void);
+/* The loaded program's absolute path. */
+const char *linux_exe_path(void);
 
 /* Close the guest's files and drop the process state. */
 void linux_free(void);

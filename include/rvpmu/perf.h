@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "rvpmu/hart.h"
+#include "rvpmu/sbi.h"
 
 #define EVSPEC_MAX 64
 
@@ -23,6 +25,37 @@ int evspec_parse(const char *list, const struct profile *p, struct evspec *out, 
 		 char *err, size_t errlen);
 /* Print every event name evspec_parse knows for p, as perf list does. */
 void evspec_list(FILE *f, const struct profile *p);
+
+/* The S-mode driver's view of one profiled user-mode run (session.c). */
+struct linux_opts;
+struct session {
+	struct hart h;
+	struct sbi_state sbi;
+	const struct profile *prof;
+	int models;
+	uint64_t cmask;         /* hardware counters, as counter_get_info says */
+};
+
+enum {  /* SBI PMU function ids and flags the driver uses */
+	SBI_PMU_NUM_COUNTERS = 0, SBI_PMU_GET_INFO = 1, SBI_PMU_CFG_MATCH = 2,
+	SBI_PMU_START = 3, SBI_PMU_STOP = 4,
+	SBI_CFG_CLEAR_VALUE = 1 << 1, SBI_CFG_SET_UINH = 1 << 5, SBI_CFG_SET_SINH = 1 << 6,
+	SBI_START_SET_INIT_VALUE = 1, SBI_STOP_RESET = 1,
+};
+
+/* Load argv[0] onto a fresh hart with profile p (and models): 0 or -1
+ * after printing why. */
+int session_open(struct session *ss, const struct profile *p, int models,
+		 const struct linux_opts *lo, int argc, char **argv, char **envp);
+void session_close(struct session *ss);
+/* An SBI PMU call, as the driver's ecall would make it. */
+long session_sbi(struct session *ss, unsigned fid, uint64_t a0, uint64_t a1, uint64_t a2,
+		 uint64_t a3, uint64_t a4, uint64_t *value);
+/* Can this core (with or without its models) count e at all? */
+int session_countable(const struct session *ss, const struct evspec *e);
+/* config_matching for e with its :u/:k filters: the counter's id and CSR. */
+long session_config(struct session *ss, const struct evspec *e, uint64_t extra_flags,
+		    unsigned *idx, unsigned *csr);
 
 struct stat_opts {
 	struct evspec ev[EVSPEC_MAX];

@@ -187,6 +187,7 @@ int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
 		goto out;
 	}
 
+	p->load_bias = base;
 	uint64_t entry = eh.e_entry + base;
 	bool entry_ok = false;
 	for (unsigned i = 0; i < n; i++) {

@@ -101,6 +101,7 @@ struct lx {
 	struct linux_opts o;
 	char *exe;              /* absolute path of the program (/proc/self/exe) */
 	char *name;             /* as given, for messages */
+	uint64_t load_bias;     /* where a static-pie was placed (0: ET_EXEC) */
 	int fd[LX_NFD];         /* guest fd -> host fd, -1 = closed */
 	uint64_t brk_start, brk_cur;
 	uint64_t sleep_ns;      /* modelled time spent in sleeps */

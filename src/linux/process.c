@@ -128,6 +128,16 @@ int linux_load(struct hart *h, const struct linux_opts *o, const char *path,
 	return rc;
 }
 
+uint64_t linux_load_bias(void)
+{
+	return lx_proc.load_bias;
+}
+
+const char *linux_exe_path(void)
+{
+	return lx_proc.exe;
+}
+
 int linux_run(struct hart *h, const struct linux_opts *o)
 {
 	struct lx *p = &lx_proc;
@@ -145,6 +155,11 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 				return LINUX_EXIT_MAX_INSNS;
 			}
 			budget = o->max_insns - used;
+		}
+		if (o->tick) {
+			uint64_t t = o->tick(o->tick_ctx, h);
+			if (t && t < budget)
+				budget = t;
 		}
 		switch (hart_run(h, budget)) {
 		case STOP_TRAP:
