@@ -67,6 +67,21 @@ struct stat_opts {
 	int models;             /* run the microarchitecture models */
 };
 
+struct record_opts {
+	struct evspec ev[EVSPEC_MAX];
+	int nev;
+	uint64_t period;        /* -c, or 0 */
+	uint64_t freq;          /* -F (samples per modelled second) */
+	int callchain;          /* -g: frame-pointer call chains */
+	const char *output;
+	const struct profile *prof;
+	int models;
+};
+
+/* Sample argv into o->output (perf.data); returns the program's status. */
+int record_run(const struct record_opts *o, const struct linux_opts *lo, int argc,
+	       char **argv, char **envp);
+
 /* Run argv under rvpmu's user-mode kernel with the events counted through
  * SBI PMU calls; returns the program's exit status. */
 int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv, char **envp);

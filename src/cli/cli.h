@@ -8,6 +8,8 @@ int cmd_run(int argc, char **argv);
 int cmd_system(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Print a subcommand's usage text. */
 void cli_usage(const char *name, FILE *out);

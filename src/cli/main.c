@@ -52,6 +52,31 @@ static const struct subcommand {
 	 "                     cycles = instructions\n"
 	 "  --max-insns N      stop the program after N instructions\n"
 	 "  -h, --help         show this help\n"},
+	{"record", cmd_record, "sample a program into perf.data (as perf record)",
+	 "usage: rvpmu record [options] [--] PROG [ARGS...]\n"
+	 "\n"
+	 "Sample a static riscv64 Linux program with Sscofpmf overflow interrupts,\n"
+	 "as Linux's riscv_pmu_sbi driver does: each counter starts at -period,\n"
+	 "its overflow raises LCOFI after the core's skid, and the sample is the\n"
+	 "trapped pc. Writes perf.data, which 'rvpmu report' and Linux perf read.\n"
+	 "\n"
+	 "options:\n"
+	 "  -e LIST            events to sample (default cycles; see 'rvpmu list')\n"
+	 "  -c PERIOD          one sample every PERIOD events\n"
+	 "  -F FREQ            about FREQ samples per modelled second (default 4000;\n"
+	 "                     a fixed period of clock/FREQ events)\n"
+	 "  -g                 record call chains (frame pointers)\n"
+	 "  -o FILE            output file (default perf.data)\n"
+	 "  --profile P        core profile (default virt; needs Sscofpmf)\n"
+	 "  --no-models        no cache/TLB/predictor/timing models\n"
+	 "  --max-insns N      stop the program after N instructions\n"},
+	{"report", cmd_report, "show where the samples of a perf.data file are",
+	 "usage: rvpmu report [-i FILE] [--sort sym|dso|srcline] [--stdio]\n"
+	 "                    [--folded] [--flamegraph FILE.svg] [--symfs DIR]\n"
+	 "\n"
+	 "Read perf.data (rvpmu's or perf's) and print the samples by symbol, file\n"
+	 "or source line; --folded prints folded stacks, --flamegraph writes a\n"
+	 "self-contained SVG flame graph.\n"},
 	{"list", cmd_list, "list the events rvpmu can count",
 	 "usage: rvpmu list [--profile P]\n\nList the event names 'rvpmu stat -e' accepts for a core profile.\n"},
 	{"system", cmd_system, "boot a bare-metal image on a QEMU-virt-compatible machine",
