@@ -1,13 +1,16 @@
 #!/bin/sh
-# make demo: count a bundled workload's events with rvpmu stat.
+# make demo: count and sample a bundled workload on a modelled core.
 set -e
 cd "$(dirname "$0")/.."
 out=build/demo
 mkdir -p "$out"
 src=bench/workloads/branchy.c
 if [ ! -x "$out/branchy" ] || [ "$src" -nt "$out/branchy" ]; then
-	riscv64-linux-gnu-gcc -static -O2 -fno-omit-frame-pointer -o "$out/branchy" "$src"
+	riscv64-linux-gnu-gcc -static -O2 -g -fno-omit-frame-pointer -o "$out/branchy" "$src"
 fi
-events=cycles,instructions,branches,branches-taken,branch-misses,loads,stores,calls,returns,int-mul,int-div
-echo "\$ rvpmu stat -e $events -- $out/branchy 25"
-build/rvpmu stat -e "$events" -- "$out/branchy" 25 2>&1
+run() { echo "\$ $*"; "$@"; }
+run build/rvpmu stat --profile u74 -e cycles,instructions,branches,branch-misses -- "$out/branchy" 5 2>&1
+run build/rvpmu stat -e cycles,instructions,L1-dcache-loads,L1-dcache-load-misses,branch-misses,dTLB-load-misses \
+	-- "$out/branchy" 5 2>&1
+run build/rvpmu record -g -o "$out/perf.data" -- "$out/branchy" 5 2>&1
+run build/rvpmu report -i "$out/perf.data" 2>&1 | head -16
