@@ -48,7 +48,7 @@ static const struct subcommand {
 	 "  -r N               run N times (deterministic: the counts must agree)\n"
 	 "  --profile P        core profile: a name (virt, u74) or a .json file\n"
 	 "                     (default virt)\n"
-	 "  --no-models        no cache/TLB/predictor/timing models: fast, and\n"
+	 "  --no-uarch        no cache/TLB/predictor/timing models: fast, and\n"
 	 "                     cycles = instructions\n"
 	 "  --max-insns N      stop the program after N instructions\n"
 	 "  -h, --help         show this help\n"},
@@ -68,7 +68,7 @@ static const struct subcommand {
 	 "  -g                 record call chains (frame pointers)\n"
 	 "  -o FILE            output file (default perf.data)\n"
 	 "  --profile P        core profile (default virt; needs Sscofpmf)\n"
-	 "  --no-models        no cache/TLB/predictor/timing models\n"
+	 "  --no-uarch        no cache/TLB/predictor/timing models\n"
 	 "  --max-insns N      stop the program after N instructions\n"},
 	{"report", cmd_report, "show where the samples of a perf.data file are",
 	 "usage: rvpmu report [-i FILE] [--sort sym|dso|srcline] [--stdio]\n"

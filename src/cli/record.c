@@ -34,7 +34,7 @@ int cmd_record(int argc, char **argv)
 			o.callchain = 1;
 			continue;
 		}
-		if (!strcmp(a, "--no-models")) {
+		if (!strcmp(a, "--no-uarch")) {
 			o.models = 0;
 			continue;
 		}

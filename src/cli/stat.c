@@ -32,7 +32,7 @@ int cmd_stat(int argc, char **argv)
 			cli_usage("stat", stdout);
 			return 0;
 		}
-		if (!strcmp(a, "--no-models")) {
+		if (!strcmp(a, "--no-uarch")) {
 			o.models = 0;
 			continue;
 		}

@@ -9,12 +9,27 @@
 #define FDT_SIZE 0x10000
 #define CPU_INTC_PHANDLE 1
 
-static const char isa_string[] =
-	"rv64imafdc_zicntr_zicsr_zifencei_zihpm_zba_zbb_zbs_smcdeleg_smcntrpmf_sscofpmf_ssccfg";
-static const char *const isa_extensions[] = {
+/* What the hart implements; the PMU extensions as the profile says. */
+static const char *const isa_base[] = {
 	"i", "m", "a", "f", "d", "c", "zicntr", "zicsr", "zifencei", "zihpm",
-	"zba", "zbb", "zbs", "smcdeleg", "smcntrpmf", "sscofpmf", "ssccfg",
+	"zba", "zbb", "zbs",
 };
+
+static size_t isa_list(const struct pmu_config *c, const char **ext)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(isa_base) / sizeof(isa_base[0]); i++)
+		ext[n++] = isa_base[i];
+	if (c->smcdeleg)
+		ext[n++] = "smcdeleg";
+	if (c->smcntrpmf)
+		ext[n++] = "smcntrpmf";
+	if (c->sscofpmf)
+		ext[n++] = "sscofpmf";
+	if (c->smcdeleg)
+		ext[n++] = "ssccfg";
+	return n;
+}
 
 static int reg(void *fdt, uint64_t base, uint64_t size)
 {
@@ -55,15 +70,19 @@ static int build(struct machine *m, void *fdt)
 	T(fdt_property_u32(fdt, "reg", 0));
 	T(fdt_property_string(fdt, "compatible", "riscv"));
 	T(fdt_property_string(fdt, "status", "okay"));
-	T(fdt_property_string(fdt, "riscv,isa", isa_string));
-	T(fdt_property_string(fdt, "riscv,isa-base", "rv64i"));
-	char list[512];
+	const char *ext[32];
+	size_t next = isa_list(&m->hart.pmu.cfg, ext);
+	char isa[256] = "rv64imafdc", list[512];
 	size_t n = 0;
-	for (size_t i = 0; i < sizeof(isa_extensions) / sizeof(isa_extensions[0]); i++) {
-		size_t l = strlen(isa_extensions[i]) + 1;
-		memcpy(list + n, isa_extensions[i], l);
+	for (size_t i = 0; i < next; i++) {
+		size_t l = strlen(ext[i]) + 1;
+		if (l > 2)  /* multi-letter extensions follow the base letters */
+			snprintf(isa + strlen(isa), sizeof(isa) - strlen(isa), "_%s", ext[i]);
+		memcpy(list + n, ext[i], l);
 		n += l;
 	}
+	T(fdt_property_string(fdt, "riscv,isa", isa));
+	T(fdt_property_string(fdt, "riscv,isa-base", "rv64i"));
 	T(fdt_property(fdt, "riscv,isa-extensions", list, (int)n));
 	T(fdt_property_string(fdt, "mmu-type", "riscv,none"));
 	T(fdt_begin_node(fdt, "interrupt-controller"));

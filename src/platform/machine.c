@@ -39,11 +39,12 @@ static int boot(struct machine *m, char *err, size_t errlen)
 		return -1;
 	}
 	uint64_t base = m->builtin_sbi ? VIRT_KERNEL_BASE : VIRT_DRAM_BASE;
-	if (load_image(m, m->o.kernel, base, &entry, err, errlen) || machine_build_dtb(m, err, errlen))
+	if (load_image(m, m->o.kernel, base, &entry, err, errlen))
 		return -1;
 	hart_invalidate_code(h, 0, h->mem.size);
 	hart_reset_system(h, entry);
-	if (m->o.profile && core_setup(h, m->o.profile, false, err, errlen))
+	if ((m->o.profile && core_setup(h, m->o.profile, false, err, errlen)) ||
+	    machine_build_dtb(m, err, errlen))  /* it lists what the profile has */
 		return -1;
 	h->mmio = mmio;
 	h->mmio_ctx = m;

@@ -19,7 +19,7 @@ fi
 
 # exact counts (derived in loop.S's header comment); without the models a
 # cycle is an instruction and branch-misses cannot be counted
-"$RVPMU" stat --no-models -x, -e instructions,cycles,loads,stores,int-mul,branches,branches-taken,instructions:k,branch-misses \
+"$RVPMU" stat --no-uarch -x, -e instructions,cycles,loads,stores,int-mul,branches,branches-taken,instructions:k,branch-misses \
 	"$out/loop" 2>"$out/loop.csv"
 rc=$?
 [ "$rc" = 0 ] && pass "exit status" || fail "exit status" "got $rc"
@@ -63,7 +63,7 @@ br=$(awk -F, '$3 == "branches" { print $1 }' "$out/u74.csv")
 	fail "u74: instructions and branches" "got '$ins' and '$br'"
 
 # the human table carries the same numbers
-"$RVPMU" stat --no-models -e instructions,branches-taken "$out/loop" 2>"$out/loop.txt"
+"$RVPMU" stat --no-uarch -e instructions,branches-taken "$out/loop" 2>"$out/loop.txt"
 if grep -Eq '^ +6,005 +instructions +# +1\.00  insn per cycle|^ +6,005 +instructions' "$out/loop.txt" &&
    grep -Eq '^ +999 +branches-taken' "$out/loop.txt" &&
    grep -q "Performance counter stats for '$out/loop'" "$out/loop.txt"; then
