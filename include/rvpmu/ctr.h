@@ -226,6 +226,9 @@ struct ctr_record {
 unsigned ctr_read_records(const struct ctr *c, struct ctr_record *out,
 			  unsigned max);
 
+/* Is recording enabled for some mode (mctrctl.M, S or U)? */
+bool ctr_enabled(const struct ctr *c);
+
 /* Depth in entries (16..256). */
 unsigned ctr_depth(const struct ctr *c);
 

@@ -7,6 +7,8 @@
 #include "rvpmu/pmu.h"
 #include "rvpmu/uarch.h"
 
+struct ctr;
+
 /* Exception causes (Privileged ISA, mcause table). */
 enum {
 	CAUSE_MISALIGNED_FETCH = 0, CAUSE_FETCH_ACCESS = 1, CAUSE_ILLEGAL_INSN = 2,
@@ -80,6 +82,10 @@ struct hart {
 	uint8_t dtlb_write_ev[2];    /* canonical DTLB write access, miss */
 	struct retire_rec rr;
 	uint8_t rr_pending;
+	/* control transfer records (Smctr), NULL when the core has none;
+	 * ctr_on: some mode is enabled, so transfers are reported */
+	struct ctr *ctr;
+	uint8_t ctr_on;
 	/* Sscofpmf skid: a counter overflow raises LCOFIP skid retirements
 	 * after the overflowing instruction (lcofi_at: when; ~0 = none) */
 	uint64_t skid, lcofi_at;
@@ -106,6 +112,9 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget);
 /* Drop decoded instructions of [addr, addr+len): call after the host
  * changes guest code (loader, munmap, mprotect). */
 void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len);
+
+/* Modelled cycles so far (the timing model's, or one per instruction). */
+uint64_t hart_cycles(const struct hart *h);
 
 /* The time CSR as the guest reads it. */
 uint64_t hart_time(const struct hart *h);

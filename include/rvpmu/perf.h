@@ -73,6 +73,7 @@ struct record_opts {
 	uint64_t period;        /* -c, or 0 */
 	uint64_t freq;          /* -F (samples per modelled second) */
 	int callchain;          /* -g: frame-pointer call chains */
+	int branch_stack;       /* -b: CTR branch records with each sample */
 	const char *output;
 	const struct profile *prof;
 	int models;

@@ -188,6 +188,7 @@ struct profile {
 		unsigned hpm_width;     /* 1..64 */
 		bool has_s, has_u;
 		bool sscofpmf, smcntrpmf, smcdeleg;
+		bool smctr;             /* Smctr/Ssctr control transfer records */
 		unsigned skid;          /* retirements from overflow to LCOFI */
 		enum profile_encoding encoding;
 	} pmu;

@@ -66,6 +66,8 @@ static const struct subcommand {
 	 "  -F FREQ            about FREQ samples per modelled second (default 4000;\n"
 	 "                     a fixed period of clock/FREQ events)\n"
 	 "  -g                 record call chains (frame pointers)\n"
+	 "  -b                 record the branch stack of each sample from the\n"
+	 "                     core's control transfer records (Smctr)\n"
 	 "  -o FILE            output file (default perf.data)\n"
 	 "  --profile P        core profile (default virt; needs Sscofpmf)\n"
 	 "  --no-uarch        no cache/TLB/predictor/timing models\n"

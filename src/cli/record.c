@@ -34,6 +34,10 @@ int cmd_record(int argc, char **argv)
 			o.callchain = 1;
 			continue;
 		}
+		if (!strcmp(a, "-b")) {
+			o.branch_stack = 1;
+			continue;
+		}
 		if (!strcmp(a, "--no-uarch")) {
 			o.models = 0;
 			continue;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "csr.h"
 #include "fpu.h"
+#include "rvpmu/ctr.h"
 
 /* mstatus fields */
 #define MS_SIE  (1ull << 1)
@@ -286,6 +287,9 @@ static int ireg_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t va
 	if (idx >= 7 || !nums[idx])
 		return -1;
 	uint64_t sel = (csr >> 8) == 3 ? h->csr.miselect : h->csr.siselect;
+	if (h->ctr && (csr >> 8) == 1 && sel >= CTR_SISELECT_FIRST && sel <= CTR_SISELECT_LAST)
+		return ctr_ireg_access(h->ctr, h->priv, sel, nums[idx], (enum ctr_csr_op)op, val,
+				       writes, old) == CTR_OK ? 0 : -1;
 	int r = pmu_sireg_access(&h->pmu, h->priv, sel, nums[idx], (enum pmu_csr_op)op,
 				 val, writes, old, NULL);
 	return r == PMU_OK ? 0 : -1;
@@ -350,6 +354,12 @@ int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 	if (h->system && h->priv < ((csr >> 8) & 3))
 		return -1;  /* below the CSR's privilege level */
 
+	/* Smctr: mctrctl, sctrctl, vsctrctl, sctrstatus, sctrdepth */
+	if (h->ctr) {
+		int c = ctr_csr_access(h->ctr, h->priv, csr, (enum ctr_csr_op)op, val, writes, old);
+		if (c != CTR_NOT_CTR)
+			return c == CTR_OK ? 0 : -1;
+	}
 	/* Counters and their controls: the PMU decides. */
 	hart_sync_pmu(h);
 	int r = pmu_csr_access(&h->pmu, h->priv, csr, (enum pmu_csr_op)op, val,

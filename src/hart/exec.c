@@ -8,6 +8,7 @@
 #include "csr.h"
 #include "fpu.h"
 #include "retire.h"
+#include "rvpmu/ctr.h"
 #include "trap.h"
 
 #define likely(x)   __builtin_expect(!!(x), 1)
@@ -231,8 +232,10 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	};
 #undef L
 	/* the models see every instruction: cycles come from their timing */
+	h->ctr_on = h->ctr && ctr_enabled(h->ctr);
 	const uint64_t class_events = (pmu_events_in_use(&h->pmu, h->priv) &
-		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) | (h->uarch != NULL);
+		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
+		(h->uarch != NULL) | h->ctr_on;
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;
 	uint8_t *const base = h->mem.base;
@@ -249,7 +252,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 
 #define GO_FAST() goto *(&&do_NONE + d->handler)
 #define GO_EV() do {                                                    \
-		if (h->uarch) {                                         \
+		if (h->uarch || h->ctr_on) {                            \
 			retire_finish(h, pc);                           \
 			if (d->id > INSN_ILLEGAL && d->id < INSN_COUNT) \
 				retire_prepare(h, d, pc, x);            \

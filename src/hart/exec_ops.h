@@ -90,7 +90,8 @@ TRAP(CAUSE_BREAKPOINT, pc);
 LBL(SRET):
 LBL(MRET):
 LBL(WFI):
-LBL(SFENCE_VMA): {
+LBL(SFENCE_VMA):
+LBL(SCTRCLR): {
 	/* Privileged instructions leave the run so the caller sees the new
 	 * privilege, pending interrupts or the wait. */
 	h->instret += budget_in - (uint64_t)budget - 1;

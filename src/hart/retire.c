@@ -4,6 +4,7 @@
  * with the instruction's own. Nothing here runs in functional mode. */
 #include <string.h>
 #include "retire.h"
+#include "rvpmu/ctr.h"
 
 struct insn_info {
 	uint8_t cls, size;
@@ -54,9 +55,29 @@ static uint8_t reg(unsigned r, int fp)
 	return r == 0 || r == 32 ? (fp ? 32 : 0) : (uint8_t)(r + (fp ? 32 : 0));
 }
 
+/* A control transfer for the CTR model; misp from the predictor model. */
+static void ctr_observe(struct hart *h, int misp)
+{
+	const struct retire_rec *r = &h->rr;
+	enum ctr_insn k;
+	switch (r->cls) {
+	case UARCH_CLS_BRANCH: k = CTR_INSN_BRANCH; break;
+	case UARCH_CLS_JAL: k = CTR_INSN_JAL; break;
+	case UARCH_CLS_JALR: k = CTR_INSN_JALR; break;
+	default: return;
+	}
+	enum ctr_type t = ctr_classify(k, r->rd, r->rs1, r->cls != UARCH_CLS_BRANCH || r->taken);
+	ctr_transfer(h->ctr, h->priv, h->priv, r->pc, r->next_pc, t, misp, hart_cycles(h));
+}
+
 void retire_observe(struct hart *h)
 {
 	struct uarch *u = h->uarch;
+	if (!u) {
+		if (h->ctr_on)
+			ctr_observe(h, 0);
+		return;
+	}
 	uint64_t before[UARCH_EV_COUNT];
 	memcpy(before, u->ev, sizeof(before));
 	uarch_retire(u, &h->rr);
@@ -74,6 +95,12 @@ void retire_observe(struct hart *h)
 		h->evc[h->dtlb_write_ev[1]] += dmiss;
 		h->evc[map[UARCH_EV_DTLB_ACCESS]] -= dtlb;
 		h->evc[map[UARCH_EV_DTLB_MISS]] -= dmiss;
+	}
+	if (h->ctr_on) {
+		uint64_t m = u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] - before[UARCH_EV_BRANCH_DIR_MISPREDICT] +
+			     u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] - before[UARCH_EV_BRANCH_TARGET_MISPREDICT] +
+			     u->ev[UARCH_EV_RAS_MISPREDICT] - before[UARCH_EV_RAS_MISPREDICT];
+		ctr_observe(h, m != 0);
 	}
 }
 

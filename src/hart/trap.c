@@ -4,6 +4,7 @@
 #include <string.h>
 #include "csr.h"
 #include "trap.h"
+#include "rvpmu/ctr.h"
 
 #define MS_SIE  (1ull << 1)
 #define MS_MIE  (1ull << 3)
@@ -42,6 +43,7 @@ void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int
 	uint64_t ms = c->mstatus;
 	hart_sync_pmu(h);
 	pmu_count(&h->pmu, h->priv, irq ? PMU_EV_INTERRUPT : PMU_EV_EXCEPTION, 1);
+	uint64_t from = h->priv, epc = h->pc;
 	if (target == PRIV_S) {
 		c->scause = code;
 		c->sepc = h->pc;
@@ -60,6 +62,13 @@ void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int
 		h->pc = tvec_target(c->mtvec, cause, irq);
 	}
 	hart_update_mstatus(h, ms);
+	if (h->ctr)
+		ctr_trap(h->ctr, (unsigned)from, h->priv, epc, h->pc, code, hart_cycles(h));
+}
+
+uint64_t hart_cycles(const struct hart *h)
+{
+	return h->uarch ? h->uarch->ev[UARCH_EV_CYCLES] : h->instret;
 }
 
 int hart_pending_irq(const struct hart *h)
@@ -153,9 +162,13 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		ms = (ms & ~(MS_MPP | MS_MIE)) | ((ms & MS_MPIE) ? MS_MIE : 0) | MS_MPIE;
 		if (mpp != PRIV_M)
 			ms &= ~MS_MPRV;
+		unsigned from = h->priv;
+		uint64_t xpc = h->pc;
 		h->priv = (uint8_t)mpp;
 		hart_update_mstatus(h, ms);
 		h->pc = c->mepc;
+		if (h->ctr)
+			ctr_transfer(h->ctr, from, h->priv, xpc, c->mepc, CTR_TYPE_TRET, 0, hart_cycles(h));
 		return 0;
 	}
 	case INSN_SRET: {
@@ -168,9 +181,13 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		unsigned spp = (ms & MS_SPP) ? PRIV_S : PRIV_U;
 		ms = (ms & ~(MS_SPP | MS_SIE)) | ((ms & MS_SPIE) ? MS_SIE : 0) | MS_SPIE;
 		ms &= ~MS_MPRV;  /* SRET always returns below M */
+		unsigned from = h->priv;
+		uint64_t xpc = h->pc;
 		h->priv = (uint8_t)spp;
 		hart_update_mstatus(h, ms);
 		h->pc = c->sepc;
+		if (h->ctr)
+			ctr_transfer(h->ctr, from, h->priv, xpc, c->sepc, CTR_TYPE_TRET, 0, hart_cycles(h));
 		return 0;
 	}
 	case INSN_WFI:
@@ -179,6 +196,12 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 			return -1;
 		h->pc += len;
 		return 1;
+	case INSN_SCTRCLR:
+		/* Smctr: illegal where CTR is absent or not accessible */
+		if (!h->ctr || ctr_sctrclr(h->ctr, h->priv) != CTR_OK)
+			return -1;
+		h->pc += len;
+		return 0;
 	case INSN_SFENCE_VMA:
 		if (h->priv == PRIV_U || (h->priv == PRIV_S && (ms & MS_TVM)))
 			return -1;

@@ -71,6 +71,7 @@
   X(MRET,   "mret",   0x30200073, 0xffffffff, "") \
   X(WFI,    "wfi",    0x10500073, 0xffffffff, "") \
   X(SFENCE_VMA, "sfence.vma", 0x12000073, 0xfe007fff, "s,t") \
+  X(SCTRCLR, "sctrclr", 0x10400073, 0xffffffff, "") \
   /* Zicsr */ \
   X(CSRRW,  "csrrw",  0x00001073, 0x0000707f, "d,E,s") \
   X(CSRRS,  "csrrs",  0x00002073, 0x0000707f, "d,E,s") \

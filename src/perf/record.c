@@ -5,6 +5,7 @@
  * the skid in it) and re-arms the counter. Samples go to perf.data. */
 #include <stdio.h>
 #include <string.h>
+#include "rvpmu/ctr.h"
 #include "rvpmu/linux.h"
 #include "rvpmu/perf.h"
 #include "rvpmu/perfdata.h"
@@ -13,6 +14,7 @@
 #define CSR_SCOUNTOVF 0xda0
 #define GUEST_PID 1000       /* the user-mode kernel's fixed pid and tid */
 #define MAX_CALLCHAIN 127
+#define MAX_BRANCHES 256
 
 struct sampled {
 	unsigned idx, csr;
@@ -52,6 +54,31 @@ static uint32_t callchain(struct hart *h, uint64_t *chain)
 	return n;
 }
 
+/* The frozen CTR buffer as perf branch records (newest first). */
+static uint32_t branch_stack(struct hart *h, struct perfdata_branch *out)
+{
+	static struct ctr_record rec[MAX_BRANCHES];
+	unsigned n = ctr_read_records(h->ctr, rec, MAX_BRANCHES);
+	for (unsigned i = 0; i < n; i++) {
+		static const uint8_t type[16] = {
+			[CTR_TYPE_EXC] = PERFDATA_BR_SYSCALL, [CTR_TYPE_INTR] = PERFDATA_BR_IRQ,
+			[CTR_TYPE_TRET] = PERFDATA_BR_ERET, [CTR_TYPE_NTBR] = PERFDATA_BR_COND,
+			[CTR_TYPE_TKBR] = PERFDATA_BR_COND, [CTR_TYPE_INDCALL] = PERFDATA_BR_IND_CALL,
+			[CTR_TYPE_DIRCALL] = PERFDATA_BR_CALL, [CTR_TYPE_INDJMP] = PERFDATA_BR_IND,
+			[CTR_TYPE_DIRJMP] = PERFDATA_BR_UNCOND, [CTR_TYPE_CORSWAP] = PERFDATA_BR_IND,
+			[CTR_TYPE_RET] = PERFDATA_BR_RET, [CTR_TYPE_INDLJMP] = PERFDATA_BR_IND_CALL,
+			[CTR_TYPE_DIRLJMP] = PERFDATA_BR_CALL,
+		};
+		out[i] = (struct perfdata_branch){
+			.from = rec[i].from, .to = rec[i].to,
+			.cycles = rec[i].ccv ? (uint16_t)(rec[i].cycles > 0xffff ? 0xffff : rec[i].cycles) : 0,
+			.mispred = rec[i].misp, .predicted = !rec[i].misp,
+			.type = type[rec[i].type & 15], .priv = 1,
+		};
+	}
+	return n;
+}
+
 static uint64_t modelled_ns(const struct recorder *r)
 {
 	const struct hart *h = &r->ss.h;
@@ -69,6 +96,14 @@ static uint64_t tick(void *ctx, struct hart *h)
 		hart_csr(h, PRIV_S, CSR_SCOUNTOVF, HART_CSR_READ, 0, &ovf);
 		uint64_t chain[MAX_CALLCHAIN];
 		uint32_t nc = r->o->callchain ? callchain(h, chain) : 0;
+		static struct perfdata_branch br[MAX_BRANCHES];
+		uint32_t nb = 0;
+		if (r->o->branch_stack) {
+			/* the LCOFI freezes CTR (sctrctl.LCOFIFRZ): the buffer
+			 * holds the path to the sampled pc */
+			ctr_freeze_lcofi(h->ctr);
+			nb = branch_stack(h, br);
+		}
 		for (int i = 0; i < r->o->nev; i++) {
 			if (!((ovf >> r->c[i].idx) & 1))
 				continue;
@@ -76,6 +111,7 @@ static uint64_t tick(void *ctx, struct hart *h)
 				.ip = h->pc, .pid = GUEST_PID, .tid = GUEST_PID,
 				.time = modelled_ns(r), .period = r->period,
 				.callchain = nc ? chain : NULL, .nr_callchain = nc,
+				.branches = nb ? br : NULL, .nr_branches = nb,
 			};
 			if (perfdata_sample(r->w, (unsigned)i, &s))
 				r->failed = 1;
@@ -85,6 +121,8 @@ static uint64_t tick(void *ctx, struct hart *h)
 				    -r->period, 0, NULL);
 		}
 		h->csr.mip &= ~(1ull << IRQ_LCOFI);  /* the handler clears sip.LCOFIP */
+		if (r->o->branch_stack)  /* and lets CTR record again */
+			hart_csr(h, PRIV_S, CTR_CSR_SCTRSTATUS, HART_CSR_CLEAR, CTRSTATUS_FROZEN, NULL);
 	}
 	/* run exactly to the next possible overflow, or to the end of a skid */
 	uint64_t budget = pmu_horizon(&h->pmu, h->priv);
@@ -144,6 +182,17 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 		perf_attr(&o->ev[i], &pe[i]);
 		pe[i].sample_period = r.period;
 		pe[i].callchain = o->callchain;
+		pe[i].branch_stack = o->branch_stack;
+	}
+	if (o->branch_stack) {
+		/* record user-mode transfers, freeze on the sampling interrupt */
+		if (!r.ss.h.ctr || hart_csr(&r.ss.h, PRIV_S, CTR_CSR_SCTRCTL, HART_CSR_WRITE,
+					    CTRCTL_U | CTRCTL_LCOFIFRZ, NULL)) {
+			fprintf(stderr, "rvpmu: record: -b needs control transfer records (Smctr), "
+					"which the %s core does not have\n", o->prof->name);
+			session_close(&r.ss);
+			return 1;
+		}
 	}
 	r.w = perfdata_create(o->output, pe, (unsigned)o->nev, argc, argv, err, sizeof(err));
 	if (!r.w) {

@@ -533,3 +533,8 @@ unsigned ctr_read_records(const struct ctr *c, struct ctr_record *out,
 	}
 	return n;
 }
+
+bool ctr_enabled(const struct ctr *c)
+{
+	return c->cfg.present && (c->mctrctl & (CTRCTL_U | CTRCTL_S | CTRCTL_M));
+}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvpmu/core.h"
+#include "rvpmu/ctr.h"
 
 /* Most cycles or model events one instruction can raise: bounds the PMU's
  * overflow horizon when the models run. */
@@ -114,6 +115,18 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 	h->csr.marchid = p->marchid;
 	h->csr.mimpid = p->mimpid;
 	core_free(h);
+	if (p->pmu.smctr) {
+		struct ctr_config cc;
+		ctr_config_default(&cc);
+		cc.smstateen = false;  /* no Smstateen CSRs here: CTR is not gated */
+		h->ctr = calloc(1, sizeof(*h->ctr));
+		if (!h->ctr || ctr_init(h->ctr, &cc)) {
+			free(h->ctr);
+			h->ctr = NULL;
+			snprintf(err, errlen, "cannot set up control transfer records");
+			return -1;
+		}
+	}
 	if (!models)
 		return 0;
 	struct uarch_config uc;
@@ -132,6 +145,8 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 
 void core_free(struct hart *h)
 {
+	free(h->ctr);
+	h->ctr = NULL;
 	if (h->uarch) {
 		uarch_free(h->uarch);
 		free(h->uarch);

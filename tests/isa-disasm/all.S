@@ -104,6 +104,7 @@ _start:
 	wfi
 	sfence.vma
 	sfence.vma	a0
+	.insn 0x10400073	# sctrclr (Smctr; binutils 2.40 has no mnemonic)
 	sfence.vma	a0, a1
 	sfence.vma	zero, a1
 	/* Zicsr, with and without objdump's aliases */

@@ -177,6 +177,10 @@ static const char *deviation(uint32_t raw, int len)
 		if (rm != 0 && rm != 5 && rm != 6)
 			return "fcvt.d.{s,w,wu}-static-rm(valid;objdump-rejects)";
 		break;
+	case INSN_SCTRCLR:
+		/* Smctr (2024) postdates binutils 2.40, which still decodes
+		 * this word as privileged-1.9 "sfence.vm zero". */
+		return "sctrclr(smctr;objdump-2.40-predates)";
 	case INSN_FENCE: case INSN_FENCE_TSO: case INSN_FENCE_I:
 		/* "base implementations shall ignore these fields" and treat
 		 * reserved fm as a normal fence (RV32I, FENCE / Zifencei). */
@@ -310,7 +314,9 @@ static int cmp(const char *name)
 		if (!strcmp(mine, l.text))
 			continue;
 		const char *why = deviation(l.raw, l.len);
-		if (why && (is_directive(l.text) || !rvpmu_accepts(l.raw))) {
+		/* a deviation that renames (objdump predates the extension) or
+		 * one where objdump prints a directive or rvpmu rejects */
+		if (why && (is_directive(l.text) || !rvpmu_accepts(l.raw) || strstr(why, "predates"))) {
 			tally(&dev, why);
 			continue;
 		}
@@ -396,6 +402,11 @@ static int legal(const char *name, int cover)
 				/* "unimp" is csrrw x0,cycle,x0: decoded, traps */
 				if (!strcmp(want, m) || (l.raw == 0xc0001073 && !strcmp(m, "unimp")))
 					continue;
+				const char *why = deviation(l.raw, l.len);
+				if (why && strstr(why, "predates")) {
+					tally(&dev, why);
+					continue;
+				}
 			} else {
 				for (size_t i = 0; i < sizeof(cmap) / sizeof(cmap[0]); i++)
 					if (!strcmp(cmap[i][0], m)) {

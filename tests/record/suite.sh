@@ -84,3 +84,30 @@ bad "report: missing file" "no-such.data" "$RVPMU" report -i "$out/no-such.data"
 head -c 100 "$out/hot.data" > "$out/trunc.data"
 bad "report: truncated file" "rvpmu:" "$RVPMU" report -i "$out/trunc.data"
 bad "report: bad sort key" "use sym, dso or srcline" "$RVPMU" report --sort nope -i "$out/hot.data"
+
+# -b: branch stacks from the control transfer records. The hot loop's
+# back edge (a conditional branch inside hot() to a lower address in hot())
+# must be the most frequent edge, and Linux perf must read the stacks.
+"$RVPMU" record -b -c 100003 -o "$out/b.data" "$out/hot" >/dev/null 2>"$out/b.err" ||
+	fail "branch stack: record" "$(cat "$out/b.err")"
+range=$(riscv64-linux-gnu-nm -S "$out/hot" | awk '$4 == "hot" { print $1, $2 }')
+if command -v perf >/dev/null 2>&1; then
+	perf script -i "$out/b.data" -F brstack 2>/dev/null | tr -s ' \t' '\n' | grep / |
+		cut -d/ -f1,2,7 | sort | uniq -c | sort -rn | head -1 > "$out/top-edge.txt"
+	read -r cnt edge < "$out/top-edge.txt"
+	from=$(echo "$edge" | cut -d/ -f1); to=$(echo "$edge" | cut -d/ -f2); typ=$(echo "$edge" | cut -d/ -f3)
+	if python3 - "$range" "$from" "$to" "$typ" <<'PY'
+import sys
+start, size = (int(x, 16) for x in sys.argv[1].split())
+f, t = int(sys.argv[2], 16), int(sys.argv[3], 16)
+sys.exit(0 if start <= t < f < start + size and sys.argv[4] == "COND" else 1)
+PY
+	then
+		pass "branch stack: hot loop back edge $from->$to ($cnt)"
+	else
+		fail "branch stack: hot loop back edge" "top edge '$edge' x$cnt, hot() at $range"
+	fi
+else
+	fail "branch stack" "perf is not installed"
+fi
+bad "-b without Smctr (u74)" "Sscofpmf" "$RVPMU" record -b --profile u74 -o "$out/x.data" "$out/hot"
