@@ -54,6 +54,13 @@ struct dpage {
 
 #define DCACHE_SIZE 1024   /* direct-mapped cache of decoded pages */
 
+/* A cached Sv39/Sv48 translation of one 4 KiB page (src/hart/mmu.c). */
+#define HART_TLB_SIZE 256
+struct hart_tlb {
+	uint64_t vpn, ppn, pte, mstatus;
+	uint8_t valid, priv;
+};
+
 struct hart {
 	uint64_t x[33];        /* x[32] absorbs writes to x0 */
 	uint64_t f[32];        /* NaN-boxed floating-point registers */
@@ -86,6 +93,9 @@ struct hart {
 	 * ctr_on: some mode is enabled, so transfers are reported */
 	struct ctr *ctr;
 	uint8_t ctr_on;
+	/* virtual memory (system mode): translation on for fetch / data */
+	uint8_t vm_fetch, vm_data;
+	struct hart_tlb tlb[HART_TLB_SIZE];
 	/* Sscofpmf skid: a counter overflow raises LCOFIP skid retirements
 	 * after the overflowing instruction (lcofi_at: when; ~0 = none) */
 	uint64_t skid, lcofi_at;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "csr.h"
 #include "fpu.h"
+#include "mmu.h"
 #include "rvpmu/ctr.h"
 
 /* mstatus fields */
@@ -192,13 +193,17 @@ static int wr_sie(struct hart *h, unsigned csr, uint64_t v)
 	return 0;
 }
 
-/* satp: only Bare is implemented, and a write of an unsupported MODE has
- * no effect at all (Privileged ISA, satp). */
+/* satp: Bare, Sv39 and Sv48; a write of an unsupported MODE has no effect
+ * at all (Privileged ISA, satp). ASIDLEN is 16. */
 static int wr_satp(struct hart *h, unsigned csr, uint64_t v)
 {
 	(void)csr;
-	if ((v >> 60) == 0)
+	uint64_t mode = v >> 60;
+	if (mode == 0)
 		h->csr.satp = 0;
+	else if (mode == 8 || mode == 9)
+		h->csr.satp = v & (0xfull << 60 | 0xffffull << 44 | ((1ull << 44) - 1));
+	mmu_flush(h);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include "rvpmu/hart.h"
 #include "csr.h"
 #include "fpu.h"
+#include "mmu.h"
 #include "retire.h"
 #include "rvpmu/ctr.h"
 #include "trap.h"
@@ -77,12 +78,25 @@ void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len)
 		invalidate_vpn(h, v);
 }
 
-/* The decoded page holding pc, or NULL when pc is not executable. */
+/* The decoded page holding pc (cached by physical page), or NULL with
+ * h->cause and h->tval set when pc cannot be fetched. */
 static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 {
-	uint64_t vpn = pc >> GPAGE_SHIFT;
-	if (pc >= h->mem.size || !(h->mem.pflags[vpn] & GP_X))
+	uint64_t pa = pc;
+	if (h->vm_fetch) {
+		int c = mmu_translate(h, &pa, MMU_FETCH, h->priv);
+		if (c) {
+			h->cause = (uint64_t)c;
+			h->tval = pc;
+			return NULL;
+		}
+	}
+	uint64_t vpn = pa >> GPAGE_SHIFT;
+	if (pa >= h->mem.size || !(h->mem.pflags[vpn] & GP_X)) {
+		h->cause = h->system ? CAUSE_FETCH_ACCESS : CAUSE_FETCH_PAGE_FAULT;
+		h->tval = pc;
 		return NULL;
+	}
 	struct dpage **slot = &h->dcache[vpn % DCACHE_SIZE], *p = *slot;
 	if (p && p->vpn == vpn)
 		return p;
@@ -98,15 +112,26 @@ static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 	return p;
 }
 
-/* Fetch the instruction at pc (its first half is known executable). */
-static int fetch(struct hart *h, uint64_t pc, uint32_t *raw)
+/* Fetch the instruction at pc, whose first half lies in the decoded page
+ * pg (physical page pg->vpn). */
+static int fetch(struct hart *h, const struct dpage *pg, uint64_t pc, uint32_t *raw)
 {
 	uint16_t lo;
-	memcpy(&lo, h->mem.base + pc, 2);
+	memcpy(&lo, h->mem.base + (pg->vpn << GPAGE_SHIFT) + (pc & (GPAGE_SIZE - 1)), 2);
 	*raw = lo;
 	if (insn_length(lo) == 2)
 		return 0;
 	uint64_t hi_addr = pc + 2;
+	if ((hi_addr & (GPAGE_SIZE - 1)) == 0 && h->vm_fetch) {
+		int c = mmu_translate(h, &hi_addr, MMU_FETCH, h->priv);
+		if (c) {
+			h->cause = (uint64_t)c;
+			h->tval = pc + 2;
+			return -1;
+		}
+	} else if ((hi_addr & (GPAGE_SIZE - 1)) != 0) {
+		hi_addr = (pg->vpn << GPAGE_SHIFT) + (pc & (GPAGE_SIZE - 1)) + 2;
+	}
 	if ((hi_addr & (GPAGE_SIZE - 1)) == 0) {
 		uint8_t *f = &h->mem.pflags[hi_addr >> GPAGE_SHIFT];
 		if (hi_addr >= h->mem.size || !(*f & GP_X)) {
@@ -176,6 +201,15 @@ static void *amo_ptr(struct hart *h, uint64_t a, unsigned size, int need_write, 
 		h->tval = a;
 		return NULL;
 	}
+	if (h->vm_data) {
+		uint64_t va = a;
+		int c = mmu_translate(h, &a, need_write ? MMU_STORE : MMU_LOAD, mmu_data_priv(h));
+		if (c) {
+			h->cause = (uint64_t)c;
+			h->tval = va;
+			return NULL;
+		}
+	}
 	unsigned need = need_write ? GP_R | GP_W : GP_R;
 	if (!gmem_check(&h->mem, a, size, need)) {
 		h->cause = need_write ? (h->system ? CAUSE_STORE_ACCESS : CAUSE_STORE_PAGE_FAULT)
@@ -233,9 +267,11 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 #undef L
 	/* the models see every instruction: cycles come from their timing */
 	h->ctr_on = h->ctr && ctr_enabled(h->ctr);
+	h->vm_fetch = (uint8_t)mmu_fetch_on(h);
+	h->vm_data = (uint8_t)mmu_data_on(h);
 	const uint64_t class_events = (pmu_events_in_use(&h->pmu, h->priv) &
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
-		(h->uarch != NULL) | h->ctr_on;
+		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data;
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;
 	uint8_t *const base = h->mem.base;
@@ -285,6 +321,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 #define LOAD(name, T) LBL(name): {                                      \
 		MEM_PRE();                                              \
 		uint64_t a_ = RS1 + (uint64_t)IMM; T v_;                \
+		XLATE(a_, MMU_LOAD, sizeof(T));                         \
 		if (likely(!(a_ & (sizeof(T) - 1)) && a_ < limit && \
 			   (pf[a_ >> GPAGE_SHIFT] & GP_R))) {           \
 			memcpy(&v_, base + a_, sizeof(T));              \
@@ -301,6 +338,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 #define STORE(name, T, val) LBL(name): {                                \
 		MEM_PRE();                                              \
 		uint64_t a_ = RS1 + (uint64_t)IMM; T v_ = (T)(val);     \
+		XLATE(a_, MMU_STORE, sizeof(T));                        \
 		if (likely(!(a_ & (sizeof(T) - 1)) && a_ < limit && \
 			   (pf[a_ >> GPAGE_SHIFT] & (GP_W | GP_CODE)) == GP_W)) { \
 			memcpy(base + a_, &v_, sizeof(T));              \
@@ -325,11 +363,8 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 
 lookup:
 	pg = dpage_get(h, pc);
-	if (unlikely(!pg)) {
-		h->cause = h->system ? CAUSE_FETCH_ACCESS : CAUSE_FETCH_PAGE_FAULT;
-		h->tval = pc;
+	if (unlikely(!pg))
 		goto trap_nocount;
-	}
 	d = &pg->s[(pc & (GPAGE_SIZE - 1)) >> 1];
 	if (unlikely(--budget < 0))
 		goto out_budget;
@@ -340,12 +375,12 @@ do_NONE: {
 			/* fell off the end of the page: continue on the next */
 			pg = dpage_get(h, pc);
 			if (unlikely(!pg))
-				TRAP(h->system ? CAUSE_FETCH_ACCESS : CAUSE_FETCH_PAGE_FAULT, pc);
+				goto trap;
 			d = &pg->s[(pc & (GPAGE_SIZE - 1)) >> 1];
 			GO();
 		}
 		uint32_t raw;
-		if (fetch(h, pc, &raw))
+		if (fetch(h, pg, pc, &raw))
 			goto trap;
 		insn_decode(raw, d);
 		d->handler = handlers[d->id][d->len == 4];
@@ -355,7 +390,7 @@ do_NONE: {
 do_ILLEGAL:
 illegal: {
 		uint32_t raw = 0;
-		if (fetch(h, pc, &raw))
+		if (fetch(h, pg, pc, &raw))
 			goto trap;
 		TRAP(CAUSE_ILLEGAL_INSN, raw);
 	}
@@ -365,6 +400,7 @@ illegal: {
 #define LBL(name) CAT(CAT(do_, name), SFX)
 #define VGO() GO_FAST()
 #define EV(e) do { } while (0)
+#define XLATE(a, acc, size) do { } while (0)
 #define ILEN 4
 #define SFX _4
 #include "exec_ops.h"
@@ -377,9 +413,24 @@ illegal: {
 #undef SFX
 #undef VGO
 #undef EV
-/* the counting variant: one body for both lengths */
+#undef XLATE
+/* the general variant: one body for both lengths; counts events, feeds
+ * the models, and translates addresses when virtual memory is on */
 #define VGO() GO_EV()
 #define EV(e) (h->evc[e]++)
+#define XLATE(a, acc, size) do {                                        \
+		if (unlikely(h->vm_data)) {                             \
+			uint64_t va_ = (a);                             \
+			int c_ = ((va_ & (GPAGE_SIZE - 1)) + (size) > GPAGE_SIZE) ? \
+				((acc) == MMU_LOAD ? CAUSE_MISALIGNED_LOAD : CAUSE_MISALIGNED_STORE) : \
+				mmu_translate(h, &(a), (acc), mmu_data_priv(h)); \
+			if (c_) {                                       \
+				h->cause = (uint64_t)c_;                \
+				h->tval = va_;                          \
+				goto trap;                              \
+			}                                               \
+		}                                                       \
+	} while (0)
 #define ILEN d->len
 #define SFX _ev
 #include "exec_ops.h"

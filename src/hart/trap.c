@@ -4,6 +4,7 @@
 #include <string.h>
 #include "csr.h"
 #include "trap.h"
+#include "mmu.h"
 #include "rvpmu/ctr.h"
 
 #define MS_SIE  (1ull << 1)
@@ -205,6 +206,9 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 	case INSN_SFENCE_VMA:
 		if (h->priv == PRIV_U || (h->priv == PRIV_S && (ms & MS_TVM)))
 			return -1;
+		mmu_flush(h);
+		if (h->uarch)
+			uarch_sfence_vma(h->uarch);
 		h->pc += len;
 		return 0;
 	}
