@@ -1,4 +1,5 @@
 /* rvpmu system: boot a bare-metal image on the virt machine. */
+#include <libfdt.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -8,7 +9,7 @@
 int cmd_system(int argc, char **argv)
 {
 	struct machine_opts o = {.console = stdout};
-	const char *bios = NULL;
+	const char *bios = NULL, *dump_dtb = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -23,6 +24,8 @@ int cmd_system(int argc, char **argv)
 			bios = v;
 		else if (!strcmp(a, "--kernel"))
 			o.kernel = v;
+		else if (!strcmp(a, "--dump-dtb"))
+			dump_dtb = v;
 		else if (!strcmp(a, "--profile")) {
 			static struct profile prof;
 			char err[512];
@@ -55,6 +58,15 @@ int cmd_system(int argc, char **argv)
 		fprintf(stderr, "rvpmu: %s\n", err);
 		machine_free(&m);
 		return 1;
+	}
+	if (dump_dtb) {  /* write the device tree and stop, as QEMU's dumpdtb */
+		const void *dtb = m.hart.mem.base + m.dtb_addr;
+		FILE *f = fopen(dump_dtb, "wb");
+		int ok = f && fwrite(dtb, 1, fdt_totalsize(dtb), f) == fdt_totalsize(dtb);
+		if (f && fclose(f))
+			ok = 0;
+		machine_free(&m);
+		return ok ? 0 : cli_error("system: cannot write '%s'", dump_dtb);
 	}
 	int status = machine_run(&m);
 	fflush(stdout);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "rvpmu/machine.h"
+#include "rvpmu/profile.h"
 
 #define FDT_SIZE 0x10000
 #define CPU_INTC_PHANDLE 1
@@ -15,8 +16,9 @@ static const char *const isa_base[] = {
 	"zba", "zbb", "zbs",
 };
 
-static size_t isa_list(const struct pmu_config *c, const char **ext)
+static size_t isa_list(const struct hart *h, const char **ext)
 {
+	const struct pmu_config *c = &h->pmu.cfg;
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof(isa_base) / sizeof(isa_base[0]); i++)
 		ext[n++] = isa_base[i];
@@ -28,7 +30,52 @@ static size_t isa_list(const struct pmu_config *c, const char **ext)
 		ext[n++] = "sscofpmf";
 	if (c->smcdeleg)
 		ext[n++] = "ssccfg";
+	if (h->ctr) {
+		ext[n++] = "smctr";
+		ext[n++] = "ssctr";
+	}
 	return n;
+}
+
+/* The /pmu node OpenSBI reads (Linux riscv,pmu binding): which mhpmevent
+ * value counts each SBI event and on which counters, from the profile's
+ * SBI event map; without a profile, cycles and instructions (selectors 1
+ * and 2 of the default numbering) on every counter that can count them. */
+static int pmu_node(void *fdt, const struct machine *m)
+{
+	const struct profile *p = m->o.profile;
+	uint32_t hpm = (uint32_t)(((1ull << m->hart.pmu.cfg.n_hpm) - 1) << 3);
+	fdt32_t ev[3 * PROFILE_MAX_SBI], ctr[3 * PROFILE_MAX_SBI], raw[5 * PROFILE_MAX_RAW];
+	unsigned ne = 0, nc = 0, nr = 0;
+	unsigned n = p ? p->n_sbi : 2;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t idx = p ? p->sbi[i].event_idx : i + 1;
+		uint64_t sel = p ? p->sbi[i].selector : i + 1;
+		uint32_t mask = p ? p->sbi[i].counters : hpm | (i ? 4u : 1u);
+		if (sel) {
+			ev[ne++] = cpu_to_fdt32(idx);
+			ev[ne++] = cpu_to_fdt32((uint32_t)(sel >> 32));
+			ev[ne++] = cpu_to_fdt32((uint32_t)sel);
+		}
+		ctr[nc++] = cpu_to_fdt32(idx);
+		ctr[nc++] = cpu_to_fdt32(idx);
+		ctr[nc++] = cpu_to_fdt32(mask);
+	}
+	for (unsigned i = 0; p && i < p->n_raw; i++) {
+		raw[nr++] = cpu_to_fdt32((uint32_t)(p->raw[i].match >> 32));
+		raw[nr++] = cpu_to_fdt32((uint32_t)p->raw[i].match);
+		raw[nr++] = cpu_to_fdt32((uint32_t)(p->raw[i].mask >> 32));
+		raw[nr++] = cpu_to_fdt32((uint32_t)p->raw[i].mask);
+		raw[nr++] = cpu_to_fdt32(p->raw[i].counters);
+	}
+	int e;
+	if ((e = fdt_begin_node(fdt, "pmu")) < 0 ||
+	    (e = fdt_property_string(fdt, "compatible", "riscv,pmu")) < 0 ||
+	    (ne && (e = fdt_property(fdt, "riscv,event-to-mhpmevent", ev, (int)(ne * 4))) < 0) ||
+	    (e = fdt_property(fdt, "riscv,event-to-mhpmcounters", ctr, (int)(nc * 4))) < 0 ||
+	    (nr && (e = fdt_property(fdt, "riscv,raw-event-to-mhpmcounters", raw, (int)(nr * 4))) < 0))
+		return e;
+	return fdt_end_node(fdt);
 }
 
 static int reg(void *fdt, uint64_t base, uint64_t size)
@@ -71,7 +118,7 @@ static int build(struct machine *m, void *fdt)
 	T(fdt_property_string(fdt, "compatible", "riscv"));
 	T(fdt_property_string(fdt, "status", "okay"));
 	const char *ext[32];
-	size_t next = isa_list(&m->hart.pmu.cfg, ext);
+	size_t next = isa_list(&m->hart, ext);
 	char isa[256] = "rv64imafdc", list[512];
 	size_t n = 0;
 	for (size_t i = 0; i < next; i++) {
@@ -86,6 +133,7 @@ static int build(struct machine *m, void *fdt)
 	T(fdt_property(fdt, "riscv,isa-extensions", list, (int)n));
 	T(fdt_property_string(fdt, "mmu-type", "riscv,none"));
 	T(fdt_begin_node(fdt, "interrupt-controller"));
+	T(fdt_property_u32(fdt, "#address-cells", 0));
 	T(fdt_property_u32(fdt, "#interrupt-cells", 1));
 	T(fdt_property(fdt, "interrupt-controller", NULL, 0));
 	T(fdt_property_string(fdt, "compatible", "riscv,cpu-intc"));
@@ -124,6 +172,7 @@ static int build(struct machine *m, void *fdt)
 	T(reg(fdt, VIRT_TEST_BASE, 0x1000));
 	T(fdt_end_node(fdt));
 	T(fdt_end_node(fdt));  /* soc */
+	T(pmu_node(fdt, m));
 
 	T(fdt_end_node(fdt));  /* root */
 	T(fdt_finish(fdt));

@@ -38,8 +38,13 @@ static int boot(struct machine *m, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot map %llu MiB of RAM", (unsigned long long)m->o.ram_mb);
 		return -1;
 	}
-	uint64_t base = m->builtin_sbi ? VIRT_KERNEL_BASE : VIRT_DRAM_BASE;
+	/* firmware (a file) at the start of RAM, the kernel where fw_jump
+	 * jumps; without firmware files the kernel is what starts */
+	int fw_file = !m->builtin_sbi && strcmp(m->o.bios, "none");
+	uint64_t base = m->builtin_sbi || fw_file ? VIRT_KERNEL_BASE : VIRT_DRAM_BASE;
 	if (load_image(m, m->o.kernel, base, &entry, err, errlen))
+		return -1;
+	if (fw_file && load_image(m, m->o.bios, VIRT_DRAM_BASE, &entry, err, errlen))
 		return -1;
 	hart_invalidate_code(h, 0, h->mem.size);
 	hart_reset_system(h, entry);
@@ -54,9 +59,11 @@ static int boot(struct machine *m, char *err, size_t errlen)
 	if (m->builtin_sbi) {
 		sbi_boot(m, entry, m->dtb_addr);
 	} else {
-		/* as QEMU's reset vector: a0 = hartid, a1 = device tree */
+		/* as QEMU's reset vector: a0 = hartid, a1 = device tree,
+		 * a2 = fw_dynamic info (none: fw_jump and fw_payload ignore it) */
 		h->x[10] = 0;
 		h->x[11] = m->dtb_addr;
+		h->x[12] = 0;
 	}
 	return 0;
 }
@@ -68,11 +75,6 @@ int machine_init(struct machine *m, const struct machine_opts *o, char *err, siz
 	if (!m->o.ram_mb)
 		m->o.ram_mb = 256;
 	m->builtin_sbi = !o->bios || !strcmp(o->bios, "builtin");
-	if (!m->builtin_sbi && strcmp(o->bios, "none")) {
-		snprintf(err, errlen, "--bios %s: firmware images are not supported yet (use builtin or none)",
-			 o->bios);
-		return -1;
-	}
 	m->uart.out = o->console;
 	if (hart_init(&m->hart)) {
 		snprintf(err, errlen, "cannot reserve guest memory");

@@ -10,8 +10,8 @@
 # Platforms, one line per payload and platform on stdout:
 #   qemu           qemu-system-riscv64 (7.2) + Debian's OpenSBI 1.1 fw_jump
 #   rvpmu          "$RVPMU" system --bios builtin (rvpmu's own SBI)
-#   rvpmu-opensbi  "$RVPMU" system --bios fw_jump.bin; only with
-#                  RVPMU_SBI_OPENSBI=1 (needs firmware support in system mode)
+#   rvpmu-opensbi  "$RVPMU" system --bios fw_jump.bin (Debian's OpenSBI 1.1)
+#                  (on by default; RVPMU_SBI_OPENSBI=0 skips it)
 #   PASS sbi <platform> <payload>                all checks passed
 #   PASS sbi <platform>-deviation <payload>: check N: ...   the run failed
 #       exactly the checks listed for that platform below, each with the
@@ -180,7 +180,7 @@ report() {
 }
 
 platforms="qemu rvpmu"
-[ "${RVPMU_SBI_OPENSBI:-0}" = 1 ] && platforms="$platforms rvpmu-opensbi"
+[ "${RVPMU_SBI_OPENSBI:-1}" = 1 ] && platforms="$platforms rvpmu-opensbi"
 have_qemu=1
 command -v "$QEMU" >/dev/null 2>&1 || have_qemu=0
 [ "$have_qemu" = 1 ] && "$QEMU" --version | head -n 1 >&2
