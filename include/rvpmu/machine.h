@@ -21,6 +21,8 @@ struct machine_opts {
 	uint64_t ram_mb;         /* default 256 */
 	uint64_t max_insns;      /* 0 = no limit */
 	const struct profile *profile;  /* core profile, NULL = the default PMU */
+	const char *initrd;      /* initramfs loaded high in RAM, or NULL */
+	const char *append;      /* kernel command line (chosen/bootargs) */
 	FILE *console;           /* UART output (stdout) */
 };
 
@@ -48,6 +50,7 @@ struct machine {
 	int sbi_wfi;             /* HSM retentive suspend: wait like WFI */
 	struct sbi_state sbi;
 	uint64_t dtb_addr;
+	uint64_t initrd_start, initrd_end;
 };
 
 enum {
@@ -70,6 +73,8 @@ uint64_t clint_mip(const struct machine *m);
  * message. */
 int load_image(struct machine *m, const char *path, uint64_t base, uint64_t *entry,
 	       char *err, size_t errlen);
+/* Load the initramfs (m->o.initrd): 0 or -1 with a message. */
+int load_initrd(struct machine *m, char *err, size_t errlen);
 /* Write the machine's device tree into RAM at m->dtb_addr: 0 or -1. */
 int machine_build_dtb(struct machine *m, char *err, size_t errlen);
 

@@ -26,6 +26,10 @@ int cmd_system(int argc, char **argv)
 			o.kernel = v;
 		else if (!strcmp(a, "--dump-dtb"))
 			dump_dtb = v;
+		else if (!strcmp(a, "--initrd"))
+			o.initrd = v;
+		else if (!strcmp(a, "--append"))
+			o.append = v;
 		else if (!strcmp(a, "--profile")) {
 			static struct profile prof;
 			char err[512];

@@ -78,11 +78,10 @@ LBL(PAUSE):
 LBL(FENCE):
 NEXT();
 LBL(FENCE_I):
-/* Zifencei: stores already invalidate decoded pages; drop them all
- * anyway so that host-side writes are seen too. */
-hart_invalidate_code(h, 0, h->mem.size);
-pc += ILEN;
-goto lookup;
+/* Zifencei: every store into a page with decoded instructions already
+ * dropped them (and host-side writers call hart_invalidate_code), so
+ * the instruction stream is always coherent: nothing left to do. */
+NEXT();
 LBL(ECALL):
 TRAP(CAUSE_USER_ECALL + h->priv, 0);  /* 8, 9 or 11 for U, S, M */
 LBL(EBREAK):

@@ -100,6 +100,12 @@ static int build(struct machine *m, void *fdt)
 	T(fdt_begin_node(fdt, "chosen"));
 	snprintf(name, sizeof(name), "/soc/serial@%llx", (unsigned long long)VIRT_UART0_BASE);
 	T(fdt_property_string(fdt, "stdout-path", name));
+	if (m->o.append)
+		T(fdt_property_string(fdt, "bootargs", m->o.append));
+	if (m->initrd_end) {
+		T(fdt_property_u64(fdt, "linux,initrd-start", m->initrd_start));
+		T(fdt_property_u64(fdt, "linux,initrd-end", m->initrd_end));
+	}
 	T(fdt_end_node(fdt));
 
 	snprintf(name, sizeof(name), "memory@%llx", (unsigned long long)VIRT_DRAM_BASE);

@@ -109,3 +109,33 @@ int load_image(struct machine *m, const char *path, uint64_t base, uint64_t *ent
 	free(buf);
 	return rc;
 }
+
+/* The initramfs goes high in RAM, below the device tree, as QEMU puts it;
+ * the device tree's chosen node tells the kernel where. */
+int load_initrd(struct machine *m, char *err, size_t errlen)
+{
+	FILE *f = fopen(m->o.initrd, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", m->o.initrd, strerror(errno));
+		return -1;
+	}
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	uint64_t top = VIRT_DRAM_BASE + (m->o.ram_mb << 20) - (2u << 20);  /* dtb above */
+	uint64_t start = n > 0 ? ((top - (uint64_t)n) & ~0xfffull) : 0;
+	if (n <= 0 || start < VIRT_KERNEL_BASE + (64u << 20)) {
+		fclose(f);
+		snprintf(err, errlen, "%s: does not fit in RAM above the kernel", m->o.initrd);
+		return -1;
+	}
+	size_t got = fread(m->hart.mem.base + start, 1, (size_t)n, f);
+	fclose(f);
+	if (got != (size_t)n) {
+		snprintf(err, errlen, "%s: cannot read", m->o.initrd);
+		return -1;
+	}
+	m->initrd_start = start;
+	m->initrd_end = start + (uint64_t)n;
+	return 0;
+}

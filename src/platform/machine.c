@@ -46,6 +46,8 @@ static int boot(struct machine *m, char *err, size_t errlen)
 		return -1;
 	if (fw_file && load_image(m, m->o.bios, VIRT_DRAM_BASE, &entry, err, errlen))
 		return -1;
+	if (m->o.initrd && load_initrd(m, err, errlen))
+		return -1;
 	hart_invalidate_code(h, 0, h->mem.size);
 	hart_reset_system(h, entry);
 	if ((m->o.profile && core_setup(h, m->o.profile, false, err, errlen)) ||

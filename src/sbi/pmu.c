@@ -217,18 +217,29 @@ static long start_stop(struct sbi_state *s, struct hart *h, unsigned fid, const 
 	if (snap && fid == 4 && (flags & STOP_TAKE_SNAPSHOT))
 		memcpy(&ovf, snap, 8);
 
-	/* every counter of the set is checked first, so that an error leaves
-	 * all of them as they were */
-	for (unsigned b = 0; b < 64; b++) {
-		unsigned i = (unsigned)(base + b);
-		if (((mask >> b) & 1) && started(s, h, i) == (fid == 3))
-			return fid == 3 ? SBI_ERR_ALREADY_STARTED : SBI_ERR_ALREADY_STOPPED;
-	}
+	/* Every counter of the set is processed, and ALREADY_STARTED/STOPPED
+	 * is returned only when every one of them already was: Linux stops
+	 * whole sets with RESET (and relies on RESET unmapping the stopped
+	 * ones too, as OpenSBI does), and in its overflow handler it reads
+	 * the snapshot only when a stop of all used counters succeeds. */
+	long ret = SBI_SUCCESS;
+	int changed = 0;
 	for (unsigned b = 0; b < 64; b++) {
 		unsigned i = (unsigned)(base + b);
 		if (!((mask >> b) & 1))
 			continue;
 		int fw = is_fw(s, i);
+		if (started(s, h, i) == (fid == 3)) {
+			ret = fid == 3 ? SBI_ERR_ALREADY_STARTED : SBI_ERR_ALREADY_STOPPED;
+			if (fid == 4 && (flags & STOP_RESET)) {
+				if (i >= 3 && !fw)
+					wr(h, CSR_MHPMEVENT(i), HART_CSR_WRITE, 0);
+				if (fw || i >= 3)
+					s->ctr[i].event_idx = 0;
+			}
+			continue;
+		}
+		changed = 1;
 		if (fid == 3) {
 			uint64_t v;
 			int set = 1;
@@ -272,7 +283,7 @@ static long start_stop(struct sbi_state *s, struct hart *h, unsigned fid, const 
 	}
 	if (snap && fid == 4 && (flags & STOP_TAKE_SNAPSHOT))
 		memcpy(snap, &ovf, 8);
-	return SBI_SUCCESS;
+	return changed ? SBI_SUCCESS : ret;
 }
 
 static long snapshot_set_shmem(struct sbi_state *s, struct hart *h, const uint64_t *a)

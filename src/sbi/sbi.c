@@ -136,8 +136,6 @@ static long ecall(struct machine *m, long eid, long fid, const uint64_t *a, uint
 		if (self) {
 			sbi_fw_event(&m->sbi, sent[fid]);
 			sbi_fw_event(&m->sbi, sent[fid] + 1);  /* ..._RECEIVED follows ..._SENT */
-			if (fid == 0)
-				hart_invalidate_code(h, 0, h->mem.size);
 		}
 		return SBI_SUCCESS;
 	}
