@@ -56,6 +56,7 @@ struct retire_rec {
 	X(L1D_WRITE_ACCESS, "l1d_write_access") X(L1D_WRITE_MISS, "l1d_write_miss") \
 	X(L1D_WRITEBACK, "l1d_writeback") \
 	X(L2_ACCESS, "l2_access") X(L2_MISS, "l2_miss") X(L2_WRITEBACK, "l2_writeback") \
+	X(L2_WRITE_ACCESS, "l2_write_access") X(L2_WRITE_MISS, "l2_write_miss") \
 	X(ITLB_ACCESS, "itlb_access") X(ITLB_MISS, "itlb_miss") \
 	X(DTLB_ACCESS, "dtlb_access") X(DTLB_MISS, "dtlb_miss") \
 	X(L2TLB_ACCESS, "l2tlb_access") X(L2TLB_MISS, "l2tlb_miss") \
@@ -88,6 +89,7 @@ struct uarch_cache_config {
  * is a power of two. Replacement is LRU. */
 struct uarch_tlb_config {
 	uint32_t entries, ways;
+	uint8_t repl;           /* enum uarch_repl */
 };
 
 enum uarch_dir { UARCH_DIR_BIMODAL, UARCH_DIR_GSHARE };

@@ -87,6 +87,9 @@ void retire_observe(struct hart *h)
 		if (delta && map[e])
 			h->evc[map[e]] += delta;
 	}
+	/* L2 writes are also in the L2 totals, which count as reads */
+	h->evc[map[UARCH_EV_L2_ACCESS]] -= u->ev[UARCH_EV_L2_WRITE_ACCESS] - before[UARCH_EV_L2_WRITE_ACCESS];
+	h->evc[map[UARCH_EV_L2_MISS]] -= u->ev[UARCH_EV_L2_WRITE_MISS] - before[UARCH_EV_L2_WRITE_MISS];
 	/* the DTLB model does not split loads from stores: the record does */
 	uint64_t dtlb = u->ev[UARCH_EV_DTLB_ACCESS] - before[UARCH_EV_DTLB_ACCESS];
 	uint64_t dmiss = u->ev[UARCH_EV_DTLB_MISS] - before[UARCH_EV_DTLB_MISS];

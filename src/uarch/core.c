@@ -29,6 +29,7 @@ static void tlb_cfg(struct uarch_tlb_config *t, const struct profile_tlb *p)
 {
 	t->entries = p->present ? p->entries : 0;
 	t->ways = p->present ? p->ways : 0;
+	t->repl = p->repl == PROFILE_REPL_PLRU ? UARCH_REPL_PLRU : UARCH_REPL_LRU;
 }
 
 /* The profile's geometry and timing as the models take them. */
@@ -74,8 +75,10 @@ static void event_map(struct hart *h)
 		{UARCH_EV_L1D_WRITE_ACCESS, PROF_EV_L1D_WRITE_ACCESS},
 		{UARCH_EV_L1D_WRITE_MISS, PROF_EV_L1D_WRITE_MISS},
 		{UARCH_EV_L1D_WRITEBACK, PROF_EV_L1D_WRITEBACK},
-		/* the L2 model does not tell reads from writes: all count as reads */
+		/* L2 totals count as reads; retire.c moves the writes (writebacks) */
 		{UARCH_EV_L2_ACCESS, PROF_EV_LL_READ_ACCESS}, {UARCH_EV_L2_MISS, PROF_EV_LL_READ_MISS},
+		{UARCH_EV_L2_WRITE_ACCESS, PROF_EV_LL_WRITE_ACCESS},
+		{UARCH_EV_L2_WRITE_MISS, PROF_EV_LL_WRITE_MISS},
 		{UARCH_EV_ITLB_ACCESS, PROF_EV_ITLB_ACCESS}, {UARCH_EV_ITLB_MISS, PROF_EV_ITLB_MISS},
 		{UARCH_EV_DTLB_ACCESS, PROF_EV_DTLB_READ_ACCESS}, {UARCH_EV_DTLB_MISS, PROF_EV_DTLB_READ_MISS},
 		{UARCH_EV_L2TLB_MISS, PROF_EV_L2TLB_MISS},

@@ -33,9 +33,9 @@ void uarch_config_default(struct uarch_config *c)
 	c->l1i = (struct uarch_cache_config){ 128, 4, 64, UARCH_REPL_LRU };
 	c->l1d = (struct uarch_cache_config){ 64, 8, 64, UARCH_REPL_PLRU };
 	c->l2 = (struct uarch_cache_config){ 1024, 16, 64, UARCH_REPL_PLRU };
-	c->itlb = (struct uarch_tlb_config){ 32, 32 };
-	c->dtlb = (struct uarch_tlb_config){ 32, 32 };
-	c->l2tlb = (struct uarch_tlb_config){ 512, 4 };
+	c->itlb = (struct uarch_tlb_config){ 32, 32, UARCH_REPL_LRU };
+	c->dtlb = (struct uarch_tlb_config){ 32, 32, UARCH_REPL_LRU };
+	c->l2tlb = (struct uarch_tlb_config){ 512, 4, UARCH_REPL_LRU };
 	c->page_shift = 12;
 	c->bpred = (struct uarch_bpred_config){
 		.dir = UARCH_DIR_GSHARE, .pht_entries = 4096, .hist_bits = 12,
@@ -193,7 +193,12 @@ static uint32_t data_line(struct uarch *u, uint64_t addr, int write)
 		if (res & UARCH_WB) {
 			u->ev[UARCH_EV_L1D_WRITEBACK]++;
 			if (u->l2.present)
-				l2_count(u, uarch_cache_access(&u->l2, victim, 1, NULL));
+			{
+				unsigned r = uarch_cache_access(&u->l2, victim, 1, NULL);
+				l2_count(u, r);
+				u->ev[UARCH_EV_L2_WRITE_ACCESS]++;  /* the writeback is a write */
+				u->ev[UARCH_EV_L2_WRITE_MISS] += r & UARCH_MISS;
+			}
 		}
 	}
 	return c;

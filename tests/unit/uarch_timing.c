@@ -117,7 +117,7 @@ void test_timing_w2(void)
 	c.l1i = (struct uarch_cache_config){ 4, 1, 16, UARCH_REPL_LRU };
 	c.l1d = (struct uarch_cache_config){ 4, 1, 16, UARCH_REPL_LRU };
 	c.l2 = (struct uarch_cache_config){ 16, 2, 16, UARCH_REPL_LRU };
-	c.dtlb = (struct uarch_tlb_config){ 2, 2 };
+	c.dtlb = (struct uarch_tlb_config){ 2, 2, UARCH_REPL_LRU };
 	ut_init(&u, &c);
 	struct retire_rec s[16] = {
 		ut_alu(0x1000, 5, 0, 0),

@@ -8,7 +8,7 @@
 void test_tlb_strided(void)
 {
 	struct uarch_tlb t;
-	struct uarch_tlb_config cfg = { 4, 4 };
+	struct uarch_tlb_config cfg = { 4, 4, UARCH_REPL_LRU };
 	CHECK(uarch_tlb_init(&t, &cfg, 12) == 0, "init");
 	unsigned miss = 0;
 	for (int pass = 0; pass < 2; pass++)
@@ -35,7 +35,7 @@ void test_tlb_strided(void)
  * miss every time: 6. Fully associative 8 entries: 3 cold misses. */
 void test_tlb_setassoc(void)
 {
-	struct uarch_tlb_config cfgs[2] = { { 8, 2 }, { 8, 8 } };
+	struct uarch_tlb_config cfgs[2] = { { 8, 2, UARCH_REPL_LRU }, { 8, 8, UARCH_REPL_LRU } };
 	static const unsigned want[2] = { 6, 3 };
 	for (int k = 0; k < 2; k++) {
 		struct uarch_tlb t;
@@ -48,9 +48,9 @@ void test_tlb_setassoc(void)
 		uarch_tlb_free(&t);
 	}
 	struct uarch_tlb t;
-	struct uarch_tlb_config bad = { 6, 4 };
+	struct uarch_tlb_config bad = { 6, 4, UARCH_REPL_LRU };
 	CHECK(uarch_tlb_init(&t, &bad, 12) != 0, "6 entries of 4 ways rejected");
-	bad = (struct uarch_tlb_config){ 12, 4 };
+	bad = (struct uarch_tlb_config){ 12, 4, UARCH_REPL_LRU };
 	CHECK(uarch_tlb_init(&t, &bad, 12) != 0, "3 sets rejected");
 }
 
@@ -65,9 +65,9 @@ void test_tlb_facade(void)
 	struct uarch_config c;
 	struct uarch u;
 	ut_config_bare(&c);
-	c.itlb = (struct uarch_tlb_config){ 1, 1 };
-	c.dtlb = (struct uarch_tlb_config){ 4, 4 };
-	c.l2tlb = (struct uarch_tlb_config){ 16, 16 };
+	c.itlb = (struct uarch_tlb_config){ 1, 1, UARCH_REPL_LRU };
+	c.dtlb = (struct uarch_tlb_config){ 4, 4, UARCH_REPL_LRU };
+	c.l2tlb = (struct uarch_tlb_config){ 16, 16, UARCH_REPL_LRU };
 	ut_init(&u, &c);
 	for (int pass = 0; pass < 2; pass++)
 		for (uint64_t p = 0; p < 8; p++) {
@@ -109,7 +109,7 @@ void test_tlb_hugepage(void)
 	struct uarch u;
 	ut_config_bare(&c);
 	c.page_shift = 21;
-	c.dtlb = (struct uarch_tlb_config){ 4, 4 };
+	c.dtlb = (struct uarch_tlb_config){ 4, 4, UARCH_REPL_LRU };
 	ut_init(&u, &c);
 	for (uint64_t i = 0; i < 1024; i++) {
 		struct retire_rec r = ut_mem(UARCH_CLS_LOAD, 0x1000, 0x200000 + i * 4096, 5, 0, 0);
