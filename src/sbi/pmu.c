@@ -8,6 +8,7 @@
 #include "rvpmu/hart.h"
 #include "rvpmu/profile.h"
 #include "rvpmu/sbi.h"
+#include "mcsr.h"
 
 enum {
 	CFG_SKIP_MATCH = 1 << 0, CFG_CLEAR_VALUE = 1 << 1, CFG_AUTO_START = 1 << 2,
@@ -23,17 +24,6 @@ enum {
 #define EVENT_TYPE(e)     ((e) >> 16)
 #define SNAPSHOT_SIZE     4096
 
-static uint64_t rd(struct hart *h, unsigned csr)
-{
-	uint64_t v = 0;
-	hart_csr(h, PRIV_M, csr, HART_CSR_READ, 0, &v);
-	return v;
-}
-
-static void wr(struct hart *h, unsigned csr, int op, uint64_t v)
-{
-	hart_csr(h, PRIV_M, csr, op, v, NULL);
-}
 
 static int is_hw(const struct sbi_state *s, unsigned i) { return i < s->num_hw && i != 1; }
 static int is_fw(const struct sbi_state *s, unsigned i) { return i >= s->num_hw && i < s->num_hw + SBI_FW_COUNTERS; }

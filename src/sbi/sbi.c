@@ -5,6 +5,7 @@
 #include <string.h>
 #include "rvpmu/machine.h"
 #include "rvpmu/sbi.h"
+#include "mcsr.h"
 
 #define SBI_SPEC_VERSION 0x03000000ul   /* 3.0 */
 #define SBI_IMPL_ID      0x7276706dul   /* "rvpm": not an allocated ID */
@@ -23,17 +24,6 @@ static const long implemented[] = {
 	EID_LEGACY_PUTCHAR, EID_LEGACY_GETCHAR, EID_LEGACY_SHUTDOWN,
 };
 
-static uint64_t rd(struct hart *h, unsigned csr)
-{
-	uint64_t v = 0;
-	hart_csr(h, PRIV_M, csr, HART_CSR_READ, 0, &v);
-	return v;
-}
-
-static void wr(struct hart *h, unsigned csr, int op, uint64_t v)
-{
-	hart_csr(h, PRIV_M, csr, op, v, NULL);
-}
 
 void sbi_fw_event(struct sbi_state *s, enum sbi_fw_event e)
 {
