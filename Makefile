@@ -9,7 +9,7 @@ BUILD   ?= build
 SRC := $(wildcard src/*/*.c)
 OBJ := $(SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan demo bench setup clean fuzz
+.PHONY: all test asan demo bench setup clean fuzz nopmu
 all: $(BUILD)/rvpmu
 
 $(BUILD)/rvpmu: $(OBJ)
@@ -37,11 +37,20 @@ demo: setup
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh
 
+# The same sources with PMU counting compiled out: the bench's idle-PMU
+# baseline (never used for anything else).
+nopmu:
+	@$(MAKE) --no-print-directory BUILD=build-nopmu CFLAGS="$(CFLAGS) -DRVPMU_NO_PMU" all
+
+# Times the u74 models per retired-instruction kind (bench/model_cost.c).
+$(BUILD)/model-cost: bench/model_cost.c $(filter-out $(BUILD)/obj/src/cli/%,$(OBJ))
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 bench: setup
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all nopmu $(BUILD)/model-cost
 	@bench/run.sh
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-nopmu
 
 -include $(OBJ:.o=.d)

@@ -10,6 +10,8 @@ Environment:
   BENCH_OUT      Markdown report path (default bench/results.md)
   BENCH_TIMEOUT  wall-clock limit per run, seconds (default 900)
   RVPMU, QEMU, CC  override the emulator / cross-compiler commands
+  RVPMU_NOPMU    the build with PMU counting compiled out (default
+                 build-nopmu/rvpmu, made by `make nopmu`); absent: no column
 """
 import datetime
 import os
@@ -138,6 +140,40 @@ class Rvpmu:
 		return r
 
 
+# Further rvpmu modes measured beside the functional run, each as the
+# argv before the program: the PMU-less build (idle-PMU cost, issue 3) and
+# every model of the u74 profile on (issue 4).
+def modes(rvpmu, nopmu):
+	m = []
+	if nopmu:
+		m.append(("nopmu", [nopmu, "run", "--"]))
+	m.append(("models", [rvpmu, "stat", "--profile", "u74", "-e", "cycles",
+			     "-o", os.devnull, "--"]))
+	return m
+
+
+MODEL_COST_DOC = (
+	"`build/model-cost` (bench/model_cost.c) sets up the u74 models as "
+	"`rvpmu stat --profile u74` does and times `uarch_retire()` on synthetic "
+	"retire streams of one instruction kind each (64 Ki records x 400, best "
+	"of 3, host monotonic clock). *extra ns* is that kind's time minus the ALU "
+	"stream's, i.e. what a memory access or a branch costs on top of an "
+	"instruction's fetch and timing. The hart's own cost of building each "
+	"record is not in these numbers; it is in the models column above.")
+
+
+def model_cost():
+	exe = os.path.join(ROOT, "build", "model-cost")
+	if not os.access(exe, os.X_OK):
+		print(f"bench: {exe} not found (`make build/model-cost`); no model cost", file=sys.stderr)
+		return None
+	r = subprocess.run([exe], capture_output=True, text=True)
+	if r.returncode != 0:
+		print("bench: model-cost failed: " + r.stderr.strip(), file=sys.stderr)
+		return None
+	return r.stdout.rstrip()
+
+
 def read_count(path):
 	try:
 		with open(path) as f:
@@ -155,11 +191,14 @@ def describe_failure(tag, r):
 	return f"{tag} exit {r['status']}{why}"
 
 
-def bench_one(name, prog, args, runs, rv, qemu, timeout):
+def bench_one(name, prog, args, runs, rv, qemu, timeout, extra):
 	rvr, qr = [], []
+	xr = {tag: [] for tag, _ in extra}
 	for _ in range(runs):
 		if rv:
 			rvr.append(rv.run(prog, args))
+			for tag, argv in extra:
+				xr[tag].append(measure(argv + [prog] + args, timeout))
 		qr.append(measure(qemu + [prog] + args, timeout))
 		sys.stderr.write(".")
 		sys.stderr.flush()
@@ -179,6 +218,13 @@ def bench_one(name, prog, args, runs, rv, qemu, timeout):
 		if row["status"] == "ok":
 			row["status"] = "no rvpmu"
 		return row
+	row["modes"] = {}
+	for tag, rs in xr.items():
+		ok = all(r["status"] == 0 and r["out"] == q0["out"] for r in rs)
+		row["modes"][tag] = statistics.median(r["cpu"] for r in rs) if ok else None
+		if not ok:
+			row["notes"].append(f"{tag} mode failed or its output differs: " +
+					    describe_failure(tag, next(r for r in rs if r["status"] != 0 or r["out"] != q0["out"])))
 	row["rv_cpu"] = statistics.median(r["cpu"] for r in rvr)
 	row["rv_rss"] = max(r["rss"] for r in rvr)
 	counts = sorted({r["insns"] for r in rvr if r["insns"] is not None})
@@ -231,6 +277,47 @@ def fmt_rows(rows):
 		g = statistics.geometric_mean(ratios)
 		out.append(["geomean", "", "", "", "", "", f"{g:.3f}", "", "",
 			    f"{len(ratios)} of {len(rows)} rows"])
+	return head, out
+
+
+def fmt_modes(rows, tags):
+	"""The modes table: idle-PMU cost against the PMU-less build, and the
+	u74 models' throughput against functional mode and qemu."""
+	head = ["workload"]
+	if "nopmu" in tags:
+		head += ["no-PMU build CPU s", "idle PMU cost"]
+	head += ["u74 models CPU s", "models MIPS", "models/functional", "models/qemu"]
+	out, cost, rel, vq = [], [], [], []
+
+	def num(v, f):
+		return "-" if v is None else f.format(v)
+
+	for r in rows:
+		if r["status"] != "ok":
+			continue
+		m = r["modes"]
+		cells = [r["name"]]
+		if "nopmu" in tags:
+			c = r["rv_cpu"] / m["nopmu"] - 1 if m.get("nopmu") else None
+			if c is not None:
+				cost.append(1 + c)
+			cells += [num(m.get("nopmu"), "{:.3f}"), num(c and 100 * c, "{:+.1f}%")]
+		t = m.get("models")
+		fr = r["rv_cpu"] / t if t else None
+		qr = r["qemu_cpu"] / t if t else None
+		if t:
+			rel.append(fr)
+			vq.append(qr)
+		mips = r["insns"] / t / 1e6 if t and r["insns"] else None
+		cells += [num(t, "{:.3f}"), num(mips, "{:.0f}"), num(fr, "{:.3f}"), num(qr, "{:.3f}")]
+		out.append(cells)
+	if out:
+		g = ["geomean"]
+		if "nopmu" in tags:
+			g += ["", num(cost and 100 * (statistics.geometric_mean(cost) - 1), "{:+.1f}%")]
+		g += ["", "", num(rel and statistics.geometric_mean(rel), "{:.3f}"),
+		      num(vq and statistics.geometric_mean(vq), "{:.3f}")]
+		out.append(g)
 	return head, out
 
 
@@ -288,9 +375,15 @@ def main():
 		die(f"{cc} not found (run `make setup`)")
 	if not shutil.which(qemu[0]):
 		die(f"{qemu[0]} not found (run `make setup`)")
+	nopmu = os.environ.get("RVPMU_NOPMU") or os.path.join(ROOT, "build-nopmu", "rvpmu")
+	if not os.access(nopmu, os.X_OK):
+		print(f"bench: {nopmu} not found (`make nopmu`); no idle-PMU column", file=sys.stderr)
+		nopmu = None
 	rv = None
+	extra = []
 	if os.access(rvpmu, os.X_OK):
 		rv = Rvpmu([rvpmu], timeout)
+		extra = modes(rvpmu, nopmu)
 	else:
 		print(f"bench: {rvpmu} not found; measuring qemu only", file=sys.stderr)
 
@@ -300,11 +393,20 @@ def main():
 	rows = []
 	for n in names:
 		sys.stderr.write(f"bench: {n} ")
-		rows.append(bench_one(n, progs[n], args, runs, rv, qemu, timeout))
+		rows.append(bench_one(n, progs[n], args, runs, rv, qemu, timeout, extra))
 		sys.stderr.write(" " + rows[-1]["status"] + "\n")
 
 	head, cells = fmt_rows(rows)
 	print(text_table(head, cells))
+	tags = [t for t, _ in extra]
+	mhead, mcells = fmt_modes(rows, tags) if rv else ([], [])
+	if mcells:
+		print()
+		print(text_table(mhead, mcells))
+	cost = model_cost() if rv else None
+	if cost:
+		print()
+		print(cost)
 	for r in rows:
 		for note in r["notes"]:
 			print(f"note: {r['name']}: {note}")
@@ -340,6 +442,27 @@ def main():
 		md_table(head, cells),
 		"",
 	]
+	if mcells:
+		md += [
+			"## Modes",
+			"",
+			"The same runs, interleaved with the table above. *no-PMU build*: "
+			"`rvpmu run` of `build-nopmu/rvpmu` (`make nopmu`: the same sources "
+			"with `-DRVPMU_NO_PMU`, which compiles out all counting: no counter "
+			"updates, no overflow horizon, no event-class dispatch); *idle PMU "
+			"cost* = functional CPU s / no-PMU CPU s - 1, the price of a PMU "
+			"with nothing programmed (mcycle and minstret still count). *u74 "
+			"models*: `rvpmu stat --profile u74 -e cycles` (caches, TLBs, "
+			"branch predictor and pipeline timing all on, the counter driven "
+			"through the SBI); *models/functional* = functional CPU s / models "
+			"CPU s (the share of functional throughput kept), *models/qemu* = "
+			"qemu CPU s / models CPU s.",
+			"",
+			md_table(mhead, mcells),
+			"",
+		]
+	if cost:
+		md += ["## Model cost per event", "", MODEL_COST_DOC, "", "```", cost, "```", ""]
 	notes = [f"- {r['name']}: {note}" for r in rows for note in r["notes"]]
 	if notes:
 		md += ["Notes:", ""] + notes + [""]

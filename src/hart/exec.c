@@ -269,9 +269,13 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	h->ctr_on = h->ctr && ctr_enabled(h->ctr);
 	h->vm_fetch = (uint8_t)mmu_fetch_on(h);
 	h->vm_data = (uint8_t)mmu_data_on(h);
+#ifdef RVPMU_NO_PMU  /* the bench's baseline: no counting at all */
+	const uint64_t class_events = (h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data;
+#else
 	const uint64_t class_events = (pmu_events_in_use(&h->pmu, h->priv) &
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
 		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data;
+#endif
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;
 	uint8_t *const base = h->mem.base;
