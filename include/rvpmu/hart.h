@@ -86,9 +86,15 @@ struct hart {
 	 * uarch_map turns their events into canonical ones (0 = none) */
 	struct uarch *uarch;
 	uint8_t uarch_map[UARCH_EV_COUNT];
-	uint8_t dtlb_write_ev[2];    /* canonical DTLB write access, miss */
+	/* the models' totals at the last fold into evc (retire_fold) */
+	uint64_t uev_synced[UARCH_EV_COUNT];
 	struct retire_rec rr;
 	uint8_t rr_pending;
+	/* debugging (rvpmu record --trace): called as each instruction of the
+	 * counting variant retires, h->rr describing it; set, it forces that
+	 * variant and the retire stream */
+	void (*trace)(void *ctx, struct hart *h);
+	void *trace_ctx;
 	/* control transfer records (Smctr), NULL when the core has none;
 	 * ctr_on: some mode is enabled, so transfers are reported */
 	struct ctr *ctr;

@@ -59,6 +59,7 @@ struct retire_rec {
 	X(L2_WRITE_ACCESS, "l2_write_access") X(L2_WRITE_MISS, "l2_write_miss") \
 	X(ITLB_ACCESS, "itlb_access") X(ITLB_MISS, "itlb_miss") \
 	X(DTLB_ACCESS, "dtlb_access") X(DTLB_MISS, "dtlb_miss") \
+	X(DTLB_WRITE_ACCESS, "dtlb_write_access") X(DTLB_WRITE_MISS, "dtlb_write_miss") \
 	X(L2TLB_ACCESS, "l2tlb_access") X(L2TLB_MISS, "l2tlb_miss") \
 	X(PAGE_WALK, "page_walk") \
 	X(BRANCH_DIR_MISPREDICT, "branch_dir_mispredict") \

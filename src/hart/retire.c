@@ -70,6 +70,37 @@ static void ctr_observe(struct hart *h, int misp)
 	ctr_transfer(h->ctr, h->priv, h->priv, r->pc, r->next_pc, t, misp, hart_cycles(h));
 }
 
+/* The models keep cumulative totals; they reach evc only here, at each PMU
+ * sync (and before each traced instruction), not per instruction: the
+ * step loop's overflow horizon already bounds how far a chunk can run. */
+void retire_fold(struct hart *h)
+{
+	struct uarch *u = h->uarch;
+	if (!u)
+		return;
+	uint64_t d[UARCH_EV_COUNT];
+	for (int e = 0; e < UARCH_EV_COUNT; e++) {
+		d[e] = u->ev[e] - h->uev_synced[e];
+		h->uev_synced[e] = u->ev[e];
+	}
+	/* L2 writebacks and DTLB store lookups are also in the totals, which
+	 * count as reads */
+	d[UARCH_EV_L2_ACCESS] -= d[UARCH_EV_L2_WRITE_ACCESS];
+	d[UARCH_EV_L2_MISS] -= d[UARCH_EV_L2_WRITE_MISS];
+	d[UARCH_EV_DTLB_ACCESS] -= d[UARCH_EV_DTLB_WRITE_ACCESS];
+	d[UARCH_EV_DTLB_MISS] -= d[UARCH_EV_DTLB_WRITE_MISS];
+	const uint8_t *map = h->uarch_map;
+	for (int e = 0; e < UARCH_EV_COUNT; e++)
+		if (map[e])
+			h->evc[map[e]] += d[e];
+}
+
+static uint64_t mispredicts(const struct uarch *u)
+{
+	return u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] + u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] +
+	       u->ev[UARCH_EV_RAS_MISPREDICT];
+}
+
 void retire_observe(struct hart *h)
 {
 	struct uarch *u = h->uarch;
@@ -78,33 +109,23 @@ void retire_observe(struct hart *h)
 			ctr_observe(h, 0);
 		return;
 	}
-	uint64_t before[UARCH_EV_COUNT];
-	memcpy(before, u->ev, sizeof(before));
+	uint64_t m = h->ctr_on ? mispredicts(u) : 0;
 	uarch_retire(u, &h->rr);
-	const uint8_t *map = h->uarch_map;
-	for (int e = 0; e < UARCH_EV_COUNT; e++) {
-		uint64_t delta = u->ev[e] - before[e];
-		if (delta && map[e])
-			h->evc[map[e]] += delta;
+	if (h->ctr_on)
+		ctr_observe(h, mispredicts(u) != m);
+}
+
+static int branch_cond(unsigned id, uint64_t a, uint64_t b)
+{
+	switch (id) {
+	case INSN_BEQ: return a == b;
+	case INSN_BNE: return a != b;
+	case INSN_BLT: return (int64_t)a < (int64_t)b;
+	case INSN_BGE: return (int64_t)a >= (int64_t)b;
+	case INSN_BLTU: return a < b;
+	case INSN_BGEU: return a >= b;
 	}
-	/* L2 writes are also in the L2 totals, which count as reads */
-	h->evc[map[UARCH_EV_L2_ACCESS]] -= u->ev[UARCH_EV_L2_WRITE_ACCESS] - before[UARCH_EV_L2_WRITE_ACCESS];
-	h->evc[map[UARCH_EV_L2_MISS]] -= u->ev[UARCH_EV_L2_WRITE_MISS] - before[UARCH_EV_L2_WRITE_MISS];
-	/* the DTLB model does not split loads from stores: the record does */
-	uint64_t dtlb = u->ev[UARCH_EV_DTLB_ACCESS] - before[UARCH_EV_DTLB_ACCESS];
-	uint64_t dmiss = u->ev[UARCH_EV_DTLB_MISS] - before[UARCH_EV_DTLB_MISS];
-	if ((dtlb || dmiss) && (h->rr.cls == UARCH_CLS_STORE || h->rr.cls == UARCH_CLS_ATOMIC)) {
-		h->evc[h->dtlb_write_ev[0]] += dtlb;
-		h->evc[h->dtlb_write_ev[1]] += dmiss;
-		h->evc[map[UARCH_EV_DTLB_ACCESS]] -= dtlb;
-		h->evc[map[UARCH_EV_DTLB_MISS]] -= dmiss;
-	}
-	if (h->ctr_on) {
-		uint64_t m = u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] - before[UARCH_EV_BRANCH_DIR_MISPREDICT] +
-			     u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] - before[UARCH_EV_BRANCH_TARGET_MISPREDICT] +
-			     u->ev[UARCH_EV_RAS_MISPREDICT] - before[UARCH_EV_RAS_MISPREDICT];
-		ctr_observe(h, m != 0);
-	}
+	return 0;
 }
 
 void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
@@ -120,7 +141,8 @@ void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const ui
 	r->rd = reg(d->rd, i->rd_fp);
 	r->rs1 = reg(d->rs1, i->rs1_fp);
 	r->rs2 = reg(d->rs2, i->rs2_fp);
-	r->taken = 0;
+	/* a taken branch to the next instruction looks not taken by its pc */
+	r->taken = i->cls == UARCH_CLS_BRANCH && d->imm == d->len && branch_cond(d->id, x[d->rs1], x[d->rs2]);
 	r->addr = i->cls == UARCH_CLS_ATOMIC ? x[d->rs1] : x[d->rs1] + (uint64_t)(int64_t)d->imm;
 	h->rr_pending = 1;
 }

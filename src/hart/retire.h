@@ -7,6 +7,8 @@
 void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x);
 /* The prepared instruction retired: the models observe it. */
 void retire_observe(struct hart *h);
+/* Add the models' events since the last fold to h->evc. */
+void retire_fold(struct hart *h);
 
 /* The previous instruction retired and execution is now at pc. */
 static inline void retire_finish(struct hart *h, uint64_t pc)
@@ -15,9 +17,13 @@ static inline void retire_finish(struct hart *h, uint64_t pc)
 		return;
 	h->rr.next_pc = pc;
 	if (h->rr.cls == UARCH_CLS_BRANCH)
-		h->rr.taken = pc != h->rr.pc + h->rr.ilen;
+		h->rr.taken |= pc != h->rr.pc + h->rr.ilen;
 	retire_observe(h);
 	h->rr_pending = 0;
+	if (h->trace) {
+		retire_fold(h);
+		h->trace(h->trace_ctx, h);
+	}
 }
 
 #endif

@@ -5,6 +5,7 @@
 #include "csr.h"
 #include "trap.h"
 #include "mmu.h"
+#include "retire.h"
 #include "rvpmu/ctr.h"
 
 #define MS_SIE  (1ull << 1)
@@ -115,8 +116,9 @@ void hart_sync_pmu(struct hart *h)
 	h->pmu_synced = h->instret;
 	return;
 #endif
+	retire_fold(h);
 	if (h->instret != h->pmu_synced) {
-		/* one cycle per instruction until a timing model exists */
+		/* one cycle per instruction unless the timing model counted them */
 		h->evc[PMU_EV_INSTRET] = h->instret - h->pmu_synced;
 		if (!h->uarch)  /* else the timing model counted cycles */
 			h->evc[PMU_EV_CYCLES] = h->evc[PMU_EV_INSTRET];

@@ -80,7 +80,10 @@ static void event_map(struct hart *h)
 		{UARCH_EV_L2_WRITE_ACCESS, PROF_EV_LL_WRITE_ACCESS},
 		{UARCH_EV_L2_WRITE_MISS, PROF_EV_LL_WRITE_MISS},
 		{UARCH_EV_ITLB_ACCESS, PROF_EV_ITLB_ACCESS}, {UARCH_EV_ITLB_MISS, PROF_EV_ITLB_MISS},
+		/* so do the DTLB totals: retire.c moves the stores */
 		{UARCH_EV_DTLB_ACCESS, PROF_EV_DTLB_READ_ACCESS}, {UARCH_EV_DTLB_MISS, PROF_EV_DTLB_READ_MISS},
+		{UARCH_EV_DTLB_WRITE_ACCESS, PROF_EV_DTLB_WRITE_ACCESS},
+		{UARCH_EV_DTLB_WRITE_MISS, PROF_EV_DTLB_WRITE_MISS},
 		{UARCH_EV_L2TLB_MISS, PROF_EV_L2TLB_MISS},
 		{UARCH_EV_BRANCH_DIR_MISPREDICT, PROF_EV_BRANCH_MISPREDICT},
 		{UARCH_EV_BRANCH_TARGET_MISPREDICT, PROF_EV_TARGET_MISPREDICT},
@@ -92,8 +95,7 @@ static void event_map(struct hart *h)
 	memset(h->uarch_map, 0, sizeof(h->uarch_map));
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
 		h->uarch_map[m[i].ue] = m[i].canon;
-	h->dtlb_write_ev[0] = PROF_EV_DTLB_WRITE_ACCESS;
-	h->dtlb_write_ev[1] = PROF_EV_DTLB_WRITE_MISS;
+	memset(h->uev_synced, 0, sizeof(h->uev_synced));  /* a new model counts from 0 */
 }
 
 int core_setup(struct hart *h, const struct profile *p, bool models, char *err, size_t errlen)

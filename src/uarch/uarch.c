@@ -177,8 +177,10 @@ static uint32_t data_line(struct uarch *u, uint64_t addr, int write)
 	uint32_t c = 0;
 	if (u->dtlb.c.present) {
 		u->ev[UARCH_EV_DTLB_ACCESS]++;
+		u->ev[UARCH_EV_DTLB_WRITE_ACCESS] += (unsigned)write;  /* also in the totals */
 		if (!uarch_tlb_access(&u->dtlb, addr)) {
 			u->ev[UARCH_EV_DTLB_MISS]++;
+			u->ev[UARCH_EV_DTLB_WRITE_MISS] += (unsigned)write;
 			c += tlb_refill(u, addr);
 		}
 	}
