@@ -11,7 +11,7 @@ log=$BUILD/test-log.txt
 mkdir -p "$BUILD"; : > "$log"
 for s in tests/*/suite.sh; do
 	name=$(basename "$(dirname "$s")")
-	out=$(sh "$s" 2>>"$log"); rc=$?
+	out=$(sh "$s" 2>>"$log" </dev/null); rc=$?
 	p=$(printf '%s\n' "$out" | grep -c '^PASS ')
 	f=$(printf '%s\n' "$out" | grep -c '^FAIL ')
 	printf '%s\n' "$out" | grep '^FAIL ' | sed "s/^/[$name] /"

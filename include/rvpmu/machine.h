@@ -7,12 +7,22 @@
 #include "rvpmu/hart.h"
 #include "rvpmu/sbi.h"
 
+#define VIRT_MROM_BASE  0x1000ull       /* boot ROM: the fw_dynamic info */
+#define VIRT_MROM_SIZE  0xf000ull
 #define VIRT_TEST_BASE  0x100000ull    /* sifive_test finisher */
+#define VIRT_TEST_SIZE  0x1000ull
 #define VIRT_CLINT_BASE 0x2000000ull
 #define VIRT_CLINT_SIZE 0x10000ull
+#define VIRT_PLIC_BASE  0xc000000ull
+#define VIRT_PLIC_SIZE  0x600000ull    /* QEMU's window (room for 1024 contexts) */
 #define VIRT_UART0_BASE 0x10000000ull
 #define VIRT_UART0_SIZE 0x100ull
+#define VIRT_UART0_IRQ  10             /* PLIC source */
 #define VIRT_DRAM_BASE  0x80000000ull
+
+/* Device-tree phandles of the interrupt controllers. */
+#define CPU_INTC_PHANDLE 1
+#define PLIC_PHANDLE     2
 
 struct machine_opts {
 	const char *bios;        /* "none", "builtin" (default) */
@@ -24,13 +34,50 @@ struct machine_opts {
 	const char *initrd;      /* initramfs loaded high in RAM, or NULL */
 	const char *append;      /* kernel command line (chosen/bootargs) */
 	FILE *console;           /* UART output (stdout) */
+	int sbi_trace;           /* built-in SBI: log each call to stderr */
+	int sbi_no_snapshot;     /* built-in SBI: no PMU snapshot (FID 7) */
+	/* Called before each run of the hart (NULL: none): how many
+	 * instructions may run before the next call, 0 = no limit. */
+	uint64_t (*tick)(void *ctx, struct hart *h);
+	void *tick_ctx;
 };
 
-/* ns16550a: only what a polled console needs, plus the registers software
- * probes (LCR/DLAB, IER, MCR, SCR), so reads return what was written. */
+/* ns16550a: transmit (always ready), a 16-byte receive FIFO the console
+ * fills, the receive-data and THR-empty interrupts, loopback, and the
+ * registers software probes (LCR/DLAB, IER, MCR, SCR). */
+#define UART_FIFO 16
 struct uart {
-	uint8_t ier, lcr, mcr, scr, dll, dlm;
+	uint8_t ier, lcr, mcr, scr, dll, dlm, fcr;
+	uint8_t thre_ip;         /* THR-empty interrupt pending */
+	uint8_t rx[UART_FIFO];
+	unsigned rx_head, rx_count;
 	FILE *out;
+};
+
+/* SiFive PLIC as on QEMU 7.2 virt: sources 1..96 (its riscv,ndev), 3
+ * priority bits, context 0 = hart 0 M-mode (MEIP), context 1 = hart 0
+ * S-mode (SEIP). Sources are level-triggered: pending follows the line
+ * while the source is not claimed. */
+#define PLIC_NDEV  96
+#define PLIC_WORDS 4             /* 32-bit words of source bits (0..127) */
+#define PLIC_NCTX  2
+struct plic {
+	uint32_t prio[PLIC_NDEV + 1];
+	uint32_t level[PLIC_WORDS], claimed[PLIC_WORDS];
+	uint32_t enable[PLIC_NCTX][PLIC_WORDS];
+	uint32_t threshold[PLIC_NCTX];
+};
+
+/* The host side of the UART: stdin, raw mode on a terminal with the
+ * Ctrl-A escape, bytes waiting for room in the receive FIFO. */
+#define CONSOLE_BUF 4096
+struct console {
+	int fd;                  /* input, -1 = none or end of file */
+	int tty;                 /* fd is a terminal (raw mode, escapes) */
+	int esc;                 /* Ctrl-A seen */
+	uint64_t polled_at;      /* instret at the last poll */
+	unsigned head, count;
+	uint8_t buf[CONSOLE_BUF];
 };
 
 struct clint {
@@ -43,6 +90,8 @@ struct machine {
 	struct machine_opts o;
 	struct uart uart;
 	struct clint clint;
+	struct plic plic;
+	struct console con;
 	int finished;            /* the finisher was written */
 	int exit_code;
 	int reset;               /* the finisher asked for a reset */
@@ -64,15 +113,65 @@ int machine_init(struct machine *m, const struct machine_opts *o, char *err, siz
 int machine_run(struct machine *m);
 void machine_free(struct machine *m);
 
-/* Devices (src/platform). Each returns 0, or -1 for an access fault. */
+/* The memory map: one row per region creates the device (mmio access,
+ * interrupt line) and its device-tree node under /soc. */
+struct virt_dev {
+	const char *name;        /* node name before "@base"; NULL = no node */
+	uint64_t base, size;
+	/* register access at offset off: 0, or -1 for an access fault;
+	 * NULL: read-only memory mapped by the machine (the boot ROM) */
+	int (*access)(struct machine *m, uint64_t off, unsigned size, uint64_t *val, int write);
+	/* properties other than reg and the PLIC wiring (libfdt error < 0) */
+	int (*dt)(void *fdt, const struct machine *m);
+	unsigned irq;            /* PLIC source, 0 = none */
+	int (*level)(const struct machine *m);  /* that source's line */
+};
+extern const struct virt_dev virt_map[];
+extern const unsigned virt_map_len;
+
+/* Devices (src/platform). Each access returns 0, or -1 for a fault. */
 int uart_access(struct uart *u, uint64_t off, unsigned size, uint64_t *val, int write);
+int uart_dt(void *fdt, const struct machine *m);
+/* The UART's interrupt line (receive data or THR empty, as IER enables). */
+int uart_irq(const struct uart *u);
+/* Room in the receive FIFO, and a byte arriving there. */
+unsigned uart_rx_room(const struct uart *u);
+void uart_rx_push(struct uart *u, uint8_t c);
 int clint_access(struct machine *m, uint64_t off, unsigned size, uint64_t *val, int write);
+int clint_dt(void *fdt, const struct machine *m);
 /* mip lines driven by the CLINT at the current time (MTIP, MSIP). */
 uint64_t clint_mip(const struct machine *m);
+int plic_access(struct machine *m, uint64_t off, unsigned size, uint64_t *val, int write);
+int plic_dt(void *fdt, const struct machine *m);
+void plic_set_level(struct plic *p, unsigned src, int level);
+/* mip lines driven by the PLIC (MEIP from context 0, SEIP from 1). */
+uint64_t plic_mip(const struct plic *p);
+/* Every device line: what the hart sees in mip_hw. */
+uint64_t machine_irq_lines(struct machine *m);
+
+/* Host console (src/platform/console.c). console_start takes input from
+ * fd (a terminal goes raw until console_stop or exit, and prints the
+ * escape hint); fd < 0: no input. */
+void console_start(struct machine *m, int fd);
+void console_stop(struct machine *m);
+/* Move input into the UART; wait: block until some arrives (or EOF).
+ * Ctrl-A x on a terminal ends the run (m->finished). */
+void console_poll(struct machine *m, int wait);
+/* Input is still coming or waiting for room: the run loop polls. */
+static inline int console_live(const struct machine *m)
+{
+	return m->con.fd >= 0 || m->con.count;
+}
+/* A byte of input for firmware that reads the console directly (SBI
+ * getchar), or -1. */
+int console_getc(struct machine *m);
 /* Load a bare-metal image into RAM (a raw one at base): 0 or -1 with a
  * message. */
 int load_image(struct machine *m, const char *path, uint64_t base, uint64_t *entry,
 	       char *err, size_t errlen);
+/* Write OpenSBI's fw_dynamic info (next stage next_addr in S-mode) into
+ * the boot ROM; returns its address, what a2 holds at reset. */
+uint64_t fw_dynamic_info(struct machine *m, uint64_t next_addr);
 /* Load the initramfs (m->o.initrd): 0 or -1 with a message. */
 int load_initrd(struct machine *m, char *err, size_t errlen);
 /* Write the machine's device tree into RAM at m->dtb_addr: 0 or -1. */

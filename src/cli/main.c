@@ -22,10 +22,14 @@ static const struct subcommand {
 	 "(128+N when the guest dies of signal N).\n"
 	 "\n"
 	 "options:\n"
+	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop after N retired instructions (exit 124)\n"
 	 "  --max-mem MB       cap guest memory; brk/mmap beyond it fail with ENOMEM\n"
 	 "  --sysroot DIR      prefix absolute guest paths with DIR (as qemu-user -L)\n"
 	 "  --insn-count FILE  write the retired instruction count to FILE at exit\n"
+	 "  --user-counters=off|mmap|all\n"
+	 "                     counter CSRs the program may read, as Linux's\n"
+	 "                     kernel.perf_user_access (default all; docs/guest-perf.md)\n"
 	 "  -h, --help         show this help\n"
 	 "\n"
 	 "N accepts the suffixes k, M and G (powers of 1000).\n"},
@@ -44,13 +48,19 @@ static const struct subcommand {
 	 "                     returns, int-mul, fp-ops, ...), raw rHEX; :u and :k\n"
 	 "                     modifiers; groups {a,b}\n"
 	 "  -x SEP             CSV output with SEP between fields\n"
+	 "  -j, --json         one JSON object per event (as perf stat -j)\n"
+	 "  --mux-interval N   multiplexing tick in modelled cycles when there are\n"
+	 "                     more events than counters (default 4 ms of the core)\n"
 	 "  -o FILE            write the table to FILE\n"
 	 "  -r N               run N times (deterministic: the counts must agree)\n"
 	 "  --profile P        core profile: a name (virt, u74) or a .json file\n"
 	 "                     (default virt)\n"
 	 "  --no-uarch        no cache/TLB/predictor/timing models: fast, and\n"
 	 "                     cycles = instructions\n"
+	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions\n"
+	 "  --user-counters=off|mmap|all\n"
+	 "                     counter CSRs the program may read (as rvpmu run)\n"
 	 "  -h, --help         show this help\n"},
 	{"record", cmd_record, "sample a program into perf.data (as perf record)",
 	 "usage: rvpmu record [options] [--] PROG [ARGS...]\n"
@@ -68,17 +78,46 @@ static const struct subcommand {
 	 "  -g                 record call chains (frame pointers)\n"
 	 "  -b                 record the branch stack of each sample from the\n"
 	 "                     core's control transfer records (Smctr)\n"
+	 "  --call-graph fp|ctr  call chains from frame pointers (fp, as -g) or\n"
+	 "                     from CTR's call records (ctr: RASEMU, for code\n"
+	 "                     built without frame pointers)\n"
+	 "  -j FILTERS         -b with perf's branch filters (any, any_call,\n"
+	 "                     any_ret, ind_call, call, cond, ind_jmp, u) as CTR\n"
+	 "                     type inhibits\n"
+	 "  --trace FILE       debugging: write every retired instruction (pc,\n"
+	 "                     what each sampled counter gained) and every sample\n"
 	 "  -o FILE            output file (default perf.data)\n"
 	 "  --profile P        core profile (default virt; needs Sscofpmf)\n"
 	 "  --no-uarch        no cache/TLB/predictor/timing models\n"
+	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions\n"},
 	{"report", cmd_report, "show where the samples of a perf.data file are",
 	 "usage: rvpmu report [-i FILE] [--sort sym|dso|srcline] [--stdio]\n"
 	 "                    [--folded] [--flamegraph FILE.svg] [--symfs DIR]\n"
+	 "                    [--branch]\n"
 	 "\n"
 	 "Read perf.data (rvpmu's or perf's) and print the samples by symbol, file\n"
 	 "or source line; --folded prints folded stacks, --flamegraph writes a\n"
-	 "self-contained SVG flame graph.\n"},
+	 "self-contained SVG flame graph; --branch prints the hottest branch edges\n"
+	 "and estimated basic-block counts from the branch stacks (record -b).\n"},
+	{"annotate", cmd_annotate, "show a function's instructions with their samples",
+	 "usage: rvpmu annotate [-i FILE] [--symfs DIR] [--stdio] [--no-source] SYMBOL\n"
+	 "\n"
+	 "Read perf.data (rvpmu's or perf's), find the function SYMBOL in the sampled\n"
+	 "ELF and list its instructions, disassembled as objdump -d does, each with\n"
+	 "the samples that landed on it and their share of the function's samples\n"
+	 "(as perf annotate --stdio). With DWARF line information the source lines\n"
+	 "appear between the instructions. One listing per sampled event.\n"
+	 "\n"
+	 "options:\n"
+	 "  -i, --input FILE   the perf.data file (default perf.data)\n"
+	 "  --symfs DIR        look for the mapped files under DIR\n"
+	 "  --stdio            plain text output (the only kind)\n"
+	 "  --no-source        leave out the source lines\n"
+	 "  -h, --help         show this help\n"
+	 "\n"
+	 "An unknown symbol, a symbol without samples or an unreadable file is an\n"
+	 "error (exit 1).\n"},
 	{"list", cmd_list, "list the events rvpmu can count",
 	 "usage: rvpmu list [--profile P]\n\nList the event names 'rvpmu stat -e' accepts for a core profile.\n"},
 	{"system", cmd_system, "boot a bare-metal image on a QEMU-virt-compatible machine",
@@ -89,6 +128,11 @@ static const struct subcommand {
 	 "UART at 0x10000000 (to stdout), CLINT at 0x2000000, sifive_test at\n"
 	 "0x100000. Writing 0x5555 to the test device exits 0, (code << 16) |\n"
 	 "0x3333 exits with code, 0x7777 resets. a0 = hartid, a1 = device tree.\n"
+	 "\n"
+	 "The UART reads stdin and interrupts through the PLIC at 0xc000000\n"
+	 "(source 10). A terminal goes raw for the run: Ctrl-A x quits, Ctrl-A\n"
+	 "Ctrl-A sends Ctrl-A. a2 points at OpenSBI's fw_dynamic info (next stage\n"
+	 "0x80200000 in S-mode), so fw_dynamic.bin boots as fw_jump.bin does.\n"
 	 "\n"
 	 "With --bios builtin (the default) rvpmu's own SBI 3.0 firmware owns\n"
 	 "M-mode and FILE starts in S-mode (a raw image at 0x80200000, as with\n"
@@ -108,7 +152,12 @@ static const struct subcommand {
 	 "  --profile P        core profile for the PMU (virt, u74 or a .json file);\n"
 	 "                     without it the PMU's selectors are rvpmu's canonical\n"
 	 "                     event numbers (1 cycles, 2 instructions, ...)\n"
+	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop after N instructions (exit 124)\n"
+	 "  --trace-sbi        built-in SBI: print every SBI call, its arguments\n"
+	 "                     and result to stderr\n"
+	 "  --no-sbi-snapshot  built-in SBI: refuse PMU snapshot_set_shmem with\n"
+	 "                     SBI_ERR_NOT_SUPPORTED (as OpenSBI 1.1 does)\n"
 	 "  -h, --help         show this help\n"},
 };
 
@@ -168,6 +217,30 @@ int cli_parse_count(const char *opt, const char *s, uint64_t *out)
 	return 0;
 bad:
 	fprintf(stderr, "rvpmu: %s: '%s' is not a valid count\n", opt, s ? s : "");
+	return -1;
+}
+
+int cli_user_counters(int argc, char **argv, int *i, int *mode)
+{
+	static const char *const names[] = {"all", "off", "mmap"};  /* LINUX_UCNT_* order */
+	const char *a = argv[*i], *v;
+	if (a[15] == '=') {
+		v = a + 16;
+	} else if (a[15]) {
+		fprintf(stderr, "rvpmu: unknown option '%s'\n", a);
+		return -1;
+	} else if (*i + 1 < argc) {
+		v = argv[++*i];
+	} else {
+		fprintf(stderr, "rvpmu: --user-counters needs a value (off, mmap or all)\n");
+		return -1;
+	}
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(v, names[k])) {
+			*mode = k;
+			return 0;
+		}
+	fprintf(stderr, "rvpmu: --user-counters: '%s' is not off, mmap or all\n", v);
 	return -1;
 }
 

@@ -1,20 +1,36 @@
-/* rvpmu system: boot a bare-metal image on the virt machine. */
+/* rvpmu system: boot a bare-metal image on the virt machine; its UART
+ * reads stdin. */
 #include <libfdt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "rvpmu/machine.h"
 #include "rvpmu/profile.h"
+#include "rvpmu/progress.h"
 
 int cmd_system(int argc, char **argv)
 {
 	struct machine_opts o = {.console = stdout};
 	const char *bios = NULL, *dump_dtb = NULL;
+	int quiet = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			cli_usage("system", stdout);
 			return 0;
+		}
+		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			quiet = 1;  /* no progress line */
+			continue;
+		}
+		if (!strcmp(a, "--trace-sbi")) {
+			o.sbi_trace = 1;
+			continue;
+		}
+		if (!strcmp(a, "--no-sbi-snapshot")) {
+			o.sbi_no_snapshot = 1;
+			continue;
 		}
 		if (i + 1 >= argc)
 			return cli_error(strncmp(a, "-", 1) ? "system: unexpected argument '%s'"
@@ -72,7 +88,15 @@ int cmd_system(int argc, char **argv)
 		machine_free(&m);
 		return ok ? 0 : cli_error("system: cannot write '%s'", dump_dtb);
 	}
+	/* the UART reads stdin (a terminal goes raw until the run ends) */
+	console_start(&m, STDIN_FILENO);
+	progress_begin("system", o.max_insns, quiet);
+	m.o.tick = progress_tick;
+	if (m.o.console == stdout)  /* UART text erases the line first */
+		m.o.console = m.uart.out = progress_console(stdout);
 	int status = machine_run(&m);
+	progress_end();
+	console_stop(&m);
 	fflush(stdout);
 	machine_free(&m);
 	return status;

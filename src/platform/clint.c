@@ -1,5 +1,6 @@
 /* CLINT at 0x2000000 (SiFive layout, as on QEMU virt): msip at +0,
  * mtimecmp at +0x4000, mtime at +0xbff8. mtime is the hart's modelled time. */
+#include <libfdt.h>
 #include "rvpmu/machine.h"
 
 #define CLINT_MSIP     0x0000
@@ -49,4 +50,14 @@ uint64_t clint_mip(const struct machine *m)
 	if (hart_time(&m->hart) >= m->clint.mtimecmp)
 		mip |= 1ull << IRQ_MTI;
 	return mip;
+}
+
+int clint_dt(void *fdt, const struct machine *m)
+{
+	(void)m;
+	static const char compat[] = "sifive,clint0\0riscv,clint0";
+	fdt32_t irqs[4] = {cpu_to_fdt32(CPU_INTC_PHANDLE), cpu_to_fdt32(IRQ_MSI),
+			   cpu_to_fdt32(CPU_INTC_PHANDLE), cpu_to_fdt32(IRQ_MTI)};
+	int e = fdt_property(fdt, "compatible", compat, sizeof(compat));
+	return e < 0 ? e : fdt_property(fdt, "interrupts-extended", irqs, sizeof(irqs));
 }

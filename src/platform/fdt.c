@@ -1,5 +1,5 @@
-/* The device tree the machine hands to its software (libfdt), built from
- * the same memory map the devices answer on. The ISA string lists exactly
+/* The device tree the machine hands to its software (libfdt): the /soc
+ * nodes come from the memory-map table the devices answer on (virt_map). The ISA string lists exactly
  * what the hart implements. */
 #include <libfdt.h>
 #include <stdio.h>
@@ -8,7 +8,6 @@
 #include "rvpmu/profile.h"
 
 #define FDT_SIZE 0x10000
-#define CPU_INTC_PHANDLE 1
 
 /* What the hart implements; the PMU extensions as the profile says. */
 static const char *const isa_base[] = {
@@ -154,29 +153,21 @@ static int build(struct machine *m, void *fdt)
 	T(fdt_property_string(fdt, "compatible", "simple-bus"));
 	T(fdt_property(fdt, "ranges", NULL, 0));
 
-	snprintf(name, sizeof(name), "serial@%llx", (unsigned long long)VIRT_UART0_BASE);
-	T(fdt_begin_node(fdt, name));
-	T(fdt_property_string(fdt, "compatible", "ns16550a"));
-	T(reg(fdt, VIRT_UART0_BASE, VIRT_UART0_SIZE));
-	T(fdt_property_u32(fdt, "clock-frequency", 3686400));
-	T(fdt_end_node(fdt));
-
-	snprintf(name, sizeof(name), "clint@%llx", (unsigned long long)VIRT_CLINT_BASE);
-	T(fdt_begin_node(fdt, name));
-	static const char clint_compat[] = "sifive,clint0\0riscv,clint0";
-	T(fdt_property(fdt, "compatible", clint_compat, sizeof(clint_compat)));
-	T(reg(fdt, VIRT_CLINT_BASE, VIRT_CLINT_SIZE));
-	fdt32_t irqs[4] = {cpu_to_fdt32(CPU_INTC_PHANDLE), cpu_to_fdt32(IRQ_MSI),
-			   cpu_to_fdt32(CPU_INTC_PHANDLE), cpu_to_fdt32(IRQ_MTI)};
-	T(fdt_property(fdt, "interrupts-extended", irqs, sizeof(irqs)));
-	T(fdt_end_node(fdt));
-
-	snprintf(name, sizeof(name), "test@%llx", (unsigned long long)VIRT_TEST_BASE);
-	T(fdt_begin_node(fdt, name));
-	static const char test_compat[] = "sifive,test1\0sifive,test0\0syscon";
-	T(fdt_property(fdt, "compatible", test_compat, sizeof(test_compat)));
-	T(reg(fdt, VIRT_TEST_BASE, 0x1000));
-	T(fdt_end_node(fdt));
+	/* every device of the memory map that has a node */
+	for (unsigned i = 0; i < virt_map_len; i++) {
+		const struct virt_dev *d = &virt_map[i];
+		if (!d->name)
+			continue;
+		snprintf(name, sizeof(name), "%s@%llx", d->name, (unsigned long long)d->base);
+		T(fdt_begin_node(fdt, name));
+		T(reg(fdt, d->base, d->size));
+		T(d->dt(fdt, m));
+		if (d->irq) {
+			T(fdt_property_u32(fdt, "interrupts", d->irq));
+			T(fdt_property_u32(fdt, "interrupt-parent", PLIC_PHANDLE));
+		}
+		T(fdt_end_node(fdt));
+	}
 	T(fdt_end_node(fdt));  /* soc */
 	T(pmu_node(fdt, m));
 

@@ -139,3 +139,22 @@ int load_initrd(struct machine *m, char *err, size_t errlen)
 	m->initrd_end = start + (uint64_t)n;
 	return 0;
 }
+
+/* OpenSBI's fw_dynamic boot protocol: a2 points at struct fw_dynamic_info
+ * (six xlen fields). It goes in the boot ROM, as QEMU puts it after its
+ * reset vector: the firmware reads it during its own initialisation, and
+ * in ROM nothing it relocates, clears or uses as heap can overwrite it. */
+#define FW_DYNAMIC_MAGIC   0x4942534full   /* "OSBI" */
+#define FW_DYNAMIC_VERSION 2               /* has boot_hart */
+#define FW_DYNAMIC_NEXT_S  1
+
+uint64_t fw_dynamic_info(struct machine *m, uint64_t next_addr)
+{
+	const uint64_t info[6] = {
+		FW_DYNAMIC_MAGIC, FW_DYNAMIC_VERSION, next_addr, FW_DYNAMIC_NEXT_S,
+		0,      /* options */
+		0,      /* boot_hart */
+	};
+	memcpy(m->hart.mem.base + VIRT_MROM_BASE, info, sizeof(info));
+	return VIRT_MROM_BASE;
+}

@@ -1,31 +1,74 @@
 /* The virt machine: memory map, device dispatch and the run loop that
  * interleaves the hart with interrupts, timers and counter overflow. */
+#include <libfdt.h>
 #include <stdio.h>
 #include <string.h>
 #include "rvpmu/core.h"
 #include "rvpmu/machine.h"
 
-/* Unused address space faults; only the listed devices answer. */
+/* sifive_test: 0x5555 pass, code<<16 | 0x3333 fail, 0x7777 reset */
+static int test_access(struct machine *m, uint64_t off, unsigned size, uint64_t *val, int write)
+{
+	(void)off, (void)size;
+	if (!write) {
+		*val = 0;
+		return 0;
+	}
+	uint32_t v = (uint32_t)*val;
+	switch (v & 0xffff) {
+	case 0x5555: m->finished = 1, m->exit_code = 0; break;
+	case 0x3333: m->finished = 1, m->exit_code = (int)(v >> 16); break;
+	case 0x7777: m->reset = 1; break;
+	}
+	return 0;
+}
+
+static int test_dt(void *fdt, const struct machine *m)
+{
+	(void)m;
+	static const char compat[] = "sifive,test1\0sifive,test0\0syscon";
+	return fdt_property(fdt, "compatible", compat, sizeof(compat));
+}
+
+static int uart_reg(struct machine *m, uint64_t off, unsigned size, uint64_t *val, int write)
+{
+	return uart_access(&m->uart, off, size, val, write);
+}
+
+static int uart_line(const struct machine *m)
+{
+	return uart_irq(&m->uart);
+}
+
+/* The virt memory map, in address order. Unused address space faults. */
+const struct virt_dev virt_map[] = {
+	{NULL, VIRT_MROM_BASE, VIRT_MROM_SIZE, NULL, NULL, 0, NULL},
+	{"test", VIRT_TEST_BASE, VIRT_TEST_SIZE, test_access, test_dt, 0, NULL},
+	{"clint", VIRT_CLINT_BASE, VIRT_CLINT_SIZE, clint_access, clint_dt, 0, NULL},
+	{"plic", VIRT_PLIC_BASE, VIRT_PLIC_SIZE, plic_access, plic_dt, 0, NULL},
+	{"serial", VIRT_UART0_BASE, VIRT_UART0_SIZE, uart_reg, uart_dt, VIRT_UART0_IRQ, uart_line},
+};
+const unsigned virt_map_len = sizeof(virt_map) / sizeof(virt_map[0]);
+
+uint64_t machine_irq_lines(struct machine *m)
+{
+	for (unsigned i = 0; i < virt_map_len; i++)
+		if (virt_map[i].irq)
+			plic_set_level(&m->plic, virt_map[i].irq, virt_map[i].level(m));
+	return clint_mip(m) | plic_mip(&m->plic);
+}
+
 static int mmio(void *ctx, uint64_t addr, unsigned size, uint64_t *val, int write)
 {
 	struct machine *m = ctx;
-	if (addr >= VIRT_UART0_BASE && addr < VIRT_UART0_BASE + VIRT_UART0_SIZE)
-		return uart_access(&m->uart, addr - VIRT_UART0_BASE, size, val, write);
-	if (addr >= VIRT_CLINT_BASE && addr < VIRT_CLINT_BASE + VIRT_CLINT_SIZE)
-		return clint_access(m, addr - VIRT_CLINT_BASE, size, val, write);
-	if (addr >= VIRT_TEST_BASE && addr < VIRT_TEST_BASE + 0x1000) {
-		if (!write) {
-			*val = 0;
-			return 0;
+	for (unsigned i = 0; i < virt_map_len; i++) {
+		const struct virt_dev *d = &virt_map[i];
+		if (addr - d->base < d->size && d->access) {
+			int r = d->access(m, addr - d->base, size, val, write);
+			/* a register access can move an interrupt line */
+			m->hart.mip_hw = machine_irq_lines(m);
+			return r;
 		}
-		/* sifive_test: 0x5555 pass, code<<16 | 0x3333 fail, 0x7777 reset */
-		uint32_t v = (uint32_t)*val;
-		switch (v & 0xffff) {
-		case 0x5555: m->finished = 1, m->exit_code = 0; return 0;
-		case 0x3333: m->finished = 1, m->exit_code = (int)(v >> 16); return 0;
-		case 0x7777: m->reset = 1; return 0;
-		}
-		return 0;
 	}
 	return -1;
 }
@@ -33,21 +76,26 @@ static int mmio(void *ctx, uint64_t addr, unsigned size, uint64_t *val, int writ
 static int boot(struct machine *m, char *err, size_t errlen)
 {
 	struct hart *h = &m->hart;
-	uint64_t entry;
-	if (gmem_map(&h->mem, VIRT_DRAM_BASE, m->o.ram_mb << 20, GP_R | GP_W | GP_X)) {
+	uint64_t entry, kernel_entry;
+	if (gmem_map(&h->mem, VIRT_DRAM_BASE, m->o.ram_mb << 20, GP_R | GP_W | GP_X) ||
+	    gmem_map(&h->mem, VIRT_MROM_BASE, VIRT_MROM_SIZE, GP_R | GP_X)) {
 		snprintf(err, errlen, "cannot map %llu MiB of RAM", (unsigned long long)m->o.ram_mb);
 		return -1;
 	}
+	h->ram_base = VIRT_DRAM_BASE;   /* PMP keeps its page summary here */
+	h->ram_end = VIRT_DRAM_BASE + (m->o.ram_mb << 20);
 	/* firmware (a file) at the start of RAM, the kernel where fw_jump
 	 * jumps; without firmware files the kernel is what starts */
 	int fw_file = !m->builtin_sbi && strcmp(m->o.bios, "none");
 	uint64_t base = m->builtin_sbi || fw_file ? VIRT_KERNEL_BASE : VIRT_DRAM_BASE;
-	if (load_image(m, m->o.kernel, base, &entry, err, errlen))
+	if (load_image(m, m->o.kernel, base, &kernel_entry, err, errlen))
 		return -1;
+	entry = kernel_entry;
 	if (fw_file && load_image(m, m->o.bios, VIRT_DRAM_BASE, &entry, err, errlen))
 		return -1;
 	if (m->o.initrd && load_initrd(m, err, errlen))
 		return -1;
+	uint64_t info = fw_dynamic_info(m, kernel_entry);
 	hart_invalidate_code(h, 0, h->mem.size);
 	hart_reset_system(h, entry);
 	if ((m->o.profile && core_setup(h, m->o.profile, false, err, errlen)) ||
@@ -57,15 +105,19 @@ static int boot(struct machine *m, char *err, size_t errlen)
 	h->mmio_ctx = m;
 	memset(&m->clint, 0, sizeof(m->clint));
 	m->clint.mtimecmp = ~0ull;
+	memset(&m->plic, 0, sizeof(m->plic));
+	FILE *out = m->uart.out;
+	memset(&m->uart, 0, sizeof(m->uart));
+	m->uart.out = out;
 	m->reset = 0;
 	if (m->builtin_sbi) {
 		sbi_boot(m, entry, m->dtb_addr);
 	} else {
 		/* as QEMU's reset vector: a0 = hartid, a1 = device tree,
-		 * a2 = fw_dynamic info (none: fw_jump and fw_payload ignore it) */
+		 * a2 = fw_dynamic info (fw_jump and fw_payload ignore it) */
 		h->x[10] = 0;
 		h->x[11] = m->dtb_addr;
-		h->x[12] = 0;
+		h->x[12] = info;
 	}
 	return 0;
 }
@@ -95,6 +147,17 @@ void machine_free(struct machine *m)
 	hart_free(&m->hart);
 }
 
+/* Instructions between polls of the console input while it is live. */
+#define CONSOLE_POLL_INSNS 16384
+
+/* WFI ends: an interrupt is pending and enabled (global enables aside). */
+static int wakes(struct machine *m)
+{
+	struct hart *h = &m->hart;
+	h->mip_hw = machine_irq_lines(m);
+	return ((h->csr.mip | h->mip_hw) & h->csr.mie) != 0;
+}
+
 /* Instructions until mtime reaches mtimecmp (rounded up), or ~0. */
 static uint64_t insns_to_timer(const struct machine *m)
 {
@@ -121,8 +184,13 @@ int machine_run(struct machine *m)
 				return 1;
 			}
 		}
+		if (console_live(m) && h->instret - m->con.polled_at >= CONSOLE_POLL_INSNS) {
+			console_poll(m, 0);
+			if (m->finished)
+				continue;
+		}
 		hart_deliver_lcofi(h);
-		h->mip_hw = clint_mip(m);
+		h->mip_hw = machine_irq_lines(m);
 		int irq = hart_pending_irq(h);
 		if (irq >= 0) {
 			if (m->builtin_sbi && hart_trap_target(h, (uint64_t)irq, 1) == PRIV_M) {
@@ -151,6 +219,13 @@ int machine_run(struct machine *m)
 		uint64_t t = insns_to_timer(m);
 		if (t < budget)
 			budget = t;
+		if (console_live(m) && budget > CONSOLE_POLL_INSNS)
+			budget = CONSOLE_POLL_INSNS;  /* input is polled between runs */
+		if (m->o.tick) {
+			uint64_t k = m->o.tick(m->o.tick_ctx, h);
+			if (k && k < budget)
+				budget = k;
+		}
 		if (!budget)
 			budget = 1;
 
@@ -166,10 +241,16 @@ int machine_run(struct machine *m)
 			m->sbi_wfi = 0;
 			r = STOP_WFI;
 		}
-		if (r == STOP_WFI && !((h->csr.mip | clint_mip(m)) & h->csr.mie)) {
+		if (r == STOP_WFI && console_live(m) && !wakes(m))
+			console_poll(m, 0);
+		if (r == STOP_WFI && !wakes(m)) {
 			/* idle until the timer: time passes, instructions do not */
 			uint64_t now = hart_time(h);
 			if (m->clint.mtimecmp == ~0ull || !(h->csr.mie & (1ull << IRQ_MTI))) {
+				if (m->con.fd >= 0 && !m->con.count) {
+					console_poll(m, 1);  /* only input can wake it */
+					continue;
+				}
 				fprintf(stderr, "rvpmu: hart waits (wfi) at pc 0x%llx with no interrupt that can wake it\n",
 					(unsigned long long)h->pc);
 				return MACHINE_EXIT_HANG;

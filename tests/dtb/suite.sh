@@ -27,3 +27,46 @@ for p in default virt u74; do
 done
 grep -q 'isa-extensions = .*sscofpmf' "$out/virt.dts" 2>/dev/null && pass "virt lists sscofpmf" || fail "virt lists sscofpmf" "not in riscv,isa-extensions"
 grep -q 'sscofpmf' "$out/u74.dts" 2>/dev/null && fail "u74 lists no sscofpmf" "it does" || pass "u74 lists no sscofpmf"
+
+# The PLIC and the UART's wiring, as QEMU virt describes them (values from
+# the SiFive PLIC binding and the virt memory map, not from a run)
+d="$out/default.dtb"
+g() { fdtget "$@" 2>/dev/null; }
+intc=$(g -t u "$d" /cpus/cpu@0/interrupt-controller phandle)
+plic=$(g -t u "$d" /soc/plic@c000000 phandle)
+[ "$(g "$d" /soc/plic@c000000 compatible)" = "sifive,plic-1.0.0 riscv,plic0" ] &&
+	pass "plic compatible sifive,plic-1.0.0 riscv,plic0" || fail "plic compatible" "$(g "$d" /soc/plic@c000000 compatible)"
+[ "$(g -t x "$d" /soc/plic@c000000 reg)" = "0 c000000 0 600000" ] &&
+	pass "plic reg 0xc000000 size 0x600000" || fail "plic reg" "$(g -t x "$d" /soc/plic@c000000 reg)"
+[ "$(g -t u "$d" /soc/plic@c000000 riscv,ndev)" = 96 ] &&
+	pass "plic riscv,ndev 96 (QEMU 7.2 virt)" || fail "plic riscv,ndev" "$(g -t u "$d" /soc/plic@c000000 riscv,ndev)"
+[ -n "$intc" ] && [ "$(g -t u "$d" /soc/plic@c000000 interrupts-extended)" = "$intc 11 $intc 9" ] &&
+	pass "plic interrupts-extended: cpu intc 11 (M external), 9 (S external)" ||
+	fail "plic interrupts-extended" "$(g -t u "$d" /soc/plic@c000000 interrupts-extended), cpu intc phandle ${intc:-missing}"
+g "$d" /soc/plic@c000000 interrupt-controller >/dev/null && [ "$(g -t u "$d" /soc/plic@c000000 '#interrupt-cells')" = 1 ] &&
+	[ "$(g -t u "$d" /soc/plic@c000000 '#address-cells')" = 0 ] &&
+	pass "plic is an interrupt-controller, #interrupt-cells 1" || fail "plic interrupt-controller" "property missing"
+[ -n "$plic" ] && [ "$(g -t u "$d" /soc/serial@10000000 interrupts)" = 10 ] &&
+	[ "$(g -t u "$d" /soc/serial@10000000 interrupt-parent)" = "$plic" ] &&
+	pass "serial interrupts 10, interrupt-parent the plic" ||
+	fail "serial interrupts" "$(g -t u "$d" /soc/serial@10000000 interrupts) parent $(g -t u "$d" /soc/serial@10000000 interrupt-parent), plic ${plic:-missing}"
+# one node per memory-map device
+[ "$(g -l "$d" /soc | sort | tr '\n' ' ')" = "clint@2000000 plic@c000000 serial@10000000 test@100000 " ] &&
+	pass "soc nodes are the memory map's devices" || fail "soc nodes" "$(g -l "$d" /soc | tr '\n' ' ')"
+# the same nodes as QEMU 7.2's virt machine (its dumpdtb): property names,
+# and the values that do not depend on phandle numbering
+QEMU=${QEMU_SYSTEM:-qemu-system-riscv64}
+q="$out/qemu-virt.dtb"
+if ! "$QEMU" -machine virt,dumpdtb="$q" -nographic >/dev/null 2>&1; then
+	fail "qemu plic and serial nodes" "$QEMU -machine virt,dumpdtb failed or not installed"
+else
+	for n in plic@c000000 serial@10000000; do
+		a=$(g -p "$d" /soc/$n | sort | tr '\n' ' ')
+		b=$(g -p "$q" /soc/$n | sort | tr '\n' ' ')
+		for p in compatible reg riscv,ndev interrupts; do
+			a="$a|$(g -t x "$d" /soc/$n $p)"
+			b="$b|$(g -t x "$q" /soc/$n $p)"
+		done
+		[ "$a" = "$b" ] && pass "$n as QEMU virt has it" || fail "$n as QEMU virt" "rvpmu '$a', qemu '$b'"
+	done
+fi

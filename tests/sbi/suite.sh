@@ -12,6 +12,8 @@
 #   rvpmu          "$RVPMU" system --bios builtin (rvpmu's own SBI)
 #   rvpmu-opensbi  "$RVPMU" system --bios fw_jump.bin (Debian's OpenSBI 1.1)
 #                  (on by default; RVPMU_SBI_OPENSBI=0 skips it)
+#   rvpmu-opensbi-dynamic  the same with fw_dynamic.bin (a2 = the
+#                  fw_dynamic_info in rvpmu's boot ROM); same deviations
 #   PASS sbi <platform> <payload>                all checks passed
 #   PASS sbi <platform>-deviation <payload>: check N: ...   the run failed
 #       exactly the checks listed for that platform below, each with the
@@ -25,6 +27,7 @@ mkdir -p "$out" || exit 1
 CC=${SBI_CC:-riscv64-unknown-elf-gcc}
 QEMU=${QEMU_SYSTEM:-qemu-system-riscv64}
 FW=${OPENSBI_FW:-/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin}
+FW_DYN=${OPENSBI_FW_DYNAMIC:-/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin}
 T=${SBI_TIMEOUT:-20}
 PAYLOADS="sbi-base sbi-pmu sbi-sample sbi-snapshot"
 
@@ -95,6 +98,8 @@ run() {
 		--max-insns 50000000 </dev/null >"$o" 2>"${o%.out}.err" ;;
 	rvpmu-opensbi) timeout "$T" "$RVPMU" system --bios "$FW" --kernel "$out/$2.elf" \
 		--max-insns 50000000 </dev/null >"$o" 2>"${o%.out}.err" ;;
+	rvpmu-opensbi-dynamic) timeout "$T" "$RVPMU" system --bios "$FW_DYN" --kernel "$out/$2.elf" \
+		--max-insns 50000000 </dev/null >"$o" 2>"${o%.out}.err" ;;
 	esac
 	rc=$?
 	# OpenSBI's console turns \n into \r\n
@@ -121,13 +126,13 @@ why() {
 expected() {
 	case $1 in
 	qemu) printf '%s\n' "$DEVIATIONS" | awk -F'|' -v p="$2" '$1 == p' ;;
-	rvpmu-opensbi) printf '%s\n' "$DEVIATIONS" | awk -F'|' -v p="$2" '$1 == p && $4 == "opensbi"' ;;
+	rvpmu-opensbi|rvpmu-opensbi-dynamic) printf '%s\n' "$DEVIATIONS" | awk -F'|' -v p="$2" '$1 == p && $4 == "opensbi"' ;;
 	esac
 }
 
 # infos_ok PLATFORM PAYLOAD: every required info value seen (else prints why)
 infos_ok() {
-	case $1 in qemu) cls='qemu|opensbi' ;; rvpmu-opensbi) cls='opensbi' ;; *) return 0 ;; esac
+	case $1 in qemu) cls='qemu|opensbi' ;; rvpmu-opensbi|rvpmu-opensbi-dynamic) cls='opensbi' ;; *) return 0 ;; esac
 	printf '%s\n' "$INFOS" | awk -F'|' -v p="$2" -v c="^($cls)\$" '$2 == p && $1 ~ c' |
 	while IFS='|' read -r c p k v; do
 		g=$(sed -n "s/^info $k \\([^ ]*\\)\$/\\1/p" "$o" | head -n 1)
@@ -180,7 +185,7 @@ report() {
 }
 
 platforms="qemu rvpmu"
-[ "${RVPMU_SBI_OPENSBI:-1}" = 1 ] && platforms="$platforms rvpmu-opensbi"
+[ "${RVPMU_SBI_OPENSBI:-1}" = 1 ] && platforms="$platforms rvpmu-opensbi rvpmu-opensbi-dynamic"
 have_qemu=1
 command -v "$QEMU" >/dev/null 2>&1 || have_qemu=0
 [ "$have_qemu" = 1 ] && "$QEMU" --version | head -n 1 >&2
@@ -197,6 +202,9 @@ for p in $PAYLOADS; do
 			fi ;;
 		rvpmu-opensbi) if [ ! -r "$FW" ]; then
 				echo "FAIL sbi $pl $p: $FW not installed"; continue
+			fi ;;
+		rvpmu-opensbi-dynamic) if [ ! -r "$FW_DYN" ]; then
+				echo "FAIL sbi $pl $p: $FW_DYN not installed"; continue
 			fi ;;
 		esac
 		case $pl in rvpmu*) if [ ! -x "$RVPMU" ]; then
