@@ -174,6 +174,93 @@ def model_cost():
 	return r.stdout.rstrip()
 
 
+LINUX_DIR = os.environ.get("RVPMU_LINUX_DIR") or os.path.join(ROOT, "..", "shared", "linux", "prebuilt")
+OPENSBI = "/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin"
+INIT_MARK = b"==== rvpmu perf test init ===="
+
+
+def proc_cpu(pid):
+	"""user+sys CPU seconds of a running process, from /proc/PID/stat."""
+	with open(f"/proc/{pid}/stat") as f:
+		fields = f.read().rsplit(")", 1)[1].split()
+	return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def boot_once(argv, timeout):
+	"""Boot to the test init's first line and on to power-off. Returns
+	(CPU s at the init line, CPU s at exit, guest SUMMARY line) or None."""
+	p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+			     stderr=subprocess.STDOUT)
+	t_init, summary = None, ""
+	old = signal.signal(signal.SIGALRM, _alarm)
+	signal.setitimer(signal.ITIMER_REAL, timeout)
+	try:
+		for line in p.stdout:
+			if t_init is None and INIT_MARK in line:
+				t_init = proc_cpu(p.pid)
+			if line.startswith(b"SUMMARY:"):
+				summary = line.decode(errors="replace").strip()
+		_, st, ru = os.wait4(p.pid, 0)
+	except Timeout:
+		p.kill()
+		_, st, ru = os.wait4(p.pid, 0)
+		return None
+	finally:
+		signal.setitimer(signal.ITIMER_REAL, 0)
+		signal.signal(signal.SIGALRM, old)
+	p.returncode = 0
+	if t_init is None:
+		return None
+	return t_init, ru.ru_utime + ru.ru_stime, summary
+
+
+def linux_boot(rvpmu, runs, timeout):
+	"""Linux boot time: the shared Linux 6.12 image with Debian's OpenSBI
+	on rvpmu and on qemu-system-riscv64, interleaved. Markdown lines."""
+	img = os.path.join(LINUX_DIR, "Image")
+	rd = os.path.join(LINUX_DIR, "initramfs.cpio.gz")
+	qemu = shutil.which("qemu-system-riscv64")
+	if not (os.path.exists(img) and os.path.exists(OPENSBI) and qemu):
+		print("bench: no Linux image, OpenSBI or qemu-system-riscv64: no boot row", file=sys.stderr)
+		return None
+	app = "earlycon=sbi"
+	sides = [
+		("rvpmu, OpenSBI fw_jump", [rvpmu, "system", "--profile", "virt", "--bios", OPENSBI,
+			"--kernel", img, "--initrd", rd, "--append", "console=hvc0 " + app]),
+		("rvpmu, built-in SBI", [rvpmu, "system", "--profile", "virt", "--kernel", img,
+			"--initrd", rd, "--append", "console=hvc0 " + app]),
+		("qemu-system-riscv64 7.2, OpenSBI fw_jump", [qemu, "-M", "virt", "-cpu", "rv64,sscofpmf=true",
+			"-smp", "1", "-m", "256M", "-nographic", "-monitor", "none", "-serial", "stdio",
+			"-bios", OPENSBI, "-kernel", img, "-initrd", rd, "-append", "console=ttyS0 " + app]),
+	]
+	res = {name: [] for name, _ in sides}
+	for _ in range(runs):
+		for name, argv in sides:
+			res[name].append(boot_once(argv, timeout))
+			sys.stderr.write(".")
+			sys.stderr.flush()
+	rows = []
+	for name, _ in sides:
+		ok = [r for r in res[name] if r]
+		if len(ok) != len(res[name]):
+			rows.append(f"| {name} | - | - | failed ({len(res[name]) - len(ok)} of {runs} runs) |")
+			continue
+		rows.append(f"| {name} | {statistics.median(r[0] for r in ok):.2f} | "
+			    f"{statistics.median(r[1] for r in ok):.2f} | {ok[0][2]} |")
+	return [
+		"## Linux boot",
+		"",
+		f"The shared Linux 6.12 image (`../shared/linux/prebuilt`), {runs} runs each, "
+		"interleaved. *to init* is the emulator's user+sys CPU time (from "
+		"`/proc/PID/stat`) when the test init prints its first line; *to power-off* "
+		"includes the init's perf tests and is from `wait4()`. QEMU runs with its "
+		"defaults (no icount), one hart, `-cpu rv64,sscofpmf=true`.",
+		"",
+		"| machine | CPU s to init | CPU s to power-off | guest result |",
+		"|---|---:|---:|---|",
+	] + rows + [""]
+
+
 def read_count(path):
 	try:
 		with open(path) as f:
@@ -463,6 +550,10 @@ def main():
 		]
 	if cost:
 		md += ["## Model cost per event", "", MODEL_COST_DOC, "", "```", cost, "```", ""]
+	boot = linux_boot(rvpmu, runs, timeout) if rv and not filt else None
+	if boot:
+		print("\n".join(boot))
+		md += boot
 	notes = [f"- {r['name']}: {note}" for r in rows for note in r["notes"]]
 	if notes:
 		md += ["Notes:", ""] + notes + [""]

@@ -101,6 +101,10 @@ struct hart {
 	uint8_t ctr_on;
 	/* virtual memory (system mode): translation on for fetch / data */
 	uint8_t vm_fetch, vm_data;
+	/* PMP (system mode): some active entry is locked, so M-mode accesses
+	 * are checked too; RAM, whose pages carry the PMP summary bits */
+	uint8_t pmp_locked;
+	uint64_t ram_base, ram_end;
 	struct hart_tlb tlb[HART_TLB_SIZE];
 	/* Sscofpmf skid: a counter overflow raises LCOFIP skid retirements
 	 * after the overflowing instruction (lcofi_at: when; ~0 = none) */

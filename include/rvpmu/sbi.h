@@ -43,6 +43,7 @@ struct sbi_state {
 	unsigned num_hw;        /* hardware counter ids 0 .. num_hw-1 */
 	struct sbi_counter ctr[32 + SBI_FW_COUNTERS];
 	uint64_t shmem;         /* snapshot area, ~0 = none */
+	int no_snapshot;        /* snapshot_set_shmem is not supported */
 	uint64_t fw_events[SBI_FW_EVENT_MAX];  /* occurrences since boot */
 };
 

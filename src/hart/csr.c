@@ -8,6 +8,7 @@
 #include "csr.h"
 #include "fpu.h"
 #include "mmu.h"
+#include "pmp.h"
 #include "rvpmu/ctr.h"
 
 /* mstatus fields */
@@ -240,8 +241,7 @@ static int wr_fp(struct hart *h, unsigned csr, uint64_t v)
 	return 0;
 }
 
-/* PMP (storage and WARL; enforcement comes with the system machine):
- * RV64 has the even pmpcfg registers only; a locked entry ignores writes;
+/* PMP CSRs (pmp.c enforces them): RV64 has the even pmpcfg registers only; a locked entry ignores writes;
  * R=0 W=1 is reserved and reads back as no access. */
 static int pred_pmpcfg(const struct hart *h, unsigned csr)
 {
@@ -267,6 +267,7 @@ static int wr_pmp(struct hart *h, unsigned csr, uint64_t v)
 		int next_tor = i < 63 && (pmpcfg_byte(h, i + 1) & 0x98) == 0x88;
 		if (!(pmpcfg_byte(h, i) & 0x80) && !next_tor)
 			h->csr.pmpaddr[i] = v & ((1ull << 54) - 1);
+		pmp_update(h);
 		return 0;
 	}
 	uint64_t old = h->csr.pmpcfg[csr - 0x3a0], nv = 0;
@@ -280,6 +281,7 @@ static int wr_pmp(struct hart *h, unsigned csr, uint64_t v)
 		nv |= (uint64_t)n << (8 * b);
 	}
 	h->csr.pmpcfg[csr - 0x3a0] = nv;
+	pmp_update(h);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* Sv39 and Sv48 page-table walks with a small software TLB. */
 #include <string.h>
 #include "mmu.h"
+#include "pmp.h"
 
 #define SATP_MODE(s) ((s) >> 60)
 #define SATP_PPN(s)  ((s) & ((1ull << 44) - 1))
@@ -84,7 +85,9 @@ static int walk(struct hart *h, uint64_t va, enum mmu_access acc, unsigned priv,
 	uint64_t table = SATP_PPN(h->csr.satp) << 12;
 	for (int i = (int)levels - 1; i >= 0; i--) {
 		uint64_t pte_addr = table + ((va >> (12 + 9 * i)) & 511) * 8, pte;
-		if (gmem_read(&h->mem, pte_addr, &pte, 8))
+		/* the walk's own accesses are S-mode's for PMP */
+		if (gmem_read(&h->mem, pte_addr, &pte, 8) ||
+		    pmp_check(h, pte_addr, 8, MMU_LOAD, PRIV_S))
 			return access_fault(acc);
 		if (!(pte & PTE_V) || (!(pte & PTE_R) && (pte & PTE_W)) || (pte & PTE_RESERVED))
 			return fault(acc);
@@ -103,7 +106,8 @@ static int walk(struct hart *h, uint64_t va, enum mmu_access acc, unsigned priv,
 		uint64_t want = PTE_A | (acc == MMU_STORE ? PTE_D : 0);
 		if ((pte & want) != want) {
 			pte |= want;
-			if (gmem_write(&h->mem, pte_addr, &pte, 8))
+			if (pmp_check(h, pte_addr, 8, MMU_STORE, PRIV_S) ||
+			    gmem_write(&h->mem, pte_addr, &pte, 8))
 				return access_fault(acc);
 			hart_invalidate_code(h, pte_addr, 8);
 		}

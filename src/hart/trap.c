@@ -5,6 +5,7 @@
 #include "csr.h"
 #include "trap.h"
 #include "mmu.h"
+#include "pmp.h"
 #include "retire.h"
 #include "rvpmu/ctr.h"
 
@@ -248,6 +249,9 @@ void hart_reset_system(struct hart *h, uint64_t pc)
 	for (const char *e = "IMAFDCSU"; *e; e++)
 		c->misa |= 1ull << (*e - 'A');
 	hart_update_mstatus(h, 0);
+	/* PMP entries reset to off and unlocked: S and U can reach nothing */
+	memset(c->pmpcfg, 0, sizeof(c->pmpcfg));
+	pmp_update(h);
 	/* counters: the PMU resets to zero with no counter enabled below M */
 	struct pmu_config cfg;
 	pmu_config_default(&cfg);

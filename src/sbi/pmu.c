@@ -279,6 +279,8 @@ static long start_stop(struct sbi_state *s, struct hart *h, unsigned fid, const 
 static long snapshot_set_shmem(struct sbi_state *s, struct hart *h, const uint64_t *a)
 {
 	uint64_t lo = a[0], hi = a[1], flags = a[2];
+	if (s->no_snapshot)
+		return SBI_ERR_NOT_SUPPORTED;
 	if (flags)
 		return SBI_ERR_INVALID_PARAM;
 	if (lo == ~0ull && hi == ~0ull) {

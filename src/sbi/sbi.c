@@ -38,12 +38,17 @@ void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb)
 	struct hart *h = &m->hart;
 	memset(&m->sbi, 0, sizeof(m->sbi));
 	m->sbi.prof = m->o.profile;
+	m->sbi.no_snapshot = m->o.sbi_no_snapshot;
 	/* delegate what an OS handles itself, as OpenSBI does: misaligned
 	 * fetch, breakpoint, U-mode ecall and page faults; S interrupts */
 	wr(h, 0x302, HART_CSR_WRITE, 1u << 0 | 1u << 3 | 1u << 8 | 1u << 12 | 1u << 13 | 1u << 15);
 	wr(h, 0x303, HART_CSR_WRITE, MIP(IRQ_SSI) | MIP(IRQ_STI) | MIP(IRQ_SEI) | MIP(IRQ_LCOFI));
 	wr(h, 0x306, HART_CSR_WRITE, 0xffffffff);   /* mcounteren: S may read all */
 	wr(h, 0x30a, HART_CSR_WRITE, 1ull << 60);   /* menvcfg.CDE when implemented */
+	/* PMP: S and U may reach all of memory (the firmware itself lives
+	 * outside the guest's address space, so nothing needs guarding) */
+	wr(h, 0x3b0, HART_CSR_WRITE, ~0ull);         /* pmpaddr0: NAPOT, everything */
+	wr(h, 0x3a0, HART_CSR_WRITE, 0x1f);          /* pmpcfg0: A = NAPOT, RWX */
 	sbi_pmu_init(&m->sbi, h);
 	/* "mret" into the payload in S-mode */
 	h->priv = PRIV_S;
@@ -205,6 +210,49 @@ static int legacy(struct machine *m, long eid, const uint64_t *a)
 	return 0;
 }
 
+/* --trace-sbi: one line per call, so kernel developers see what their
+ * driver asked for and what the firmware answered */
+static const char *ext_name(long eid)
+{
+	switch (eid) {
+	case EID_BASE: return "BASE";
+	case EID_TIME: return "TIME";
+	case EID_IPI: return "IPI";
+	case EID_RFENCE: return "RFENCE";
+	case EID_HSM: return "HSM";
+	case EID_SRST: return "SRST";
+	case EID_PMU: return "PMU";
+	case EID_DBCN: return "DBCN";
+	}
+	return NULL;
+}
+
+static void trace_call(const struct machine *m, long eid, long fid, const uint64_t *a,
+		       long err, uint64_t value)
+{
+	static const char *const pmu_fn[] = {
+		"num_counters", "counter_get_info", "counter_config_matching",
+		"counter_start", "counter_stop", "counter_fw_read", "counter_fw_read_hi",
+		"snapshot_set_shmem", "event_get_info",
+	};
+	const char *e = ext_name(eid);
+	char fn[24];
+	if (eid == EID_PMU && fid >= 0 && fid < (long)(sizeof(pmu_fn) / sizeof(pmu_fn[0])))
+		snprintf(fn, sizeof fn, "%s", pmu_fn[fid]);
+	else
+		snprintf(fn, sizeof fn, "fid %ld", fid);
+	if (e)
+		fprintf(stderr, "sbi: %s.%s", e, fn);
+	else
+		fprintf(stderr, "sbi: eid %#lx.%s", (unsigned long)eid, fn);
+	fprintf(stderr, "(%#llx, %#llx, %#llx, %#llx, %#llx, %#llx) = %ld",
+		(unsigned long long)a[0], (unsigned long long)a[1], (unsigned long long)a[2],
+		(unsigned long long)a[3], (unsigned long long)a[4], (unsigned long long)a[5], err);
+	if (err == SBI_SUCCESS)
+		fprintf(stderr, ", %#llx", (unsigned long long)value);
+	fprintf(stderr, " at instret %llu\n", (unsigned long long)m->hart.instret);
+}
+
 void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq)
 {
 	struct hart *h = &m->hart;
@@ -228,6 +276,8 @@ void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq)
 		if (legacy(m, eid, a))
 			return;
 		long err = ecall(m, eid, fid, a, &value);
+		if (m->o.sbi_trace)
+			trace_call(m, eid, fid, a, err, value);
 		x[10] = (uint64_t)err;
 		if (err == SBI_SUCCESS)
 			x[11] = value;
