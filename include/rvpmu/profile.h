@@ -81,6 +81,15 @@ enum profile_uevent {
 	PROF_EV_COUNT           /* all canonical ids are < this */
 };
 #define PROF_EV_BIT(e) (UINT64_C(1) << (e))
+/* The ids above PMU_EV_COUNT that the retire stream raises itself, with
+ * no model: the instruction-commit refinements and MMIO accesses. */
+#define PROF_EV_RETIRE_SET                                                    \
+	(PROF_EV_BIT(PROF_EV_INT_LOAD) | PROF_EV_BIT(PROF_EV_INT_STORE) |     \
+	 PROF_EV_BIT(PROF_EV_FP_LOAD) | PROF_EV_BIT(PROF_EV_FP_STORE) |       \
+	 PROF_EV_BIT(PROF_EV_INT_ARITH) | PROF_EV_BIT(PROF_EV_SYSTEM_OTHER) | \
+	 PROF_EV_BIT(PROF_EV_FP_ADD) | PROF_EV_BIT(PROF_EV_FP_MUL) |          \
+	 PROF_EV_BIT(PROF_EV_FP_FMA) | PROF_EV_BIT(PROF_EV_FP_DIVSQRT) |      \
+	 PROF_EV_BIT(PROF_EV_FP_OTHER) | PROF_EV_BIT(PROF_EV_MMIO_ACCESS))
 _Static_assert(PROF_EV_COUNT <= 64, "canonical event sets are uint64_t");
 
 /* Name of canonical id e ("loads", "l1d-read-misses", ...), NULL if none. */

@@ -46,8 +46,11 @@ struct retire_rec {
 	uint8_t taken;          /* conditional branch outcome */
 	uint8_t rd, rs1, rs2;
 	uint8_t ilen;           /* instruction bytes, 2 or 4; 0 = 4 */
+	uint8_t flags;          /* UARCH_RF_* */
 	uint64_t addr;          /* memory address (load/store/atomic) */
 };
+
+enum { UARCH_RF_CSR_WRITE = 1 };   /* a Zicsr instruction that writes its CSR */
 
 /* Events accumulated in uarch.ev[] (cumulative since init/reset). */
 #define UARCH_EVENTS(X) \
@@ -66,7 +69,13 @@ struct retire_rec {
 	X(BRANCH_TARGET_MISPREDICT, "branch_target_mispredict") \
 	X(RAS_MISPREDICT, "ras_mispredict") \
 	X(CYCLES, "cycles") X(STALL_FRONTEND, "stall_frontend") \
-	X(STALL_BACKEND, "stall_backend")
+	X(STALL_BACKEND, "stall_backend") \
+	/* parts of the stalls by cause, and pipeline flushes */ \
+	X(STALL_LOAD_USE, "stall_load_use") X(STALL_LONG_LATENCY, "stall_long_latency") \
+	X(STALL_CSR_READ, "stall_csr_read") X(STALL_INT_MUL, "stall_int_mul") \
+	X(STALL_FP, "stall_fp") X(STALL_ICACHE_BUSY, "stall_icache_busy") \
+	X(STALL_DCACHE_BUSY, "stall_dcache_busy") \
+	X(FLUSH_CSR_WRITE, "flush_csr_write") X(FLUSH_OTHER, "flush_other")
 enum uarch_event {
 #define UARCH_EV_ENUM(n, s) UARCH_EV_##n,
 	UARCH_EVENTS(UARCH_EV_ENUM)
@@ -195,6 +204,7 @@ struct uarch_timing {
 	uint32_t slots;         /* instructions issued in it */
 	uint32_t units;         /* functional units it has used */
 	uint64_t ready[64];     /* cycle each register's value is available */
+	uint8_t src[64];        /* class of the instruction that writes it */
 	uint64_t ready_max;     /* latest of ready[] */
 	uint64_t div_free, fdiv_free;
 	uint32_t fe_pending;    /* redirect penalty for the next instruction */

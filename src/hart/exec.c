@@ -8,8 +8,10 @@
 #include "csr.h"
 #include "fpu.h"
 #include "mmu.h"
+#include "pmp.h"
 #include "retire.h"
 #include "rvpmu/ctr.h"
+#include "rvpmu/profile.h"
 #include "trap.h"
 
 #define likely(x)   __builtin_expect(!!(x), 1)
@@ -80,6 +82,18 @@ void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len)
 
 /* The decoded page holding pc (cached by physical page), or NULL with
  * h->cause and h->tval set when pc cannot be fetched. */
+/* PMP on a fetch from physical pa. The decoded page is then used for the
+ * whole page, so a page only partly executable under PMP is taken whole
+ * once its first fetched instruction passes. */
+static int fetch_refused(const struct hart *h, uint64_t pa)
+{
+	if (!h->system || (h->priv == PRIV_M && !h->pmp_locked))
+		return 0;
+	if (h->priv < PRIV_M && (h->mem.pflags[pa >> GPAGE_SHIFT] & PMP_PAGE_X))
+		return 0;
+	return pmp_check(h, pa, 2, MMU_FETCH, h->priv) != 0;
+}
+
 static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 {
 	uint64_t pa = pc;
@@ -92,7 +106,7 @@ static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 		}
 	}
 	uint64_t vpn = pa >> GPAGE_SHIFT;
-	if (pa >= h->mem.size || !(h->mem.pflags[vpn] & GP_X)) {
+	if (pa >= h->mem.size || !(h->mem.pflags[vpn] & GP_X) || fetch_refused(h, pa)) {
 		h->cause = h->system ? CAUSE_FETCH_ACCESS : CAUSE_FETCH_PAGE_FAULT;
 		h->tval = pc;
 		return NULL;
@@ -134,7 +148,7 @@ static int fetch(struct hart *h, const struct dpage *pg, uint64_t pc, uint32_t *
 	}
 	if ((hi_addr & (GPAGE_SIZE - 1)) == 0) {
 		uint8_t *f = &h->mem.pflags[hi_addr >> GPAGE_SHIFT];
-		if (hi_addr >= h->mem.size || !(*f & GP_X)) {
+		if (hi_addr >= h->mem.size || !(*f & GP_X) || fetch_refused(h, hi_addr)) {
 			h->cause = h->system ? CAUSE_FETCH_ACCESS : CAUSE_FETCH_PAGE_FAULT;
 			h->tval = hi_addr;
 			return -1;
@@ -149,14 +163,27 @@ static int fetch(struct hart *h, const struct dpage *pg, uint64_t pc, uint32_t *
 
 /* Misaligned or otherwise unusual accesses. Linux user mode completes
  * misaligned accesses, so they succeed when every byte is accessible. */
+/* System mode: does PMP refuse this load or store (physical address)? */
+static int pmp_refuses(const struct hart *h, uint64_t a, unsigned size, enum mmu_access acc)
+{
+	return h->system && pmp_check(h, a, size, acc, mmu_data_priv(h));
+}
+
 static int load_slow(struct hart *h, uint64_t a, unsigned size, uint64_t *v)
 {
 	*v = 0;
+	if (pmp_refuses(h, a, size, MMU_LOAD)) {
+		h->cause = CAUSE_LOAD_ACCESS;
+		h->tval = a;
+		return -1;
+	}
 	if (!gmem_read(&h->mem, a, v, size))
 		return 0;
 	/* system mode: a device, or an access fault (no MMU yet) */
-	if (h->system && h->mmio && !h->mmio(h->mmio_ctx, a, size, v, 0))
+	if (h->system && h->mmio && !h->mmio(h->mmio_ctx, a, size, v, 0)) {
+		h->evc[PROF_EV_MMIO_ACCESS]++;
 		return 0;
+	}
 	h->cause = h->system ? CAUSE_LOAD_ACCESS : CAUSE_LOAD_PAGE_FAULT;
 	h->tval = a;
 	return -1;
@@ -183,10 +210,17 @@ static int code_written(struct hart *h, uint64_t a, unsigned size)
  * device write (which may change interrupts: the run ends), else 0. */
 static int store_slow(struct hart *h, uint64_t a, unsigned size, uint64_t v)
 {
+	if (pmp_refuses(h, a, size, MMU_STORE)) {
+		h->cause = CAUSE_STORE_ACCESS;
+		h->tval = a;
+		return -1;
+	}
 	if (!gmem_write(&h->mem, a, &v, size))
 		return code_written(h, a, size);
-	if (h->system && h->mmio && !h->mmio(h->mmio_ctx, a, size, &v, 1))
+	if (h->system && h->mmio && !h->mmio(h->mmio_ctx, a, size, &v, 1)) {
+		h->evc[PROF_EV_MMIO_ACCESS]++;
 		return 2;
+	}
 	h->cause = h->system ? CAUSE_STORE_ACCESS : CAUSE_STORE_PAGE_FAULT;
 	h->tval = a;
 	return -1;
@@ -211,7 +245,8 @@ static void *amo_ptr(struct hart *h, uint64_t a, unsigned size, int need_write, 
 		}
 	}
 	unsigned need = need_write ? GP_R | GP_W : GP_R;
-	if (!gmem_check(&h->mem, a, size, need)) {
+	if (!gmem_check(&h->mem, a, size, need) ||
+	    pmp_refuses(h, a, size, need_write ? MMU_STORE : MMU_LOAD)) {
 		h->cause = need_write ? (h->system ? CAUSE_STORE_ACCESS : CAUSE_STORE_PAGE_FAULT)
 				      : (h->system ? CAUSE_LOAD_ACCESS : CAUSE_LOAD_PAGE_FAULT);
 		h->tval = a;
@@ -280,26 +315,36 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	uint64_t *restrict f = h->f;
 	uint8_t *const base = h->mem.base;
 	const uint8_t *const pf = h->mem.pflags;
-	const uint64_t limit = h->mem.size;
+	/* below M in system mode, a page's PMP summary bits let an access take
+	 * the fast path; with a locked PMP entry every M access is checked */
+	const int pmp_below_m = h->system && mmu_data_priv(h) < PRIV_M;
+	const uint8_t rmask = pmp_below_m ? PMP_PAGE_R : GP_R;
+	const uint8_t wmask = pmp_below_m ? PMP_PAGE_W : GP_W;
+	const uint64_t limit = h->system && h->pmp_locked && !pmp_below_m ? 0 : h->mem.size;
 	if (budget_in > INT64_MAX)
 		budget_in = INT64_MAX;
 	int64_t budget = (int64_t)budget_in;
 	uint64_t pc = h->pc;
 	fpu_reset_host_flags();  /* host code may have raised host flags */
+	retire_init();
 	struct dpage *pg;
 	struct dinsn *d;
 	enum hart_stop stop = STOP_TRAP;
 
 #define GO_FAST() goto *(&&do_NONE + d->handler)
 #define GO_EV() do {                                                    \
-		if (h->uarch || h->ctr_on) {                            \
+		h->evc[retire_refine[d->id]]++;  /* undone if it traps */ \
+		if (h->uarch || h->ctr_on || h->trace) {                \
+			/* CTR's time stamps read instret mid-run */    \
+			h->instret += budget_in - (uint64_t)budget - 1; \
+			budget_in = (uint64_t)budget + 1;               \
 			retire_finish(h, pc);                           \
 			if (d->id > INSN_ILLEGAL && d->id < INSN_COUNT) \
 				retire_prepare(h, d, pc, x);            \
 		}                                                       \
 		goto *(&&do_NONE + handlers_ev[d->id]);                 \
 	} while (0)
-#define GO() do { if (class_events) GO_EV(); GO_FAST(); } while (0)
+#define GO() do { if (class_events || h->trace) GO_EV(); GO_FAST(); } while (0)
 #define DISPATCH() do { if (unlikely(--budget < 0)) goto out_budget; VGO(); } while (0)
 #define NEXT() do { pc += ILEN; d += ILEN / 2; DISPATCH(); } while (0)
 #define OPE(name, e, expr) LBL(name): RD = (expr); EV(e); NEXT();
@@ -327,7 +372,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		uint64_t a_ = RS1 + (uint64_t)IMM; T v_;                \
 		XLATE(a_, MMU_LOAD, sizeof(T));                         \
 		if (likely(!(a_ & (sizeof(T) - 1)) && a_ < limit && \
-			   (pf[a_ >> GPAGE_SHIFT] & GP_R))) {           \
+			   (pf[a_ >> GPAGE_SHIFT] & rmask))) {          \
 			memcpy(&v_, base + a_, sizeof(T));              \
 		} else {                                                \
 			uint64_t t_;                                    \
@@ -344,7 +389,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		uint64_t a_ = RS1 + (uint64_t)IMM; T v_ = (T)(val);     \
 		XLATE(a_, MMU_STORE, sizeof(T));                        \
 		if (likely(!(a_ & (sizeof(T) - 1)) && a_ < limit && \
-			   (pf[a_ >> GPAGE_SHIFT] & (GP_W | GP_CODE)) == GP_W)) { \
+			   (pf[a_ >> GPAGE_SHIFT] & (wmask | GP_CODE)) == wmask)) { \
 			memcpy(base + a_, &v_, sizeof(T));              \
 			EV(PMU_EV_STORE);                               \
 			NEXT();                                         \
@@ -445,6 +490,8 @@ illegal: {
 
 trap:
 	budget++;           /* the trapping instruction did not retire */
+	if (class_events || h->trace)
+		h->evc[retire_refine[d->id]]--;
 	h->rr_pending = 0;
 trap_nocount:
 	stop = STOP_TRAP;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "retire.h"
 #include "rvpmu/ctr.h"
+#include "rvpmu/profile.h"
 
 struct insn_info {
 	uint8_t cls, size;
@@ -12,9 +13,35 @@ struct insn_info {
 };
 static struct insn_info info[INSN_COUNT];
 static int info_ready;
+uint8_t retire_refine[INSN_COUNT + 1];
 
-static void build_info(void)
+/* The SiFive instruction-commit refinement of an instruction (0: none;
+ * mul/div, branches, jumps, atomics and CSR accesses have their own
+ * events). */
+static uint8_t refine(const char *n, unsigned cls)
 {
+	switch (cls) {
+	case UARCH_CLS_LOAD: return n[0] == 'f' ? PROF_EV_FP_LOAD : PROF_EV_INT_LOAD;
+	case UARCH_CLS_STORE: return n[0] == 'f' ? PROF_EV_FP_STORE : PROF_EV_INT_STORE;
+	case UARCH_CLS_ALU: return strncmp(n, "fence", 5) ? PROF_EV_INT_ARITH : PROF_EV_SYSTEM_OTHER;
+	case UARCH_CLS_SYSTEM: return PROF_EV_SYSTEM_OTHER;
+	case UARCH_CLS_FP_DIV: return PROF_EV_FP_DIVSQRT;
+	case UARCH_CLS_FP:
+		if (!strncmp(n, "fadd", 4) || !strncmp(n, "fsub", 4))
+			return PROF_EV_FP_ADD;
+		if (!strncmp(n, "fmul", 4))
+			return PROF_EV_FP_MUL;
+		if (strstr(n, "madd") || strstr(n, "msub"))
+			return PROF_EV_FP_FMA;
+		return PROF_EV_FP_OTHER;
+	}
+	return 0;
+}
+
+void retire_init(void)
+{
+	if (info_ready)
+		return;
 	for (int id = INSN_ILLEGAL + 1; id < INSN_COUNT; id++) {
 		const char *n = insn_table[id].name, *f = insn_table[id].fmt;
 		struct insn_info *i = &info[id];
@@ -46,6 +73,7 @@ static void build_info(void)
 		i->rs2_fp = strchr(f, 'T') != NULL && !store;
 		if (store && f[0] == 'T')
 			i->rd_fp = 0, i->rs2_fp = 1;
+		retire_refine[id] = refine(n, i->cls);
 	}
 	info_ready = 1;
 }
@@ -130,8 +158,6 @@ static int branch_cond(unsigned id, uint64_t a, uint64_t b)
 
 void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
 {
-	if (!info_ready)
-		build_info();
 	const struct insn_info *i = &info[d->id];
 	struct retire_rec *r = &h->rr;
 	r->pc = pc;
@@ -141,6 +167,9 @@ void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const ui
 	r->rd = reg(d->rd, i->rd_fp);
 	r->rs1 = reg(d->rs1, i->rs1_fp);
 	r->rs2 = reg(d->rs2, i->rs2_fp);
+	/* csrrs/csrrc (and their immediate forms) with x0 / 0 only read */
+	r->flags = i->cls == UARCH_CLS_CSR && (d->rs1 || d->id == INSN_CSRRW || d->id == INSN_CSRRWI)
+		   ? UARCH_RF_CSR_WRITE : 0;
 	/* a taken branch to the next instruction looks not taken by its pc */
 	r->taken = i->cls == UARCH_CLS_BRANCH && d->imm == d->len && branch_cond(d->id, x[d->rs1], x[d->rs2]);
 	r->addr = i->cls == UARCH_CLS_ATOMIC ? x[d->rs1] : x[d->rs1] + (uint64_t)(int64_t)d->imm;

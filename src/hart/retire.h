@@ -3,6 +3,12 @@
 #define RVPMU_RETIRE_H
 #include "rvpmu/hart.h"
 
+/* Build the per-instruction tables (once; before the first run). */
+void retire_init(void);
+/* Instruction id -> its SiFive-style commit refinement event (0: none),
+ * raised by the counting variant of the step loop. */
+extern uint8_t retire_refine[];
+
 /* Record the instruction about to execute (in the counting variant). */
 void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x);
 /* The prepared instruction retired: the models observe it. */

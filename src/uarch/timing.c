@@ -33,6 +33,13 @@
  *
  * Hence, exactly: cycles = (instructions that could not join the group
  * open before them) + stall_frontend + stall_backend.
+ * The stalls are also split by cause, as the SiFive microarchitectural
+ * class counts them: a wait for a load's result is load-use, for a mul's
+ * int-mul, for an FP result FP, for a CSR read's CSR-read, for a divide
+ * (its result or its busy unit) long-latency; fetch misses are I-cache
+ * busy and blocking data misses D-cache busy. Waits on an ALU result or
+ * for serialisation, and redirect penalties, have no finer cause. A CSR
+ * write and a system instruction (xRET, fences, WFI) flush the pipe.
  * Writebacks are absorbed by a write buffer (free); no two misses overlap. */
 #include <string.h>
 #include "rvpmu/uarch.h"
@@ -73,11 +80,20 @@ void uarch_timing_reset(struct uarch_timing *t)
 	t->slots = t->cfg.width;        /* cycle 0 is closed */
 	t->units = 0;
 	memset(t->ready, 0, sizeof t->ready);
+	memset(t->src, 0, sizeof t->src);
 	t->ready_max = t->div_free = t->fdiv_free = 0;
 	t->fe_pending = 0;
 }
 
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* the stall event of waiting for a result of each class (0: none finer) */
+static const uint8_t cause[UARCH_CLS_COUNT] = {
+	[UARCH_CLS_LOAD] = UARCH_EV_STALL_LOAD_USE, [UARCH_CLS_ATOMIC] = UARCH_EV_STALL_LOAD_USE,
+	[UARCH_CLS_MUL] = UARCH_EV_STALL_INT_MUL, [UARCH_CLS_DIV] = UARCH_EV_STALL_LONG_LATENCY,
+	[UARCH_CLS_FP] = UARCH_EV_STALL_FP, [UARCH_CLS_FP_DIV] = UARCH_EV_STALL_FP,
+	[UARCH_CLS_CSR] = UARCH_EV_STALL_CSR_READ,
+};
 
 void uarch_timing_issue(struct uarch_timing *t, const struct retire_rec *r,
 			uint32_t fe, uint32_t be, unsigned bp, uint64_t *ev)
@@ -85,20 +101,37 @@ void uarch_timing_issue(struct uarch_timing *t, const struct retire_rec *r,
 	unsigned cls = r->cls < UARCH_CLS_COUNT ? r->cls : UARCH_CLS_ALU;
 	uint32_t unit = unit_of[cls];
 	uint64_t start = t->now;
+	uint32_t fetch_miss = fe;
 	fe += t->fe_pending;
 	t->fe_pending = 0;
 
 	int pair = !fe && t->slots < t->cfg.width && !((t->units | U_SER) & unit);
 	uint64_t e = (pair ? t->now : t->now + 1) + fe;
-	uint64_t i = max64(e, max64(t->ready[r->rs1 & 63], t->ready[r->rs2 & 63]));
-	if (cls == UARCH_CLS_DIV)
-		i = max64(i, t->div_free);
-	else if (cls == UARCH_CLS_FP_DIV)
-		i = max64(i, t->fdiv_free);
-	else if (unit == U_SER)
-		i = max64(i, max64(t->ready_max, max64(t->div_free, t->fdiv_free)));
+	unsigned s1 = r->rs1 & 63, s2 = r->rs2 & 63;
+	unsigned dep = t->ready[s1] >= t->ready[s2] ? s1 : s2;   /* the later operand */
+	uint64_t i = max64(e, t->ready[dep]);
+	unsigned why = i > e ? cause[t->src[dep]] : 0;
+	uint64_t busy = cls == UARCH_CLS_DIV ? t->div_free : cls == UARCH_CLS_FP_DIV ? t->fdiv_free : 0;
+	if (busy > i) {
+		i = busy;
+		why = UARCH_EV_STALL_LONG_LATENCY;
+	}
+	if (unit == U_SER) {
+		uint64_t all = max64(t->ready_max, max64(t->div_free, t->fdiv_free));
+		if (all > i) {
+			i = all;
+			why = 0;
+		}
+	}
 	ev[UARCH_EV_STALL_FRONTEND] += fe;
+	ev[UARCH_EV_STALL_ICACHE_BUSY] += fetch_miss;
 	ev[UARCH_EV_STALL_BACKEND] += i - e + be;
+	ev[UARCH_EV_STALL_DCACHE_BUSY] += be;
+	if (why)
+		ev[why] += i - e;
+	if (unit == U_SER)
+		ev[cls == UARCH_CLS_SYSTEM ? UARCH_EV_FLUSH_OTHER : UARCH_EV_FLUSH_CSR_WRITE] +=
+			cls == UARCH_CLS_SYSTEM || (r->flags & UARCH_RF_CSR_WRITE);
 
 	if (i != t->now) {
 		t->now = i;
@@ -118,6 +151,7 @@ void uarch_timing_issue(struct uarch_timing *t, const struct retire_rec *r,
 	if (lat && r->rd) {
 		uint64_t ready = t->now + lat;
 		t->ready[r->rd & 63] = ready;
+		t->src[r->rd & 63] = (uint8_t)cls;
 		t->ready_max = max64(t->ready_max, ready);
 	}
 	if (cls == UARCH_CLS_DIV)
