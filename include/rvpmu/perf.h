@@ -65,6 +65,8 @@ struct stat_opts {
 	unsigned repeat;        /* -r */
 	const struct profile *prof;
 	int models;             /* run the microarchitecture models */
+	int json;               /* -j: perf stat's JSON lines */
+	uint64_t mux_interval;  /* multiplexing tick in cycles, 0 = 4 ms modelled */
 };
 
 struct record_opts {
@@ -74,6 +76,9 @@ struct record_opts {
 	uint64_t freq;          /* -F (samples per modelled second) */
 	int callchain;          /* -g: frame-pointer call chains */
 	int branch_stack;       /* -b: CTR branch records with each sample */
+	int callchain_ctr;      /* --call-graph ctr: chains from CTR calls */
+	uint64_t branch_filter; /* -j: PERF_SAMPLE_BRANCH_* bits, 0 = any */
+	const char *trace;      /* --trace: retire-order trace file, or NULL */
 	const char *output;
 	const struct profile *prof;
 	int models;

@@ -189,6 +189,7 @@ struct report_opts {
 	int folded;                /* print folded stacks instead of the table */
 	const char *flamegraph;    /* write an SVG flame graph here, or NULL */
 	const char *symfs;         /* prefix for mapped paths, or NULL */
+	int branch;                /* --branch: edges and blocks from branch stacks */
 	FILE *out;                 /* NULL = stdout */
 };
 
