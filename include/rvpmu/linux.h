@@ -26,7 +26,18 @@ struct linux_opts {
 	 * sampler uses it to stop exactly at counter overflows. */
 	uint64_t (*tick)(void *ctx, struct hart *h);
 	void *tick_ctx;
+	/* A display's hooks (NULL: none), for the progress line: progress
+	 * is called as tick is and limits the run the same way; on_trap at
+	 * each trap before the kernel handles it. */
+	uint64_t (*progress)(void *ctx, struct hart *h);
+	void (*on_trap)(struct hart *h);
+	/* Counter CSRs readable from U, as riscv Linux's kernel.perf_user_access
+	 * (applied by linux_perf_attach): LINUX_UCNT_ALL (the default) every
+	 * counter, LINUX_UCNT_OFF only time, LINUX_UCNT_MMAP time plus the
+	 * counters of running perf events the program has mmap'd. */
+	int user_counters;
 };
+enum { LINUX_UCNT_ALL, LINUX_UCNT_OFF, LINUX_UCNT_MMAP };
 
 /* Exit statuses linux_run returns besides the guest's own exit status.
  * (Any status can also be a guest's own exit code; the printed line tells
@@ -64,6 +75,13 @@ int linux_run(struct hart *h, const struct linux_opts *o);
 uint64_t linux_load_bias(void);
 /* The loaded program's absolute path. */
 const char *linux_exe_path(void);
+
+/* perf_event_open(2) inside the program (src/linux/perf_event.c) drives
+ * the PMU as Linux's riscv_pmu_sbi does, through SBI PMU calls to the
+ * session's firmware. Call after linux_load (session_open does); it also
+ * applies o->user_counters. Without a session, hardware events are ENOENT. */
+struct session;
+void linux_perf_attach(struct session *ss);
 
 /* Close the guest's files and drop the process state. */
 void linux_free(void);

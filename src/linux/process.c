@@ -161,8 +161,15 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 			if (t && t < budget)
 				budget = t;
 		}
+		if (o->progress) {
+			uint64_t t = o->progress(NULL, h);
+			if (t && t < budget)
+				budget = t;
+		}
 		switch (hart_run(h, budget)) {
 		case STOP_TRAP:
+			if (o->on_trap)
+				o->on_trap(h);
 			if (h->cause == CAUSE_USER_ECALL)
 				lx_syscall(p);
 			else
