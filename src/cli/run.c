@@ -4,6 +4,9 @@
 #include "cli.h"
 #include "rvpmu/hart.h"
 #include "rvpmu/linux.h"
+#include "rvpmu/perf.h"
+#include "rvpmu/profile.h"
+#include "rvpmu/progress.h"
 
 extern char **environ;
 
@@ -12,7 +15,7 @@ int cmd_run(int argc, char **argv)
 	struct linux_opts o = {0};
 	const char *count_file = NULL;
 	uint64_t mb;
-	int i = 1;
+	int i = 1, quiet = 0;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--")) {
@@ -22,6 +25,15 @@ int cmd_run(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			cli_usage("run", stdout);
 			return 0;
+		}
+		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			quiet = 1;  /* no progress line */
+			continue;
+		}
+		if (!strncmp(a, "--user-counters", 15)) {
+			if (cli_user_counters(argc, argv, &i, &o.user_counters))
+				return 2;
+			continue;
 		}
 		if (i + 1 >= argc && (!strcmp(a, "--max-insns") || !strcmp(a, "--max-mem") ||
 				      !strcmp(a, "--sysroot") || !strcmp(a, "--insn-count")))
@@ -51,25 +63,30 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 
-	static struct hart h;
-	if (hart_init(&h)) {
-		fprintf(stderr, "rvpmu: cannot reserve guest memory\n");
-		return 1;
-	}
+	/* A session on the virt core without models: the program's own
+	 * perf_event_open reaches this PMU through the firmware. */
+	static struct profile prof;
+	static struct session ss;
 	char err[512];
-	if (linux_load(&h, &o, argv[i], argc - i, argv + i, environ, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: %s\n", err);
-		hart_free(&h);
+	if (profile_load("virt", &prof, err, sizeof(err)))
+		return cli_error("%s", err);
+	if (session_open(&ss, &prof, 0, &o, argc - i, argv + i, environ))
 		return 1;
-	}
-	int status = linux_run(&h, &o);
+	/* cycle and instret count from the start, as rdcycle and rdinstret
+	 * in rvpmu run always saw them (the firmware starts with all stopped) */
+	session_sbi(&ss, SBI_PMU_START, 0, 5, 0, 0, 0, NULL);
+	progress_begin("run", o.max_insns, quiet);
+	o.progress = progress_tick;
+	o.on_trap = progress_on_trap;
+	int status = linux_run(&ss.h, &o);
+	progress_end();
 	if (count_file) {
 		FILE *f = fopen(count_file, "w");
-		if (!f || fprintf(f, "%llu\n", (unsigned long long)h.instret) < 0 || fclose(f)) {
+		if (!f || fprintf(f, "%llu\n", (unsigned long long)ss.h.instret) < 0 || fclose(f)) {
 			fprintf(stderr, "rvpmu: cannot write %s\n", count_file);
 			status = status ? status : 1;
 		}
 	}
-	hart_free(&h);
+	session_close(&ss);
 	return status;
 }

@@ -60,6 +60,11 @@ static int gfd_alloc(struct lx *p, int min, int host)
 	return -EMFILE;
 }
 
+int lx_fd_alloc(struct lx *p, int h)
+{
+	return gfd_alloc(p, 0, h);
+}
+
 static void gfd_release(struct lx *p, int g)
 {
 	/* The host's own stdio stays open for rvpmu's messages. */
@@ -427,6 +432,9 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 {
 	*handled = true;
 	int h;
+	long pr;
+	if (p->perf_live && lx_perf_fs(p, nr, a, &pr))   /* perf event fds */
+		return pr;
 	switch (nr) {
 	case NR_read: case NR_write: case NR_pread64: case NR_pwrite64:
 		return do_rw(p, nr, a);

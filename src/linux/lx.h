@@ -46,6 +46,7 @@ enum {
 	NR_getgroups = 158, NR_fadvise64 = 223, NR_mlock = 228,
 	NR_munlock = 229, NR_mlockall = 230, NR_munlockall = 231,
 	NR_wait4 = 260, NR_syncfs = 267, NR_memfd_create = 279,
+	NR_perf_event_open = 241,
 	LX_NSYSCALLS = 463,
 };
 
@@ -120,6 +121,8 @@ struct lx {
 	uint64_t rlim[LX_NRLIMIT][2];
 	char comm[16];           /* prctl PR_SET_NAME */
 	int status;             /* exit status once exited */
+	struct session *perf_ss;  /* perf_event.c: the PMU driver's session */
+	bool perf_live;         /* perf_event.c's event table belongs to us */
 	uint8_t warned[(LX_NSYSCALLS + 7) / 8];
 };
 
@@ -158,6 +161,22 @@ void lx_fd_init(struct lx *p);
 /* Host fd behind guest fd g, or -1. */
 int lx_host_fd(struct lx *p, uint64_t g);
 void lx_fd_close_all(struct lx *p);
+
+/* Allocate the lowest free guest fd for host fd h (closed on failure). */
+int lx_fd_alloc(struct lx *p, int h);
+
+/* perf_event.c: perf_event_open and its fds */
+long lx_sys_perf(struct lx *p, int nr, const uint64_t *a, bool *handled);
+/* An fd syscall on a perf event fd: true when it was answered (*r); a
+ * close is noted and left to fs.c. */
+bool lx_perf_fs(struct lx *p, int nr, const uint64_t *a, long *r);
+bool lx_perf_fd(struct lx *p, uint64_t g);
+/* mmap of a perf fd: check (a = the mmap arguments; 0 or -errno), then
+ * after the pages are mapped, fill in the user page. */
+long lx_perf_mmap_check(struct lx *p, const uint64_t *a);
+void lx_perf_mmapped(struct lx *p, uint64_t g, uint64_t addr, uint64_t len);
+/* [a, b) is no longer mapped. */
+void lx_perf_unmap(struct lx *p, uint64_t a, uint64_t b);
 
 /* mm.c */
 long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled);

@@ -88,6 +88,7 @@ static void shared_drop(struct lx *p, int i)
  * back, then cut it out of the mappings, splitting one if needed. */
 static void shared_release(struct lx *p, uint64_t a, uint64_t b)
 {
+	lx_perf_unmap(p, a, b);   /* a perf event's user page goes too */
 	for (int i = 0; i < p->nshm; i++) {
 		struct lx_shared *s = &p->shm[i];
 		uint64_t e = s->addr + s->len;
@@ -205,7 +206,12 @@ static long sys_mmap(struct lx *p, const uint64_t *a)
 		return -ENOMEM;
 	len = PAGE_UP(len);
 	int h = -1;
-	if (!anon && (h = lx_host_fd(p, a[4])) < 0)
+	/* a perf event fd maps its user page: memory that rvpmu fills */
+	bool perf = !anon && lx_perf_fd(p, a[4]);
+	long pe = perf ? lx_perf_mmap_check(p, a) : 0;
+	if (pe)
+		return pe;
+	if (!anon && !perf && (h = lx_host_fd(p, a[4])) < 0)
 		return -EBADF;
 
 	if (fixed) {
@@ -225,10 +231,14 @@ static long sys_mmap(struct lx *p, const uint64_t *a)
 			return -ENOMEM;
 	}
 	shared_release(p, addr, addr + len);
-	long e = gmem_map(m, addr, len, anon ? prot : GP_R | GP_W);
+	long e = gmem_map(m, addr, len, anon || perf ? prot : GP_R | GP_W);
 	if (e)
 		return e;
 	hart_invalidate_code(p->h, addr, len);
+	if (perf) {
+		lx_perf_mmapped(p, a[4], addr, len);
+		return (long)addr;
+	}
 	if (!anon) {
 		if ((e = fill_from_file(p, h, addr, len, off)) ||
 		    ((type & LX_MAP_SHARED) && (e = shared_add(p, addr, len, off, h)))) {

@@ -76,7 +76,7 @@ void lx_syscall(struct lx *p)
 	long r = 0;
 	p->noret = false;
 	long (*const part[])(struct lx *, int, const uint64_t *, bool *) = {
-		lx_sys_fs, lx_sys_mm, lx_sys_signal, lx_sys_misc,
+		lx_sys_fs, lx_sys_mm, lx_sys_signal, lx_sys_misc, lx_sys_perf,
 	};
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]) && !handled; i++)
 		r = part[i](p, nr, a, &handled);

@@ -49,6 +49,7 @@ int session_open(struct session *ss, const struct profile *p, int models,
 	for (unsigned i = 0; i < n && i < 64; i++)
 		if (!session_sbi(ss, SBI_PMU_GET_INFO, i, 0, 0, 0, 0, &info) && !(info >> 63))
 			ss->cmask |= 1ull << i;
+	linux_perf_attach(ss);  /* the program's perf_event_open drives this PMU too */
 	return 0;
 }
 
@@ -66,7 +67,7 @@ int session_countable(const struct session *ss, const struct evspec *e)
 		set = m->selector ? profile_decode_set(ss->prof, m->selector) : 0;
 	}
 	/* without the models, events only they raise are not countable */
-	return !(set >> PMU_EV_COUNT);
+	return !((set & ~PROF_EV_RETIRE_SET) >> PMU_EV_COUNT);
 }
 
 long session_config(struct session *ss, const struct evspec *e, uint64_t extra_flags,

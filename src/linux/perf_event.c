@@ -1,0 +1,878 @@
+/* perf_event_open(2) for the user-mode program. rvpmu is the program's
+ * kernel, and here it is also its S-mode PMU driver: events map to SBI
+ * event_idx values as Linux's riscv_pmu_sbi maps them, and counters are
+ * claimed, started, stopped and released only through SBI PMU calls to
+ * the session's firmware (plus what an S-mode driver does itself: read
+ * the counter CSRs and write scounteren). Software clocks count modelled
+ * time. The kernel's own work is rvpmu's, not guest instructions, so
+ * events count nothing in kernel mode. No sampling: counting only.
+ * See docs/guest-perf.md. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "lx.h"
+#include "rvpmu/perf.h"
+#include "rvpmu/profile.h"
+
+/* include/uapi/linux/perf_event.h (the ABI of Linux 6.6, which rvpmu's
+ * uname reports): struct perf_event_attr up to PERF_ATTR_SIZE_VER8. */
+struct pe_attr {
+	uint32_t type, size;
+	uint64_t config, sample_period, sample_type, read_format, flags;
+	uint32_t wakeup_events, bp_type;
+	uint64_t config1, config2, branch_sample_type, sample_regs_user;
+	uint32_t sample_stack_user;
+	int32_t clockid;
+	uint64_t sample_regs_intr;
+	uint32_t aux_watermark;
+	uint16_t sample_max_stack, reserved_2;
+	uint32_t aux_sample_size, reserved_3;
+	uint64_t sig_data, config3;
+};
+_Static_assert(sizeof(struct pe_attr) == 136, "PERF_ATTR_SIZE_VER8");
+#define ATTR_SIZE_VER0 64
+
+enum { PT_HARDWARE, PT_SOFTWARE, PT_TRACEPOINT, PT_HW_CACHE, PT_RAW };
+#define HW_MAX 10                       /* PERF_COUNT_HW_MAX */
+#define CACHE_MAX 7
+#define CACHE_OP_MAX 3
+#define CACHE_RESULT_MAX 2
+enum { SW_CPU_CLOCK = 0, SW_TASK_CLOCK = 1, SW_DUMMY = 9 };
+
+/* attr.flags bits */
+#define A_BIT(n) (1ull << (n))
+enum {
+	A_DISABLED = 0, A_INHERIT = 1, A_PINNED = 2, A_EXCLUSIVE = 3,
+	A_EXCLUDE_USER = 4, A_EXCLUDE_KERNEL = 5, A_FREQ = 10,
+	A_ENABLE_ON_EXEC = 12, A_USE_CLOCKID = 25, A_AUX_OUTPUT = 31,
+	A_INHERIT_THREAD = 35, A_REMOVE_ON_EXEC = 36, A_SIGTRAP = 37,
+	A_RESERVED_1 = 38,              /* bits 38..63 must be 0 */
+};
+
+#define FMT_TOTAL_TIME_ENABLED 1u
+#define FMT_TOTAL_TIME_RUNNING 2u
+#define FMT_ID 4u
+#define FMT_GROUP 8u
+#define FMT_LOST 16u
+#define FMT_MAX 32u
+
+#define SAMPLE_BRANCH_STACK (1ull << 11)
+#define SAMPLE_REGS_USER (1ull << 12)
+#define SAMPLE_STACK_USER (1ull << 13)
+#define SAMPLE_WEIGHT (1ull << 14)
+#define SAMPLE_REGS_INTR (1ull << 18)
+#define SAMPLE_WEIGHT_STRUCT (1ull << 24)
+#define SAMPLE_MAX (1ull << 25)
+#define MAX_SAMPLE_RATE 100000          /* kernel.perf_event_max_sample_rate */
+
+#define FLAG_FD_NO_GROUP 1u
+#define FLAG_FD_OUTPUT 2u
+#define FLAG_PID_CGROUP 4u
+#define FLAG_FD_CLOEXEC 8u
+
+/* ioctls: _IO/_IOR/_IOW('$', n, ...) with the asm-generic encoding */
+enum {
+	IOC_ENABLE = 0x2400, IOC_DISABLE = 0x2401, IOC_REFRESH = 0x2402,
+	IOC_RESET = 0x2403, IOC_PERIOD = 0x40082404, IOC_SET_OUTPUT = 0x2405,
+	IOC_SET_FILTER = 0x40082406, IOC_ID = 0x80082407,
+	IOC_SET_BPF = 0x40042408, IOC_PAUSE_OUTPUT = 0x40042409,
+	IOC_QUERY_BPF = 0xc008240a, IOC_MODIFY_ATTRIBUTES = 0x4008240b,
+};
+#define IOC_FLAG_GROUP 1u
+
+/* SBI event_idx for raw events: type 3 (raw v2, selector bits 55:0, SBI
+ * 3.0, which the built-in firmware implements) and firmware events */
+#define SBI_RAW_V2_IDX 0x30000u
+#define SBI_FW_TYPE 15u
+#define SBI_PMU_FW_READ 5
+
+/* struct perf_event_mmap_page offsets */
+enum {
+	UP_LOCK = 8, UP_INDEX = 12, UP_OFFSET = 16, UP_TIME_ENABLED = 24,
+	UP_TIME_RUNNING = 32, UP_CAPS = 40, UP_PMC_WIDTH = 48, UP_SIZE = 72,
+	UP_RESERVED = 96, UP_DATA_OFFSET = 1040, UP_DATA_SIZE = 1048,
+};
+#define CAP_BIT0_IS_DEPRECATED (1ull << 1)
+#define CAP_USER_RDPMC (1ull << 2)
+
+#define PE_MAX 128
+#define PE_MAPS 4
+
+enum pe_kind { K_HW, K_FW, K_CLOCK, K_DUMMY };
+/* Linux's event states, reduced: OFF (disabled), ON (INACTIVE or
+ * ACTIVE: enabled; "running" says whether it holds a counter now) and
+ * ERROR (a pinned group that found no counters). */
+enum pe_state { S_OFF, S_ON, S_ERROR };
+
+struct pe {
+	bool used, fd_open;
+	dev_t dev;
+	ino_t ino;              /* the memfd behind its guest fds */
+	int leader;             /* slot of its group leader (its own: a leader) */
+	uint32_t type;
+	uint64_t config, read_format, id;
+	bool pinned, exclusive, inherit, task;
+	int cpu, clock;         /* clock: attr.clockid, or -1 */
+	enum pe_kind kind;
+	struct evspec ev;       /* SBI event and filters (K_HW, K_FW) */
+	enum pe_state state;
+	bool running;
+	unsigned idx, csr, width;   /* the SBI counter while running */
+	uint64_t count;         /* counted before the current running period */
+	uint64_t t_enabled, t_running, t_mark;  /* modelled ns */
+	uint64_t clock_start;   /* K_CLOCK: ns when it started running */
+	uint64_t map[PE_MAPS], map_len;  /* where its user page is mapped */
+	int nmap;
+};
+
+static struct {
+	struct pe e[PE_MAX];
+	int n;
+	uint64_t next_id;
+	uint64_t fw_mask;       /* the firmware counters (get_info bit 63) */
+} st;
+
+/* The event table belongs to one loaded process: a new one starts empty. */
+static void ensure(struct lx *p)
+{
+	if (p->perf_live)
+		return;
+	memset(&st, 0, sizeof(st));
+	st.next_id = 1;
+	p->perf_live = true;
+}
+
+void linux_perf_attach(struct session *ss)
+{
+	struct lx *p = &lx_proc;
+	p->perf_live = false;
+	ensure(p);
+	p->perf_ss = ss;
+	uint64_t n = 0, info;
+	if (ss) {
+		session_sbi(ss, SBI_PMU_NUM_COUNTERS, 0, 0, 0, 0, 0, &n);
+		for (unsigned i = 0; i < n && i < 64; i++)
+			if (!session_sbi(ss, SBI_PMU_GET_INFO, i, 0, 0, 0, 0, &info) && (info >> 63))
+				st.fw_mask |= 1ull << i;
+	}
+	/* Linux's riscv_pmu_sbi leaves only TIME readable from U unless the
+	 * sysctl is "legacy" (2); rvpmu's "all" keeps every counter readable,
+	 * as user mode always did. */
+	if (p->h && p->o.user_counters != LINUX_UCNT_ALL)
+		hart_csr(p->h, PRIV_S, PMU_CSR_SCOUNTEREN, HART_CSR_WRITE, 1u << 1, NULL);
+}
+
+/* Modelled time of the task: the guest's clock runs one instruction per
+ * cycle at the core clock (insn_hz), and the kernel takes no time. */
+static uint64_t now_ns(struct lx *p)
+{
+	return (uint64_t)((unsigned __int128)p->h->instret * 1000000000u / p->h->insn_hz);
+}
+
+/* Bring every event's enabled/running time up to now, and hand the
+ * instructions retired in U so far to the PMU before a firmware or
+ * driver CSR access (at M or S) could be charged with them. */
+static void tick(struct lx *p)
+{
+	hart_sync_pmu(p->h);
+	uint64_t now = now_ns(p);
+	for (int i = 0; i < PE_MAX; i++) {
+		struct pe *e = &st.e[i];
+		if (!e->used)
+			continue;
+		if (e->state == S_ON)
+			e->t_enabled += now - e->t_mark;
+		if (e->running)
+			e->t_running += now - e->t_mark;
+		e->t_mark = now;
+	}
+}
+
+static uint64_t value(struct lx *p, const struct pe *e)
+{
+	if (!e->running)
+		return e->count;
+	uint64_t v = 0;
+	switch (e->kind) {
+	case K_HW:
+		hart_csr(p->h, PRIV_S, e->csr, HART_CSR_READ, 0, &v);
+		if (e->width < 64)
+			v &= (1ull << e->width) - 1;
+		return e->count + v;
+	case K_FW:
+		session_sbi(p->perf_ss, SBI_PMU_FW_READ, e->idx, 0, 0, 0, 0, &v);
+		return e->count + v;
+	case K_CLOCK:
+		return e->count + (now_ns(p) - e->clock_start);
+	case K_DUMMY:
+		break;
+	}
+	return e->count;
+}
+
+static void sched_out(struct lx *p, struct pe *e)
+{
+	if (!e->running)
+		return;
+	e->count = value(p, e);
+	if (e->kind == K_HW || e->kind == K_FW)
+		session_sbi(p->perf_ss, SBI_PMU_STOP, e->idx, 1, SBI_STOP_RESET, 0, 0, NULL);
+	e->running = false;
+}
+
+/* Take a counter for e and start it from 0 (Linux's pmu_sbi_ctr_get_idx
+ * and ctr_start): false when none is free that can count it. */
+static bool claim(struct lx *p, struct pe *e)
+{
+	struct session *ss = p->perf_ss;
+	uint64_t v, info = 0;
+	switch (e->kind) {
+	case K_CLOCK:
+		e->clock_start = now_ns(p);
+		return true;
+	case K_DUMMY:
+		return true;
+	case K_HW:
+		if (session_config(ss, &e->ev, 0, &e->idx, &e->csr) != SBI_SUCCESS)
+			return false;
+		session_sbi(ss, SBI_PMU_GET_INFO, e->idx, 0, 0, 0, 0, &info);
+		e->width = (unsigned)((info >> 12) & 63) + 1;
+		break;
+	case K_FW:
+		if (!st.fw_mask || session_sbi(ss, SBI_PMU_CFG_MATCH, 0, st.fw_mask, SBI_CFG_CLEAR_VALUE,
+					       e->ev.event_idx, e->ev.event_data, &v) != SBI_SUCCESS)
+			return false;
+		e->idx = (unsigned)v;
+		e->width = 64;
+		break;
+	}
+	session_sbi(ss, SBI_PMU_START, e->idx, 1, SBI_START_SET_INIT_VALUE, 0, 0, NULL);
+	return true;
+}
+
+static int slot(const struct pe *e)
+{
+	return (int)(e - st.e);
+}
+
+/* Slots in creation order (ids only grow). */
+static int ordered(int *out)
+{
+	int n = 0;
+	for (int i = 0; i < PE_MAX; i++)
+		if (st.e[i].used) {
+			int k = n++;
+			while (k > 0 && st.e[out[k - 1]].id > st.e[i].id) {
+				out[k] = out[k - 1];
+				k--;
+			}
+			out[k] = i;
+		}
+	return n;
+}
+
+static void sched_out_all(struct lx *p)
+{
+	for (int i = 0; i < PE_MAX; i++)
+		if (st.e[i].used)
+			sched_out(p, &st.e[i]);
+}
+
+static void page_update(struct lx *p, struct pe *e);
+
+/* What U may read: TIME always; in mmap mode also the counters of
+ * running, mmap'd hardware events (Linux's pmu_sbi_set_scounteren). */
+static void set_scounteren(struct lx *p)
+{
+	if (!p->h || p->o.user_counters == LINUX_UCNT_ALL)
+		return;
+	uint64_t v = 1u << 1;
+	for (int i = 0; i < PE_MAX && p->o.user_counters == LINUX_UCNT_MMAP; i++) {
+		struct pe *e = &st.e[i];
+		if (e->used && e->running && e->kind == K_HW && e->nmap)
+			v |= 1ull << (e->csr - PMU_CSR_CYCLE);
+	}
+	hart_csr(p->h, PRIV_S, PMU_CSR_SCOUNTEREN, HART_CSR_WRITE, v, NULL);
+}
+
+/* Put enabled groups on counters: pinned groups first, then the others,
+ * each in creation order, a group all or nothing (as Linux's
+ * ctx_sched_in). There is no rotation: a group that finds no counters
+ * waits, enabled but not running, until a reschedule finds some. */
+static void sched_in_all(struct lx *p)
+{
+	int ord[PE_MAX], n = ordered(ord), groups = 0;
+	bool exclusive = false;
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; k < n; k++) {
+			struct pe *l = &st.e[ord[k]];
+			if (l->leader != ord[k] || l->state != S_ON || l->pinned != (pass == 0))
+				continue;
+			bool ok = !exclusive && !(l->exclusive && groups);
+			int got[PE_MAX], ng = 0;
+			for (int j = k; ok && j < n; j++) {
+				struct pe *m = &st.e[ord[j]];
+				if (m->leader != ord[k] || m->state != S_ON)
+					continue;
+				if (!claim(p, m)) {
+					ok = false;
+					break;
+				}
+				m->running = true;
+				got[ng++] = ord[j];
+			}
+			if (!ok) {
+				for (int j = 0; j < ng; j++)
+					sched_out(p, &st.e[got[j]]);
+				if (l->pinned)
+					l->state = S_ERROR;
+				continue;
+			}
+			groups++;
+			exclusive |= l->exclusive;
+		}
+	set_scounteren(p);
+	for (int i = 0; i < PE_MAX; i++)
+		if (st.e[i].used)
+			page_update(p, &st.e[i]);
+}
+
+static void put32(uint8_t *b, unsigned off, uint32_t v) { memcpy(b + off, &v, 4); }
+static void put64(uint8_t *b, unsigned off, uint64_t v) { memcpy(b + off, &v, 8); }
+
+/* The user-read fields of each mapped struct perf_event_mmap_page, as
+ * perf_event_update_userpage and riscv's arch_perf_update_userpage fill
+ * them: lock odd while it changes, index = counter CSR offset + 1 when
+ * U may read it (else 0), offset = count before the counter's start
+ * (counters start at 0, so count = offset + the counter's value). */
+static void page_update(struct lx *p, struct pe *e)
+{
+	bool rdpmc = e->kind == K_HW && p->o.user_counters != LINUX_UCNT_OFF;
+	uint32_t index = rdpmc && e->running ? e->csr - PMU_CSR_CYCLE + 1 : 0;
+	for (int i = 0; i < e->nmap; i++) {
+		uint8_t *u = p->h->mem.base + e->map[i];
+		uint32_t lock;
+		memcpy(&lock, u + UP_LOCK, 4);
+		put32(u, UP_LOCK, lock + 1);
+		put32(u, UP_INDEX, index);
+		put64(u, UP_OFFSET, e->count);
+		put64(u, UP_TIME_ENABLED, e->t_enabled);
+		put64(u, UP_TIME_RUNNING, e->t_running);
+		put64(u, UP_CAPS, CAP_BIT0_IS_DEPRECATED | (rdpmc ? CAP_USER_RDPMC : 0));
+		uint16_t w = rdpmc ? (uint16_t)e->width : 0;
+		memcpy(u + UP_PMC_WIDTH, &w, 2);
+		put32(u, UP_LOCK, lock + 2);
+	}
+}
+
+static struct pe *by_fd(struct lx *p, uint64_t g)
+{
+	if (!st.n)
+		return NULL;
+	int h = lx_host_fd(p, g);
+	struct stat sb;
+	if (h < 0 || fstat(h, &sb))
+		return NULL;
+	for (int i = 0; i < PE_MAX; i++) {
+		struct pe *e = &st.e[i];
+		if (e->used && e->fd_open && e->dev == sb.st_dev && e->ino == sb.st_ino)
+			return e;
+	}
+	return NULL;
+}
+
+bool lx_perf_fd(struct lx *p, uint64_t g)
+{
+	return p->perf_live && by_fd(p, g);
+}
+
+/* The last reference went: siblings of a leader become groups of their
+ * own (Linux's perf_group_detach), then the counters are handed on. */
+static void destroy(struct lx *p, struct pe *e)
+{
+	tick(p);
+	sched_out_all(p);
+	int s = slot(e);
+	for (int i = 0; i < PE_MAX; i++)
+		if (st.e[i].used && st.e[i].leader == s)
+			st.e[i].leader = i;
+	memset(e, 0, sizeof(*e));
+	st.n--;
+	sched_in_all(p);
+}
+
+/* perf_copy_attr: 0 or -errno. */
+static long copy_attr(struct lx *p, uint64_t ua, struct pe_attr *at)
+{
+	uint32_t size;
+	if (lx_get(p, ua + 4, &size, 4))
+		return -EFAULT;
+	if (!size)
+		size = ATTR_SIZE_VER0;   /* ABI quirk: 0 means the first layout */
+	const uint8_t *src = NULL;
+	if (size >= ATTR_SIZE_VER0 && size <= GPAGE_SIZE) {
+		if (!(src = lx_rptr(p, ua, size)))
+			return -EFAULT;
+		for (uint32_t i = sizeof(*at); i < size; i++)
+			if (src[i])    /* fields this kernel does not know, set */
+				src = NULL, i = size;
+	}
+	if (!src) {
+		uint32_t want = sizeof(*at);
+		lx_put(p, ua + 4, &want, 4);
+		return -E2BIG;
+	}
+	memset(at, 0, sizeof(*at));
+	memcpy(at, src, size < sizeof(*at) ? size : sizeof(*at));
+	at->size = size;
+	if ((at->flags >> A_RESERVED_1) || at->reserved_2 || at->reserved_3)
+		return -EINVAL;
+	if (at->sample_type & ~(SAMPLE_MAX - 1) || at->read_format & ~(uint64_t)(FMT_MAX - 1))
+		return -EINVAL;
+	/* riscv's perf_reg_validate: 32 registers */
+	if ((at->sample_type & SAMPLE_REGS_USER) && (!at->sample_regs_user || at->sample_regs_user >> 32))
+		return -EINVAL;
+	if ((at->sample_type & SAMPLE_REGS_INTR) && (!at->sample_regs_intr || at->sample_regs_intr >> 32))
+		return -EINVAL;
+	if ((at->sample_type & SAMPLE_STACK_USER) &&
+	    (at->sample_stack_user >= 0xffff || (at->sample_stack_user & 7)))
+		return -EINVAL;
+	if ((at->sample_type & SAMPLE_WEIGHT) && (at->sample_type & SAMPLE_WEIGHT_STRUCT))
+		return -EINVAL;
+	uint64_t f = at->flags;
+	if ((f & A_BIT(A_INHERIT_THREAD)) && !(f & A_BIT(A_INHERIT)))
+		return -EINVAL;
+	if ((f & A_BIT(A_REMOVE_ON_EXEC)) && (f & A_BIT(A_ENABLE_ON_EXEC)))
+		return -EINVAL;
+	if ((f & A_BIT(A_SIGTRAP)) && !(f & A_BIT(A_REMOVE_ON_EXEC)))
+		return -EINVAL;
+	return 0;
+}
+
+/* Can this core count SBI event idx at all (Linux learns it at probe
+ * from config_matching; the profile's event map says the same)? */
+static bool hw_supported(struct lx *p, uint32_t idx)
+{
+	struct session *ss = p->perf_ss;
+	if (!ss)
+		return false;
+	struct evspec ev = {.event_idx = idx};
+	if (idx == 1 || idx == 2)     /* mcycle and minstret */
+		return session_countable(ss, &ev);
+	const struct profile_sbi_event *m = profile_sbi_lookup(ss->prof, idx);
+	return m && (m->counters & ss->cmask) && session_countable(ss, &ev);
+}
+
+/* The PMU's event_init: 0 or -errno. */
+static long event_init(struct lx *p, const struct pe_attr *at, struct pe *e)
+{
+	uint64_t c = at->config;
+	bool branch_stack = at->sample_type & SAMPLE_BRANCH_STACK;
+	memset(&e->ev, 0, sizeof(e->ev));
+	switch (at->type) {
+	case PT_HARDWARE: case PT_HW_CACHE: {
+		/* bits 63:32 may name the PMU; riscv's cpu PMU is type RAW */
+		if ((c >> 32) && (c >> 32) != PT_RAW)
+			return -ENOENT;
+		c &= 0xffffffffu;
+		if (branch_stack)
+			return -EOPNOTSUPP;
+		uint32_t idx;
+		if (at->type == PT_HARDWARE) {
+			if (c >= HW_MAX)
+				return -EINVAL;
+			idx = (uint32_t)c + 1;   /* SBI_PMU_HW_* = PERF_COUNT_HW_* + 1 */
+		} else {
+			unsigned cache = c & 0xff, op = (c >> 8) & 0xff, res = (c >> 16) & 0xff;
+			if (cache >= CACHE_MAX || op >= CACHE_OP_MAX || res >= CACHE_RESULT_MAX)
+				return -EINVAL;
+			idx = 1u << 16 | cache << 3 | op << 1 | res;
+		}
+		if (!hw_supported(p, idx))
+			return -ENOENT;
+		e->kind = K_HW;
+		e->ev.event_idx = idx;
+		break;
+	}
+	case PT_RAW:
+		if (branch_stack)
+			return -EOPNOTSUPP;
+		/* bits 63:62: 00 hardware raw, 10 SBI firmware, 11 platform firmware */
+		switch (c >> 62) {
+		case 0:
+			if (c >> 56)
+				return -ENOENT;
+			e->kind = K_HW;
+			e->ev.event_idx = SBI_RAW_V2_IDX;
+			e->ev.event_data = c;
+			break;
+		case 2:
+			e->kind = K_FW;
+			e->ev.event_idx = SBI_FW_TYPE << 16 | (uint32_t)(c & 0xffff);
+			break;
+		case 3:
+			e->kind = K_FW;
+			e->ev.event_idx = SBI_FW_TYPE << 16 | 0xffff;
+			e->ev.event_data = c & ((1ull << 62) - 1);
+			break;
+		default:
+			return -ENOENT;
+		}
+		if (!p->perf_ss)
+			return -ENOENT;
+		break;
+	case PT_SOFTWARE:
+		if (c == SW_CPU_CLOCK || c == SW_TASK_CLOCK) {
+			if (branch_stack)
+				return -EOPNOTSUPP;
+			e->kind = K_CLOCK;
+		} else if (c == SW_DUMMY) {
+			e->kind = K_DUMMY;
+		} else {
+			return -ENOENT;   /* faults, switches...: not modelled */
+		}
+		break;
+	default:
+		return -ENOENT;
+	}
+	e->ev.exclude_user = !!(at->flags & A_BIT(A_EXCLUDE_USER));
+	e->ev.exclude_kernel = !!(at->flags & A_BIT(A_EXCLUDE_KERNEL));
+	e->ev.group = -1;
+	return 0;
+}
+
+static int nsiblings(int leader)
+{
+	int n = 0;
+	for (int i = 0; i < PE_MAX; i++)
+		n += st.e[i].used && st.e[i].leader == leader && i != leader;
+	return n;
+}
+
+static uint64_t read_size(uint64_t fmt, int nr)
+{
+	uint64_t entry = 8 + ((fmt & FMT_ID) ? 8 : 0) + ((fmt & FMT_LOST) ? 8 : 0);
+	uint64_t size = ((fmt & FMT_TOTAL_TIME_ENABLED) ? 8 : 0) + ((fmt & FMT_TOTAL_TIME_RUNNING) ? 8 : 0);
+	return size + ((fmt & FMT_GROUP) ? 8 + entry * (uint64_t)nr : entry);
+}
+
+static long sys_open(struct lx *p, const uint64_t *a)
+{
+	uint64_t ua = a[0], flags = a[4];
+	int pid = (int)(int32_t)a[1], cpu = (int)(int32_t)a[2], group_fd = (int)(int32_t)a[3];
+	struct pe_attr at;
+	if (flags & ~(uint64_t)(FLAG_FD_NO_GROUP | FLAG_FD_OUTPUT | FLAG_PID_CGROUP | FLAG_FD_CLOEXEC))
+		return -EINVAL;
+	long r = copy_attr(p, ua, &at);
+	if (r)
+		return r;
+	/* perf_event_paranoid is -1 here: every event is allowed */
+	if (at.flags & A_BIT(A_FREQ)) {
+		if (at.sample_period > MAX_SAMPLE_RATE)
+			return -EINVAL;
+	} else if (at.sample_period >> 63) {
+		return -EINVAL;
+	}
+	if ((flags & FLAG_PID_CGROUP) && (pid == -1 || cpu == -1))
+		return -EINVAL;
+	struct pe *leader = NULL;
+	if (group_fd != -1) {
+		if (!(leader = by_fd(p, (uint32_t)group_fd)))
+			return -EBADF;
+		if (flags & FLAG_FD_NO_GROUP)
+			leader = NULL;
+	}
+	if (flags & FLAG_PID_CGROUP)
+		return -EBADF;   /* no guest fd is a cgroupfs directory */
+	bool task = pid != -1;
+	if (task && pid != 0 && pid != LX_PID)
+		return -ESRCH;
+	bool inherit = at.flags & A_BIT(A_INHERIT);
+	if (leader && task && leader->inherit != inherit)
+		return -EINVAL;
+	if ((unsigned)cpu >= 1 && (!task || cpu != -1))
+		return -EINVAL;  /* one hart: cpu 0, or -1 with a task */
+
+	struct pe n;
+	memset(&n, 0, sizeof(n));
+	if ((r = event_init(p, &at, &n)))
+		return r;
+	if (at.sample_period)
+		return -EOPNOTSUPP;  /* sampling: not in the guest (rvpmu record samples) */
+	if (at.flags & A_BIT(A_AUX_OUTPUT))
+		return -EINVAL;      /* no AUX event to pair with */
+	n.clock = -1;
+	if (at.flags & A_BIT(A_USE_CLOCKID)) {
+		int32_t k = at.clockid;  /* perf_event_set_clock's choices */
+		if (k != 0 && k != 1 && k != 4 && k != 7 && k != 11)
+			return -EINVAL;
+		n.clock = k;
+	}
+	if (leader) {
+		if (leader->leader != slot(leader) || leader->clock != n.clock ||
+		    leader->cpu != cpu || leader->task != task ||
+		    (at.flags & (A_BIT(A_EXCLUSIVE) | A_BIT(A_PINNED))))
+			return -EINVAL;
+	}
+	int s = 0;
+	while (s < PE_MAX && st.e[s].used)
+		s++;
+	if (s == PE_MAX)
+		return -ENOMEM;
+	int h = memfd_create("[perf_event]", (flags & FLAG_FD_CLOEXEC) ? MFD_CLOEXEC : 0);
+	struct stat sb;
+	if (h < 0 || fstat(h, &sb)) {
+		if (h >= 0)
+			close(h);
+		return -ENOMEM;
+	}
+	int g = lx_fd_alloc(p, h);
+	if (g < 0)
+		return g;
+
+	tick(p);
+	struct pe *e = &st.e[s];
+	*e = n;
+	e->used = e->fd_open = true;
+	e->dev = sb.st_dev;
+	e->ino = sb.st_ino;
+	e->leader = leader ? slot(leader) : s;
+	e->type = at.type;
+	e->config = at.config;
+	e->read_format = at.read_format;
+	e->id = st.next_id++;
+	e->pinned = at.flags & A_BIT(A_PINNED);
+	e->exclusive = at.flags & A_BIT(A_EXCLUSIVE);
+	e->inherit = inherit;
+	e->task = task;
+	e->cpu = cpu;
+	/* enable_on_exec waits for an exec, and this process never execs */
+	e->state = (at.flags & A_BIT(A_DISABLED)) ? S_OFF : S_ON;
+	e->t_mark = now_ns(p);
+	st.n++;
+	if (e->state == S_ON) {
+		sched_out_all(p);
+		sched_in_all(p);
+	}
+	return g;
+}
+
+static long do_read(struct lx *p, struct pe *e, uint64_t buf, uint64_t count)
+{
+	tick(p);
+	uint64_t fmt = e->read_format;
+	const struct pe *l = &st.e[e->leader];
+	int nr = 1 + nsiblings(e->leader);
+	uint64_t size = read_size(fmt, nr);
+	if (e->state == S_ERROR)
+		return 0;
+	if (count < size)
+		return -ENOSPC;
+	uint64_t v[3 + 3 * PE_MAX];
+	int k = 0;
+	if (fmt & FMT_GROUP) {
+		/* nr, the leader's times, then {value, id, lost} per member */
+		int ord[PE_MAX], n = ordered(ord);
+		v[k++] = (uint64_t)nr;
+		if (fmt & FMT_TOTAL_TIME_ENABLED)
+			v[k++] = l->t_enabled;
+		if (fmt & FMT_TOTAL_TIME_RUNNING)
+			v[k++] = l->t_running;
+		for (int pass = 0; pass < 2; pass++)
+			for (int j = 0; j < n; j++) {
+				const struct pe *m = &st.e[ord[j]];
+				if (m->leader != e->leader || (ord[j] == e->leader) != (pass == 0))
+					continue;
+				v[k++] = value(p, m);
+				if (fmt & FMT_ID)
+					v[k++] = m->id;
+				if (fmt & FMT_LOST)
+					v[k++] = 0;
+			}
+	} else {
+		v[k++] = value(p, e);
+		if (fmt & FMT_TOTAL_TIME_ENABLED)
+			v[k++] = e->t_enabled;
+		if (fmt & FMT_TOTAL_TIME_RUNNING)
+			v[k++] = e->t_running;
+		if (fmt & FMT_ID)
+			v[k++] = e->id;
+		if (fmt & FMT_LOST)
+			v[k++] = 0;   /* no samples, none lost */
+	}
+	return lx_put(p, buf, v, size) ? -EFAULT : (long)size;
+}
+
+static long do_ioctl(struct lx *p, struct pe *e, uint32_t cmd, uint64_t arg)
+{
+	tick(p);
+	switch (cmd) {
+	case IOC_ENABLE: case IOC_DISABLE: case IOC_RESET: {
+		/* PERF_IOC_FLAG_GROUP: the whole group of the event */
+		sched_out_all(p);
+		for (int i = 0; i < PE_MAX; i++) {
+			struct pe *m = &st.e[i];
+			if (!m->used || (m != e && !((arg & IOC_FLAG_GROUP) && m->leader == e->leader)))
+				continue;
+			if (cmd == IOC_ENABLE)
+				m->state = S_ON;
+			else if (cmd == IOC_DISABLE)
+				m->state = m->state == S_ERROR ? S_ERROR : S_OFF;
+			else
+				m->count = 0;   /* times are not reset, as Linux */
+		}
+		sched_in_all(p);
+		return 0;
+	}
+	case IOC_REFRESH:
+		return -EINVAL;       /* only for sampling events */
+	case IOC_PERIOD: {
+		uint64_t v;
+		return lx_get(p, arg, &v, 8) ? -EFAULT : -EINVAL;
+	}
+	case IOC_ID:
+		return lx_put(p, arg, &e->id, 8) ? -EFAULT : 0;
+	case IOC_SET_OUTPUT: {
+		if ((int32_t)arg == -1)
+			return 0;
+		struct pe *o = by_fd(p, (uint32_t)arg);
+		if (!o)
+			return -EBADF;
+		/* no ring buffers to redirect; Linux's checks still apply */
+		return o == e || e->nmap || o->cpu != e->cpu ? -EINVAL : 0;
+	}
+	case IOC_SET_FILTER:
+		return lx_rptr(p, arg, 1) ? -EINVAL : -EFAULT;  /* tracepoints only */
+	case IOC_SET_BPF:
+		return lx_host_fd(p, (uint32_t)arg) < 0 ? -EBADF : -EINVAL;
+	case IOC_PAUSE_OUTPUT:
+		return e->nmap ? 0 : -EINVAL;
+	case IOC_QUERY_BPF:
+		return -EINVAL;
+	case IOC_MODIFY_ATTRIBUTES: {
+		struct pe_attr at;
+		long r = copy_attr(p, arg, &at);
+		if (r)
+			return r;
+		return at.type != e->type ? -EINVAL : -EOPNOTSUPP;  /* breakpoints only */
+	}
+	}
+	return -ENOTTY;
+}
+
+/* close(g): if no other guest fd (a dup) and no mapping holds the event,
+ * it goes. fs.c closes the host fd. */
+static void note_close(struct lx *p, struct pe *e, uint64_t g)
+{
+	for (int i = 0; i < LX_NFD; i++) {
+		struct stat sb;
+		if ((uint64_t)i != g && p->fd[i] >= 0 && !fstat(p->fd[i], &sb) &&
+		    sb.st_dev == e->dev && sb.st_ino == e->ino)
+			return;
+	}
+	e->fd_open = false;
+	if (!e->nmap)
+		destroy(p, e);
+}
+
+bool lx_perf_fs(struct lx *p, int nr, const uint64_t *a, long *r)
+{
+	switch (nr) {
+	case NR_read: case NR_write: case NR_readv: case NR_writev:
+	case NR_pread64: case NR_pwrite64: case NR_lseek: case NR_ioctl: case NR_close:
+		break;
+	default:
+		return false;
+	}
+	struct pe *e = by_fd(p, a[0]);
+	if (!e)
+		return false;
+	switch (nr) {
+	case NR_read:
+		*r = do_read(p, e, a[1], a[2]);
+		return true;
+	case NR_ioctl:
+		*r = do_ioctl(p, e, (uint32_t)a[1], a[2]);
+		return true;
+	case NR_close:
+		note_close(p, e, a[0]);
+		return false;
+	case NR_pread64: case NR_pwrite64: case NR_lseek:
+		*r = -ESPIPE;         /* an anon inode: no positions */
+		return true;
+	default:
+		*r = -EINVAL;         /* no write; readv is not modelled */
+		return true;
+	}
+}
+
+long lx_perf_mmap_check(struct lx *p, const uint64_t *a)
+{
+	struct pe *e = by_fd(p, a[4]);
+	if (!e)
+		return -EBADF;
+	unsigned type = (unsigned)a[3] & 0x0f;
+	if (type != 0x01 && type != 0x03)
+		return -EINVAL;       /* MAP_SHARED only */
+	if (a[5])
+		return -EINVAL;       /* an AUX area needs a ring buffer's aux_offset */
+	uint64_t len = (a[1] + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1), data = len / GPAGE_SIZE - 1;
+	if (data & (data - 1))
+		return -EINVAL;       /* 1 + 2^n pages */
+	if (e->nmap && e->map_len != len)
+		return -EINVAL;
+	return e->nmap == PE_MAPS ? -ENOMEM : 0;
+}
+
+void lx_perf_mmapped(struct lx *p, uint64_t g, uint64_t addr, uint64_t len)
+{
+	struct pe *e = by_fd(p, g);
+	if (!e)
+		return;
+	tick(p);
+	uint8_t *u = p->h->mem.base + addr;
+	memset(u, 0, len);
+	put32(u, UP_SIZE, UP_RESERVED);
+	put64(u, UP_DATA_OFFSET, GPAGE_SIZE);
+	put64(u, UP_DATA_SIZE, len - GPAGE_SIZE);  /* no records are ever written */
+	e->map[e->nmap++] = addr;
+	e->map_len = len;
+	set_scounteren(p);
+	page_update(p, e);
+}
+
+void lx_perf_unmap(struct lx *p, uint64_t a, uint64_t b)
+{
+	if (!p->perf_live || !st.n)
+		return;
+	tick(p);
+	for (int i = 0; i < PE_MAX; i++) {
+		struct pe *e = &st.e[i];
+		if (!e->used)
+			continue;
+		bool dropped = false;
+		for (int k = 0; k < e->nmap; k++)
+			if (e->map[k] < b && a < e->map[k] + e->map_len) {
+				e->map[k--] = e->map[--e->nmap];
+				dropped = true;
+			}
+		if (!dropped || e->nmap)
+			continue;
+		if (!e->fd_open)
+			destroy(p, e);
+		else
+			set_scounteren(p);
+	}
+}
+
+long lx_sys_perf(struct lx *p, int nr, const uint64_t *a, bool *handled)
+{
+	*handled = nr == NR_perf_event_open;
+	if (!*handled)
+		return 0;
+	ensure(p);
+	return sys_open(p, a);
+}
