@@ -5,6 +5,7 @@
 #include "rvpmu/linux.h"
 #include "rvpmu/perf.h"
 #include "rvpmu/profile.h"
+#include "rvpmu/progress.h"
 
 extern char **environ;
 
@@ -18,7 +19,7 @@ int cmd_stat(int argc, char **argv)
 	const char *events = DEFAULT_EVENTS, *outfile = NULL, *profile = "virt";
 	uint64_t n;
 	char err[512];
-	int i = 1;
+	int i = 1, quiet = 0;
 	o.out = stderr;
 	o.repeat = 1;
 	o.models = 1;
@@ -32,8 +33,21 @@ int cmd_stat(int argc, char **argv)
 			cli_usage("stat", stdout);
 			return 0;
 		}
+		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			quiet = 1;  /* no progress line */
+			continue;
+		}
 		if (!strcmp(a, "--no-uarch")) {
 			o.models = 0;
+			continue;
+		}
+		if (!strncmp(a, "--user-counters", 15)) {
+			if (cli_user_counters(argc, argv, &i, &lo.user_counters))
+				return 2;
+			continue;
+		}
+		if (!strcmp(a, "-j") || !strcmp(a, "--json") || !strcmp(a, "--json-output")) {
+			o.json = 1;
 			continue;
 		}
 		/* single-letter options also take their value attached (-x,) */
@@ -45,7 +59,7 @@ int cmd_stat(int argc, char **argv)
 		}
 		int takes = !strcmp(a, "-e") || !strcmp(a, "--event") || !strcmp(a, "-x") ||
 			    !strcmp(a, "-o") || !strcmp(a, "-r") || !strcmp(a, "--max-insns") ||
-			    !strcmp(a, "--profile");
+			    !strcmp(a, "--profile") || !strcmp(a, "--mux-interval");
 		if (!takes) {
 			fprintf(stderr, "rvpmu: stat: unknown option '%s' (see 'rvpmu help stat')\n", a);
 			return 2;
@@ -65,6 +79,11 @@ int cmd_stat(int argc, char **argv)
 			outfile = v;
 		} else if (!strcmp(a, "--profile")) {
 			profile = v;
+		} else if (!strcmp(a, "--mux-interval")) {
+			if (cli_parse_count(a, v, &o.mux_interval))
+				return 2;
+			if (!o.mux_interval)
+				return cli_error("stat: --mux-interval: '%s' must be at least 1 cycle", v);
 		} else if (!strcmp(a, "-r")) {
 			if (cli_parse_count(a, v, &n))
 				return 2;
@@ -75,6 +94,8 @@ int cmd_stat(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (o.json && o.csv_sep)
+		return cli_error("stat: -x and -j cannot be used together%s", "");
 	if (i >= argc) {
 		fprintf(stderr, "rvpmu: stat: no program given (see 'rvpmu help stat')\n");
 		return 2;
@@ -87,7 +108,11 @@ int cmd_stat(int argc, char **argv)
 		return cli_error("stat: %s", err);
 	if (outfile && !(o.out = fopen(outfile, "w")))
 		return cli_error("stat: cannot write '%s'", outfile);
+	progress_begin("stat", lo.max_insns, quiet);
+	lo.progress = progress_tick;
+	lo.on_trap = progress_on_trap;
 	int status = stat_run(&o, &lo, argc - i, argv + i, environ);
+	progress_end();
 	if (outfile)
 		fclose(o.out);
 	return status;

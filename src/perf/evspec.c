@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "rvpmu/perf.h"
 #include "rvpmu/pmu.h"
 #include "rvpmu/profile.h"
 
 #define SBI_RAW_V2 0x30000u
+#define MAX_HINTS 3  /* "did you mean" names */
 
 static const struct { const char *name; uint32_t idx; } generic[] = {
 	{"cycles", 0x1}, {"cpu-cycles", 0x1}, {"instructions", 0x2},
@@ -51,12 +53,36 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-/* The known name closest to s, for "did you mean". */
-static const char *closest(const char *s, const struct profile *p)
+/* Insert name into the sorted hint list if it is close enough and new. */
+static void try_hint(const char *s, const char *name, const char **best, size_t *bd, int *n)
 {
-	const char *best = NULL;
-	size_t bd = strlen(s) / 3 + 1;  /* a typo, not another word */
-#define TRY(name) do { size_t d_ = edit_distance(s, (name)); if (d_ < bd) bd = d_, best = (name); } while (0)
+	size_t d = edit_distance(s, name);
+	for (int k = 0; k < *n; k++)
+		if (!strcasecmp(best[k], name))
+			return;
+	int at = *n < MAX_HINTS ? *n : MAX_HINTS - 1;
+	if (d >= bd[at])
+		return;
+	while (at > 0 && d < bd[at - 1]) {
+		bd[at] = bd[at - 1];
+		best[at] = best[at - 1];
+		at--;
+	}
+	bd[at] = d;
+	best[at] = name;
+	if (*n < MAX_HINTS)
+		(*n)++;
+}
+
+/* Up to 3 known names closest to s (best first, table order on ties), for
+ * "did you mean". */
+static int closest(const char *s, const struct profile *p, const char **best)
+{
+	size_t bd[MAX_HINTS], limit = strlen(s) / 3 + 1;  /* a typo, not another word */
+	int n = 0;
+	for (int k = 0; k < MAX_HINTS; k++)
+		bd[k] = limit;
+#define TRY(name) try_hint(s, (name), best, bd, &n)
 	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++)
 		TRY(generic[i].name);
 	for (unsigned i = 0; p && i < p->n_events; i++)
@@ -65,7 +91,7 @@ static const char *closest(const char *s, const struct profile *p)
 		if (profile_event_name(e))
 			TRY(profile_event_name(e));
 #undef TRY
-	return best;
+	return n;
 }
 
 static int lookup(const char *name, const struct profile *p, struct evspec *ev, char *err, size_t errlen)
@@ -95,11 +121,16 @@ static int lookup(const char *name, const struct profile *p, struct evspec *ev, 
 		ev->event_data = strtoull(name + 1, NULL, 16);
 		return 0;
 	}
-	const char *hint = closest(name, p);
-	if (hint)
-		snprintf(err, errlen, "unknown event '%s' (did you mean '%s'? 'rvpmu list' shows them all)",
-			 name, hint);
-	else
+	const char *hint[MAX_HINTS];
+	int nh = closest(name, p, hint);
+	if (nh) {
+		char list[256];
+		size_t k = 0;
+		for (int i = 0; i < nh && k < sizeof(list); i++)
+			k += (size_t)snprintf(list + k, sizeof(list) - k, "%s'%s'", i ? (i + 1 < nh ? ", " : " or ") : "", hint[i]);
+		snprintf(err, errlen, "unknown event '%s' (did you mean %s? 'rvpmu list' shows them all)",
+			 name, list);
+	} else
 		snprintf(err, errlen, "unknown event '%s' ('rvpmu list' shows the known events)", name);
 	return -1;
 }
@@ -181,8 +212,13 @@ int evspec_parse(const char *list, const struct profile *prof, struct evspec *ou
 				int eu, ek;
 				if (modifiers(mods, &eu, &ek, err, errlen))
 					return -1;
-				for (int i = group_start; i < n; i++)
+				for (int i = group_start; i < n; i++) {
 					out[i].exclude_user |= eu, out[i].exclude_kernel |= ek;
+					/* named as perf names them: "cycles:u" */
+					size_t nl = strlen(out[i].name);
+					snprintf(out[i].name + nl, sizeof(out[i].name) - nl, "%s%s",
+						 strchr(out[i].name, ':') ? "" : ":", mods);
+				}
 				p += 1 + ml;
 			}
 			group = -1;
@@ -202,6 +238,15 @@ int evspec_parse(const char *list, const struct profile *prof, struct evspec *ou
 		snprintf(err, errlen, "event syntax error: unterminated group in '%s'", list);
 		return -1;
 	}
+	/* privilege filters are mhpmevent's xINH bits, which Sscofpmf adds;
+	 * Linux refuses exclude_* without it (PERF_PMU_CAP_NO_EXCLUDE) */
+	for (int i = 0; prof && !prof->pmu.sscofpmf && i < n; i++)
+		if (out[i].exclude_user || out[i].exclude_kernel) {
+			snprintf(err, errlen, "event '%s': the %s core has no Sscofpmf, so its counters "
+				 "cannot count user or kernel mode alone (:u/:k modifiers)",
+				 out[i].name, prof->name);
+			return -1;
+		}
 	return n;
 }
 
