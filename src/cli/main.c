@@ -157,7 +157,10 @@ static const struct subcommand {
 	 "  --trace-sbi        built-in SBI: print every SBI call, its arguments\n"
 	 "                     and result to stderr\n"
 	 "  --no-sbi-snapshot  built-in SBI: refuse PMU snapshot_set_shmem with\n"
-	 "                     SBI_ERR_NOT_SUPPORTED (as OpenSBI 1.1 does)\n"
+	 "                     SBI_ERR_NOT_SUPPORTED (as OpenSBI 1.1 does; Linux\n"
+	 "                     <= 6.12 restarts sampled counters wrongly with it)\n"
+	 "  --no-uarch         the profile's PMU without its cache/TLB/predictor/\n"
+	 "                     timing models (about ten times faster)\n"
 	 "  -h, --help         show this help\n"},
 };
 

@@ -32,6 +32,10 @@ int cmd_system(int argc, char **argv)
 			o.sbi_no_snapshot = 1;
 			continue;
 		}
+		if (!strcmp(a, "--no-uarch")) {
+			o.no_uarch = 1;
+			continue;
+		}
 		if (i + 1 >= argc)
 			return cli_error(strncmp(a, "-", 1) ? "system: unexpected argument '%s'"
 							   : "system: %s needs a value", a);

@@ -98,7 +98,7 @@ static int boot(struct machine *m, char *err, size_t errlen)
 	uint64_t info = fw_dynamic_info(m, kernel_entry);
 	hart_invalidate_code(h, 0, h->mem.size);
 	hart_reset_system(h, entry);
-	if ((m->o.profile && core_setup(h, m->o.profile, false, err, errlen)) ||
+	if ((m->o.profile && core_setup(h, m->o.profile, !m->o.no_uarch, err, errlen)) ||
 	    machine_build_dtb(m, err, errlen))  /* it lists what the profile has */
 		return -1;
 	h->mmio = mmio;
