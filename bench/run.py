@@ -225,10 +225,12 @@ def linux_boot(rvpmu, runs, timeout):
 		return None
 	app = "earlycon=sbi"
 	sides = [
-		("rvpmu, OpenSBI fw_jump", [rvpmu, "system", "--profile", "virt", "--bios", OPENSBI,
-			"--kernel", img, "--initrd", rd, "--append", "console=hvc0 " + app]),
-		("rvpmu, built-in SBI", [rvpmu, "system", "--profile", "virt", "--kernel", img,
-			"--initrd", rd, "--append", "console=hvc0 " + app]),
+		("rvpmu --no-uarch, OpenSBI fw_jump", [rvpmu, "system", "--profile", "virt", "--no-uarch",
+			"--bios", OPENSBI, "--kernel", img, "--initrd", rd, "--append", "console=hvc0 " + app]),
+		("rvpmu --no-uarch, built-in SBI", [rvpmu, "system", "--profile", "virt", "--no-uarch",
+			"--no-sbi-snapshot", "--kernel", img, "--initrd", rd, "--append", "console=hvc0 " + app]),
+		("rvpmu with the virt models, built-in SBI", [rvpmu, "system", "--profile", "virt",
+			"--no-sbi-snapshot", "--kernel", img, "--initrd", rd, "--append", "console=hvc0 " + app]),
 		("qemu-system-riscv64 7.2, OpenSBI fw_jump", [qemu, "-M", "virt", "-cpu", "rv64,sscofpmf=true",
 			"-smp", "1", "-m", "256M", "-nographic", "-monitor", "none", "-serial", "stdio",
 			"-bios", OPENSBI, "-kernel", img, "-initrd", rd, "-append", "console=ttyS0 " + app]),
