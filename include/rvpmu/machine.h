@@ -37,6 +37,7 @@ struct machine_opts {
 	int sbi_trace;           /* built-in SBI: log each call to stderr */
 	int sbi_no_snapshot;     /* built-in SBI: no PMU snapshot (FID 7) */
 	int no_uarch;            /* the profile's PMU without its models */
+	const char *dtb;         /* a device tree file instead of rvpmu's */
 	/* Called before each run of the hart (NULL: none): how many
 	 * instructions may run before the next call, 0 = no limit. */
 	uint64_t (*tick)(void *ctx, struct hart *h);

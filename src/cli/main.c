@@ -145,6 +145,8 @@ static const struct subcommand {
 	 "                     such as OpenSBI's fw_jump.bin, loaded at 0x80000000\n"
 	 "                     and started in M-mode (a0 = hartid, a1 = dtb)\n"
 	 "  --dump-dtb FILE    write the machine's device tree to FILE and exit\n"
+	 "  --dtb FILE         use this device tree instead (its /chosen gets\n"
+	 "                     --append and --initrd)\n"
 	 "  --initrd FILE      an initramfs for the kernel (chosen/linux,initrd-*)\n"
 	 "  --append STR       the kernel command line (chosen/bootargs)\n"
 	 "  --kernel FILE      the image to run\n"

@@ -46,6 +46,8 @@ int cmd_system(int argc, char **argv)
 			o.kernel = v;
 		else if (!strcmp(a, "--dump-dtb"))
 			dump_dtb = v;
+		else if (!strcmp(a, "--dtb"))
+			o.dtb = v;
 		else if (!strcmp(a, "--initrd"))
 			o.initrd = v;
 		else if (!strcmp(a, "--append"))

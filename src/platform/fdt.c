@@ -177,10 +177,53 @@ static int build(struct machine *m, void *fdt)
 	return 0;
 }
 
+/* --dtb FILE: the user's tree, with /chosen's bootargs and initrd set
+ * from --append and --initrd as QEMU does with -dtb. */
+static int load_dtb(struct machine *m, void *dst, char *err, size_t errlen)
+{
+	static char buf[FDT_SIZE];
+	FILE *f = fopen(m->o.dtb, "rb");
+	if (!f) {
+		snprintf(err, errlen, "--dtb: cannot open '%s'", m->o.dtb);
+		return -1;
+	}
+	size_t n = fread(buf, 1, sizeof buf, f);
+	int more = fgetc(f) != EOF;
+	fclose(f);
+	if (more || n < sizeof(struct fdt_header) || fdt_check_header(buf) ||
+	    fdt_totalsize(buf) > n) {
+		snprintf(err, errlen, "--dtb: '%s' is not a flattened device tree%s", m->o.dtb,
+			 more ? " of at most 64 KiB" : "");
+		return -1;
+	}
+	int e = fdt_open_into(buf, dst, FDT_SIZE), c = 0;
+	if (!e && (m->o.append || m->o.initrd)) {
+		c = fdt_path_offset(dst, "/chosen");
+		if (c < 0)
+			c = fdt_add_subnode(dst, 0, "chosen");
+	}
+	if (!e && c >= 0 && m->o.append)
+		e = fdt_setprop_string(dst, c, "bootargs", m->o.append);
+	if (!e && c >= 0 && m->o.initrd) {
+		e = fdt_setprop_u64(dst, c, "linux,initrd-start", m->initrd_start);
+		if (!e)
+			e = fdt_setprop_u64(dst, c, "linux,initrd-end", m->initrd_end);
+	}
+	if (c < 0)
+		e = c;
+	if (e) {
+		snprintf(err, errlen, "--dtb: '%s': %s", m->o.dtb, fdt_strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
 int machine_build_dtb(struct machine *m, char *err, size_t errlen)
 {
 	/* at the top of RAM, as QEMU places it */
 	m->dtb_addr = VIRT_DRAM_BASE + (m->o.ram_mb << 20) - FDT_SIZE;
+	if (m->o.dtb)
+		return load_dtb(m, m->hart.mem.base + m->dtb_addr, err, errlen);
 	int e = build(m, m->hart.mem.base + m->dtb_addr);
 	if (e < 0) {
 		snprintf(err, errlen, "device tree: %s", fdt_strerror(e));

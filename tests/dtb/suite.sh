@@ -70,3 +70,41 @@ else
 		[ "$a" = "$b" ] && pass "$n as QEMU virt has it" || fail "$n as QEMU virt" "rvpmu '$a', qemu '$b'"
 	done
 fi
+
+# --dtb FILE: the machine boots with the user's tree; /chosen takes
+# --append (and --initrd), as QEMU's -dtb does
+k=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin   # any image will do for --dump-dtb
+a="$out/user.dts"
+"$RVPMU" system --kernel "$k" --dump-dtb "$out/orig.dtb" 2>/dev/null &&
+	dtc -q -I dtb -O dts "$out/orig.dtb" | sed 's/model = "rvpmu,virt"/model = "user,tree"/' > "$a" &&
+	dtc -q -I dts -O dtb -o "$out/user.dtb" "$a" || fail "--dtb setup" "dump or dtc failed"
+"$RVPMU" system --kernel "$k" --dtb "$out/user.dtb" --append "root=/dev/x quiet" --dump-dtb "$out/back.dtb" 2>"$out/dtb.err"
+if dtc -q -I dtb -O dts "$out/back.dtb" > "$out/back.dts" 2>&1; then
+	grep -q 'model = "user,tree"' "$out/back.dts" && grep -q 'bootargs = "root=/dev/x quiet"' "$out/back.dts" &&
+		pass "--dtb: the user's tree, with /chosen/bootargs from --append" ||
+		fail "--dtb" "$(grep -E 'model|bootargs' "$out/back.dts" | tr '\n' ' ')"
+else
+	fail "--dtb" "the result does not decompile: $(cat "$out/dtb.err")"
+fi
+head -c 100 /dev/urandom > "$out/junk.dtb"
+for bad in "$out/junk.dtb" "$out/does-not-exist.dtb"; do
+	"$RVPMU" system --kernel "$k" --dtb "$bad" 2>"$out/dtb.err" >/dev/null </dev/null
+	rc=$?
+	[ "$rc" != 0 ] && grep -q -- "--dtb" "$out/dtb.err" && pass "--dtb $(basename "$bad"): exit $rc, '$(head -1 "$out/dtb.err")'" ||
+		fail "--dtb $(basename "$bad")" "exit $rc: $(cat "$out/dtb.err")"
+done
+# Linux boots on it and reports the user's model
+img=""
+for dd in ../../../shared/linux/prebuilt ../../shared/linux/prebuilt "${RVPMU_LINUX_DIR:-/nonexistent}"; do
+	[ -f "$dd/Image" ] && img=$dd
+done
+if [ -n "$img" ]; then
+	"$RVPMU" system --profile virt --no-uarch --dtb "$out/user.dtb" --kernel "$img/Image" \
+		--initrd "$img/initramfs.cpio.gz" --append "console=hvc0 earlycon=sbi" \
+		--max-insns 20000000000 </dev/null > "$out/linux-dtb.log" 2>&1
+	grep -aq "Machine model: user,tree" "$out/linux-dtb.log" && grep -aq "^SUMMARY:" "$out/linux-dtb.log" &&
+		pass "--dtb: Linux boots on the user's tree (Machine model: user,tree)" ||
+		fail "--dtb Linux" "$(grep -a 'Machine model\|SUMMARY' "$out/linux-dtb.log" | tr '\n' ' ')"
+else
+	fail "--dtb Linux" "no shared/linux/prebuilt/Image"
+fi
