@@ -87,7 +87,10 @@ void pmp_update(struct hart *h)
 	for (unsigned i = 0; i < PMP_COUNT; i++)
 		if (range(h, i, &e[n].lo, &e[n].hi)) {
 			e[n].cfg = cfg(h, i);
-			h->pmp_locked |= (e[n].cfg & PMP_L) != 0;
+			/* M is bound by locked entries, and by any entry that
+			 * matches only half of an aligned 8-byte access: a
+			 * partial match fails whatever L is */
+			h->pmp_locked |= (e[n].cfg & PMP_L) || ((e[n].lo | e[n].hi) & 4);
 			n++;
 		}
 	uint8_t *pf = h->mem.pflags;

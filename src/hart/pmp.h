@@ -16,7 +16,9 @@ enum { PMP_PAGE_R = 0x20, PMP_PAGE_W = 0x40, PMP_PAGE_X = 0x80 };
 int pmp_check(const struct hart *h, uint64_t pa, unsigned size, enum mmu_access acc,
 	      unsigned priv);
 /* After a pmpcfg/pmpaddr write: recompute the page summary and
- * h->pmp_locked. */
+ * h->pmp_locked, which is set when M-mode accesses must be checked too: an
+ * active entry is locked, or has a bound that is 4 but not 8 aligned (an
+ * aligned ld/sd across it matches partially, which fails even in M). */
 void pmp_update(struct hart *h);
 
 #endif
