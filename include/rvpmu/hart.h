@@ -104,6 +104,9 @@ struct hart {
 	/* PMP (system mode): some active entry is locked, so M-mode accesses
 	 * are checked too; RAM, whose pages carry the PMP summary bits */
 	uint8_t pmp_locked;
+	/* misaligned loads and stores raise address-misaligned exceptions
+	 * (the profile's "misaligned": "trap"), else the hart does them */
+	uint8_t misaligned_trap;
 	uint64_t ram_base, ram_end;
 	struct hart_tlb tlb[HART_TLB_SIZE];
 	/* Sscofpmf skid: a counter overflow raises LCOFIP skid retirements
@@ -161,5 +164,11 @@ enum { HART_CSR_WRITE, HART_CSR_SET, HART_CSR_CLEAR, HART_CSR_READ };
 /* The interrupt to take now, or -1 (priority order MEI MSI MTI SEI SSI
  * STI LCOFI, global enables per mode). */
 int hart_pending_irq(const struct hart *h);
+/* Firmware access to memory as privilege priv sees it (translation, PMP,
+ * devices), byte by byte: 0, or the exception cause with *bad = the
+ * faulting address. */
+enum hart_vkind { HART_V_LOAD, HART_V_STORE, HART_V_FETCH };
+int hart_vaccess(struct hart *h, uint64_t va, void *buf, unsigned n, enum hart_vkind kind,
+		 unsigned priv, uint64_t *bad);
 
 #endif

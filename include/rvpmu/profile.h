@@ -191,6 +191,7 @@ struct profile {
 	char isa[64];
 	uint64_t mvendorid, marchid, mimpid;
 	uint64_t clock_hz;          /* modelled core clock, for time */
+	bool misaligned_trap;       /* system mode: misaligned loads/stores trap */
 
 	struct {
 		unsigned n_hpm;         /* mhpmcounter3..(2+n_hpm) */

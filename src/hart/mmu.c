@@ -143,3 +143,34 @@ int mmu_translate(struct hart *h, uint64_t *addr, enum mmu_access acc, unsigned 
 	*addr = pa;
 	return 0;
 }
+
+/* Firmware emulation (the built-in SBI's misaligned accesses): n bytes
+ * one at a time, each translated, PMP-checked and done as an access of
+ * privilege priv would be. */
+int hart_vaccess(struct hart *h, uint64_t va, void *buf, unsigned n, enum hart_vkind kind,
+		 unsigned priv, uint64_t *bad)
+{
+	enum mmu_access acc = kind == HART_V_FETCH ? MMU_FETCH : kind == HART_V_STORE ? MMU_STORE : MMU_LOAD;
+	uint8_t *b = buf;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t a = va + i, pa = a, v = b[i];
+		int on = acc == MMU_FETCH ? mmu_fetch_on(h) : mmu_data_on(h);
+		int c = on && priv < PRIV_M ? mmu_translate(h, &pa, acc, priv) : 0;
+		if (!c && h->system && pmp_check(h, pa, 1, acc, priv))
+			c = access_fault(acc);
+		if (!c) {
+			int r = acc == MMU_STORE ? gmem_write(&h->mem, pa, &v, 1) : gmem_read(&h->mem, pa, &v, 1);
+			if (r && !(acc != MMU_FETCH && h->mmio && !h->mmio(h->mmio_ctx, pa, 1, &v, acc == MMU_STORE)))
+				c = access_fault(acc);
+			else if (acc == MMU_STORE)
+				hart_invalidate_code(h, pa, 1);
+		}
+		if (c) {
+			*bad = a;
+			return c;
+		}
+		if (acc != MMU_STORE)
+			b[i] = (uint8_t)v;
+	}
+	return 0;
+}

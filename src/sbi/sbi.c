@@ -3,6 +3,7 @@
  * pmu.c. One hart (hartid 0). */
 #include <stdio.h>
 #include <string.h>
+#include "rvpmu/isa.h"
 #include "rvpmu/machine.h"
 #include "rvpmu/sbi.h"
 #include "mcsr.h"
@@ -253,6 +254,54 @@ static void trace_call(const struct machine *m, long eid, long fid, const uint64
 	fprintf(stderr, " at instret %llu\n", (unsigned long long)m->hart.instret);
 }
 
+/* A misaligned load or store from S or U, done byte by byte as OpenSBI
+ * does. 1 when handled (done, or a fault of its bytes passed on to S), 0
+ * to pass the misaligned exception itself on. */
+static int emulate_misaligned(struct machine *m, uint64_t cause, uint64_t addr)
+{
+	struct hart *h = &m->hart;
+	uint64_t bad, v = 0;
+	uint16_t half[2] = {0, 0};
+	if (hart_vaccess(h, h->pc, &half[0], 2, HART_V_FETCH, h->priv, &bad) ||
+	    ((half[0] & 3) == 3 && hart_vaccess(h, h->pc + 2, &half[1], 2, HART_V_FETCH, h->priv, &bad)))
+		return 0;
+	struct dinsn d;
+	insn_decode(half[0] | (uint32_t)half[1] << 16, &d);
+	unsigned size = 0, sign = 0, fp = 0;
+	switch (d.id) {
+	case INSN_LH: sign = 1; /* fallthrough */
+	case INSN_LHU: case INSN_SH: size = 2; break;
+	case INSN_LW: sign = 1; /* fallthrough */
+	case INSN_LWU: case INSN_SW: size = 4; break;
+	case INSN_LD: case INSN_SD: size = 8; break;
+	case INSN_FLW: case INSN_FSW: size = 4; fp = 1; break;
+	case INSN_FLD: case INSN_FSD: size = 8; fp = 1; break;
+	default: return 0;
+	}
+	int store = cause == CAUSE_MISALIGNED_STORE;
+	if (store)
+		v = fp ? h->f[d.rs2] : h->x[d.rs2];
+	int c = hart_vaccess(h, addr, &v, size, store ? HART_V_STORE : HART_V_LOAD, h->priv, &bad);
+	if (c) {
+		redirect(h, (uint64_t)c, bad);
+		return 1;
+	}
+	if (!store) {
+		unsigned shift = 64 - 8 * size;
+		if (sign)
+			v = (uint64_t)((int64_t)(v << shift) >> shift);
+		if (fp) {
+			h->f[d.rd] = size == 4 ? 0xffffffff00000000ull | v : v;  /* NaN-boxed */
+			wr(h, 0x300, HART_CSR_SET, 3ull << 13);                  /* FS = Dirty */
+		} else {
+			h->x[d.rd] = v;
+		}
+	}
+	h->pc += d.len;
+	sbi_fw_event(&m->sbi, store ? SBI_FW_MISALIGNED_STORE : SBI_FW_MISALIGNED_LOAD);
+	return 1;
+}
+
 void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq)
 {
 	struct hart *h = &m->hart;
@@ -286,8 +335,11 @@ void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq)
 	case CAUSE_ILLEGAL_INSN: sbi_fw_event(&m->sbi, SBI_FW_ILLEGAL_INSN); break;
 	case CAUSE_LOAD_ACCESS: sbi_fw_event(&m->sbi, SBI_FW_ACCESS_LOAD); break;
 	case CAUSE_STORE_ACCESS: sbi_fw_event(&m->sbi, SBI_FW_ACCESS_STORE); break;
-	case CAUSE_MISALIGNED_LOAD: sbi_fw_event(&m->sbi, SBI_FW_MISALIGNED_LOAD); break;
-	case CAUSE_MISALIGNED_STORE: sbi_fw_event(&m->sbi, SBI_FW_MISALIGNED_STORE); break;
+	case CAUSE_MISALIGNED_LOAD:
+	case CAUSE_MISALIGNED_STORE:
+		if (emulate_misaligned(m, cause, tval))
+			return;
+		break;
 	}
 	redirect(h, cause, tval);
 }

@@ -747,8 +747,10 @@ static int parse_top(struct pc *c, json_t *top)
 {
 	static const char *const keys[] = { "name", "description", "isa", "ids", "clock_hz", "pmu",
 		"caches", "memory", "tlbs", "branch_predictor", "pipeline", "sbi_events",
-		"raw_events", "perf_events", NULL };
+		"raw_events", "perf_events", "misaligned", NULL };
+	static const char *const mis[] = { "handle", "trap", NULL };
 	struct profile *p = c->p;
+	int misaligned;
 	if (!json_is_object(top))
 		return fail(c, "", "expected a JSON object, got %s", type_name(top));
 	if (only_keys(c, top, "", keys) ||
@@ -756,10 +758,12 @@ static int parse_top(struct pc *c, json_t *top)
 	    get_str(c, top, "", "description", true, p->description, sizeof p->description) ||
 	    get_str(c, top, "", "isa", true, p->isa, sizeof p->isa) ||
 	    get_u64(c, top, "", "clock_hz", true, 1000, UINT64_C(100000000000), 0, &p->clock_hz) ||
+	    get_enum(c, top, "", "misaligned", false, mis, 0, &misaligned) ||
 	    parse_ids(c, top) || parse_pmu(c, top) || parse_caches(c, top) ||
 	    parse_tlbs(c, top) || parse_bpred(c, top) || parse_pipeline(c, top) ||
 	    parse_sbi(c, top) || parse_raw(c, top) || parse_events(c, top))
 		return -1;
+	p->misaligned_trap = misaligned == 1;
 	for (const char *s = p->name; *s; s++)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
 			return fail(c, "name", "expected lower-case letters, digits, '-' or '_', got \"%s\"", p->name);

@@ -215,4 +215,32 @@ for p in $PAYLOADS; do
 		report "$pl" "$p"
 	done
 done
+
+# Misaligned loads and stores from S-mode (sbi-misaligned.c): on a core
+# whose profile traps them (virt with "misaligned": "trap") the firmware
+# emulates each and counts it; where the hart handles them the values are
+# the same and the firmware counts nothing.
+trap_prof=$out/virt-misaligned-trap.json
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["name"]="virt-trap"; p["misaligned"]="trap"; json.dump(p, open(sys.argv[2], "w"))' \
+	"$here/../../profiles/virt.json" "$trap_prof"
+mis() {	# NAME TRAPS COMMAND... (ending in its kernel option): build with -DTRAPS, run
+	name=$1 traps=$2
+	shift 2
+	e=$out/sbi-misaligned-$traps.elf o=$out/sbi-misaligned.$name.out
+	if ! $CC -march=rv64imafdc_zicsr_zifencei -mabi=lp64 -mcmodel=medany -nostdlib -nostartfiles \
+		-ffreestanding -fno-builtin -O2 -g -Wall -Wextra -Werror -I"$here" -DTRAPS="$traps" \
+		-T "$here/link.ld" -Wl,--no-relax -Wl,--no-warn-rwx-segments -o "$e" \
+		"$here/crt0.S" "$here/rt.c" "$here/pmu-asm.S" "$here/sbi-misaligned.c" >&2; then
+		echo "FAIL sbi misaligned $name: build failed"
+		return
+	fi
+	timeout "$T" "$@" "$e" </dev/null 2>"$o.err" | tr -d '\r' > "$o"
+	grep -q '^checks 17, all passed$' "$o" && echo "PASS sbi misaligned $name" ||
+		echo "FAIL sbi misaligned $name: $(grep -E '^(FAIL|FATAL|checks)' "$o" | head -n 3 | tr '\n' ' ')"
+}
+mis rvpmu-trap 1 "$RVPMU" system --profile "$trap_prof" --no-uarch --max-insns 50000000 --kernel
+mis rvpmu-opensbi-trap 1 "$RVPMU" system --profile "$trap_prof" --no-uarch --bios "$FW" --max-insns 50000000 --kernel
+mis rvpmu-handle 0 "$RVPMU" system --profile virt --no-uarch --max-insns 50000000 --kernel
+[ "$have_qemu" = 1 ] && mis qemu 0 "$QEMU" -machine virt -cpu rv64,sscofpmf=true -m 256M -nographic \
+	-monitor none -bios "$FW" -kernel || echo "FAIL sbi misaligned qemu: $QEMU or $FW not installed"
 exit 0
