@@ -19,6 +19,7 @@
 #define MS_SPP  (1ull << 8)
 #define MS_MPP  (3ull << 11)
 #define MS_FS   (3ull << 13)
+#define MENVCFG_STCE (1ull << 63)
 #define MS_MPRV (1ull << 17)
 #define MS_SUM  (1ull << 18)
 #define MS_MXR  (1ull << 19)
@@ -113,6 +114,33 @@ static int wr_plain(struct hart *h, unsigned csr, uint64_t v)
 	return 0;
 }
 
+/* Sstc: S-mode reaches stimecmp only with menvcfg.STCE and mcounteren.TM */
+static int pred_stimecmp(const struct hart *h, unsigned csr)
+{
+	(void)csr;
+	return h->sstc && (h->priv == PRIV_M ||
+			   (hart_stce(h) && ((h->pmu.mcounteren >> 1) & 1)));
+}
+
+static int rd_stimecmp(struct hart *h, unsigned csr, uint64_t *v)
+{
+	(void)csr;
+	*v = h->csr.stimecmp;
+	return 0;
+}
+
+static int wr_stimecmp(struct hart *h, unsigned csr, uint64_t v)
+{
+	(void)csr;
+	h->csr.stimecmp = v;
+	return 0;
+}
+
+int hart_stce(const struct hart *h)
+{
+	return h->sstc && (h->csr.menvcfg & MENVCFG_STCE);
+}
+
 static int wr_ignore(struct hart *h, unsigned csr, uint64_t v)
 {
 	(void)h, (void)csr, (void)v;  /* WARL with a single legal value */
@@ -125,7 +153,8 @@ static int wr_masked(struct hart *h, unsigned csr, uint64_t v)
 	uint64_t mask = csr == 0x302 ? MEDELEG_W : csr == 0x303 ? MIDELEG_W :
 			csr == 0x304 ? MIE_W : ~0ull;
 	if (csr == 0x30a)
-		mask = 1 | pmu_menvcfg_mask(&h->pmu);  /* FIOM, CDE */
+		mask = 1 | pmu_menvcfg_mask(&h->pmu) |  /* FIOM, CDE */
+		       (h->sstc ? MENVCFG_STCE : 0);
 	if (csr == 0x10a)
 		mask = 1;  /* senvcfg.FIOM */
 	*field(h, csr) = v & mask;
@@ -175,6 +204,8 @@ static int rd_mip(struct hart *h, unsigned csr, uint64_t *v)
 static int wr_mip(struct hart *h, unsigned csr, uint64_t v)
 {
 	uint64_t mask = csr == 0x144 ? SIP_W & h->csr.mideleg : MIP_W;
+	if (hart_stce(h))
+		mask &= ~(1ull << IRQ_STI);  /* Sstc: STIP is stimecmp's, read-only */
 	h->csr.mip = (h->csr.mip & ~mask) | (v & mask);
 	return 0;
 }
@@ -320,6 +351,7 @@ static const struct csr_def csr_table[4096] = {
 	[0x142] = FIELD("scause"),
 	[0x143] = FIELD("stval"),
 	[0x144] = {"sip", NULL, rd_mip, wr_mip},
+	[0x14d] = {"stimecmp", pred_stimecmp, rd_stimecmp, wr_stimecmp},
 	[0x150] = FIELD("siselect"),
 	[0x180] = {"satp", pred_satp, rd_plain, wr_satp},
 	/* machine */

@@ -33,6 +33,8 @@ static size_t isa_list(const struct hart *h, const char **ext)
 		ext[n++] = "smctr";
 		ext[n++] = "ssctr";
 	}
+	if (h->sstc)
+		ext[n++] = "sstc";
 	return n;
 }
 

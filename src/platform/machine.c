@@ -55,7 +55,10 @@ uint64_t machine_irq_lines(struct machine *m)
 	for (unsigned i = 0; i < virt_map_len; i++)
 		if (virt_map[i].irq)
 			plic_set_level(&m->plic, virt_map[i].irq, virt_map[i].level(m));
-	return clint_mip(m) | plic_mip(&m->plic);
+	const struct hart *h = &m->hart;
+	/* Sstc: the supervisor timer compares stimecmp with time */
+	uint64_t stip = hart_stce(h) && hart_time(h) >= h->csr.stimecmp ? 1ull << IRQ_STI : 0;
+	return clint_mip(m) | plic_mip(&m->plic) | stip;
 }
 
 static int mmio(void *ctx, uint64_t addr, unsigned size, uint64_t *val, int write)
@@ -158,14 +161,26 @@ static int wakes(struct machine *m)
 	return ((h->csr.mip | h->mip_hw) & h->csr.mie) != 0;
 }
 
-/* Instructions until mtime reaches mtimecmp (rounded up), or ~0. */
+/* The next timer compare that can raise an enabled interrupt: mtimecmp
+ * (MTI), and stimecmp (STI) with Sstc; ~0 when none. */
+static uint64_t next_timer(const struct machine *m)
+{
+	const struct hart *h = &m->hart;
+	uint64_t t = h->csr.mie & (1ull << IRQ_MTI) ? m->clint.mtimecmp : ~0ull;
+	if (hart_stce(h) && (h->csr.mie & (1ull << IRQ_STI)) && h->csr.stimecmp < t)
+		t = h->csr.stimecmp;
+	return t;
+}
+
+/* Instructions until time reaches the next timer compare (rounded up),
+ * or ~0. */
 static uint64_t insns_to_timer(const struct machine *m)
 {
 	const struct hart *h = &m->hart;
-	uint64_t now = hart_time(h);
-	if (m->clint.mtimecmp <= now || !(h->csr.mie & (1ull << IRQ_MTI)))
+	uint64_t now = hart_time(h), at = next_timer(m);
+	if (at == ~0ull || at <= now)
 		return ~0ull;
-	unsigned __int128 n = (unsigned __int128)(m->clint.mtimecmp - now) * h->insn_hz;
+	unsigned __int128 n = (unsigned __int128)(at - now) * h->insn_hz;
 	n = (n + h->time_hz - 1) / h->time_hz;
 	return n > ~0ull ? ~0ull : (uint64_t)n;
 }
@@ -245,8 +260,8 @@ int machine_run(struct machine *m)
 			console_poll(m, 0);
 		if (r == STOP_WFI && !wakes(m)) {
 			/* idle until the timer: time passes, instructions do not */
-			uint64_t now = hart_time(h);
-			if (m->clint.mtimecmp == ~0ull || !(h->csr.mie & (1ull << IRQ_MTI))) {
+			uint64_t now = hart_time(h), at = next_timer(m);
+			if (at == ~0ull) {
 				if (m->con.fd >= 0 && !m->con.count) {
 					console_poll(m, 1);  /* only input can wake it */
 					continue;
@@ -255,8 +270,8 @@ int machine_run(struct machine *m)
 					(unsigned long long)h->pc);
 				return MACHINE_EXIT_HANG;
 			}
-			if (m->clint.mtimecmp > now)
-				h->time_offset += m->clint.mtimecmp - now;
+			if (at > now)
+				h->time_offset += at - now;
 		}
 	}
 }

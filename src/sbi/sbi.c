@@ -45,7 +45,9 @@ void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb)
 	wr(h, 0x302, HART_CSR_WRITE, 1u << 0 | 1u << 3 | 1u << 8 | 1u << 12 | 1u << 13 | 1u << 15);
 	wr(h, 0x303, HART_CSR_WRITE, MIP(IRQ_SSI) | MIP(IRQ_STI) | MIP(IRQ_SEI) | MIP(IRQ_LCOFI));
 	wr(h, 0x306, HART_CSR_WRITE, 0xffffffff);   /* mcounteren: S may read all */
-	wr(h, 0x30a, HART_CSR_WRITE, 1ull << 60);   /* menvcfg.CDE when implemented */
+	/* menvcfg: CDE and STCE where implemented (WARL drops the rest), so
+	 * S counts with Smcdeleg and times with stimecmp as OpenSBI sets up */
+	wr(h, 0x30a, HART_CSR_WRITE, 1ull << 60 | 1ull << 63);
 	/* PMP: S and U may reach all of memory (the firmware itself lives
 	 * outside the guest's address space, so nothing needs guarding) */
 	wr(h, 0x3b0, HART_CSR_WRITE, ~0ull);         /* pmpaddr0: NAPOT, everything */
@@ -104,10 +106,15 @@ static long ecall(struct machine *m, long eid, long fid, const uint64_t *a, uint
 	case EID_TIME:
 		if (fid != 0)
 			return SBI_ERR_NOT_SUPPORTED;
-		/* set_timer: the next STI is due at a0; a pending one is cleared */
-		m->clint.mtimecmp = a[0];
-		wr(h, 0x344, HART_CSR_CLEAR, MIP(IRQ_STI));
-		wr(h, 0x304, HART_CSR_SET, MIP(IRQ_MTI));
+		/* set_timer: the next STI is due at a0; a pending one is cleared.
+		 * With Sstc on, stimecmp is the supervisor's timer itself. */
+		if (hart_stce(h)) {
+			wr(h, 0x14d, HART_CSR_WRITE, a[0]);
+		} else {
+			m->clint.mtimecmp = a[0];
+			wr(h, 0x344, HART_CSR_CLEAR, MIP(IRQ_STI));
+			wr(h, 0x304, HART_CSR_SET, MIP(IRQ_MTI));
+		}
 		sbi_fw_event(&m->sbi, SBI_FW_SET_TIMER);
 		return SBI_SUCCESS;
 	case EID_IPI:

@@ -20,7 +20,7 @@ mkdir -p "$out" || exit 1
 CC=${BARE_CC:-riscv64-unknown-elf-gcc}
 QEMU=${QEMU_SYSTEM:-qemu-system-riscv64}
 T=${BARE_TIMEOUT:-30}
-TESTS="priv-csr priv-modes pmu-counters pmu-counteren pmu-sscofpmf pmu-smcntrpmf"
+TESTS="priv-csr priv-modes pmu-counters pmu-counteren pmu-sscofpmf pmu-smcntrpmf sstc"
 
 # QEMU 7.2 deviations from the spec, observed with the command in run_qemu:
 # test|check|value the test prints after "got" ('*' = any)|what QEMU does
@@ -38,6 +38,7 @@ pmu-counters|18|0x0|a second counter programmed with event 2 does not count (one
 pmu-counters|19|*|mcountinhibit.HPM3=1 does not stop mhpmcounter3
 pmu-sscofpmf|4|0x15|counter preset by csrw also counts the csrw itself (wraps one event early)
 pmu-sscofpmf|8|0x15|same on the second wrap
+sstc|14|0x20|with menvcfg.STCE = 0 the stimecmp compare still drives STIP (the spec: STIP reverts to its behaviour without Sstc)
 pmu-sscofpmf|24|0x8|scountovf read in M is masked by mcounteren (M must see every OF bit)
 pmu-sscofpmf|26|0xb|mhpmevent.MINH ignored: counts in M
 pmu-sscofpmf|28|0xb|mhpmevent.SINH ignored: counts in S
@@ -58,7 +59,9 @@ run_qemu() {	# run_qemu TEST: output in $out/TEST.qemu.out, status in $rc
 }
 
 run_rvpmu() {	# run_rvpmu TEST: output in $out/TEST.rvpmu.out, status in $rc
-	timeout "$T" "$RVPMU" system --bios none --kernel "$out/$1.elf" --max-insns 50000000 \
+	prof=""
+	[ "$1" = sstc ] && prof="--profile virt --no-uarch"   # a core with Sstc
+	timeout "$T" "$RVPMU" system $prof --bios none --kernel "$out/$1.elf" --max-insns 50000000 \
 		</dev/null >"$out/$1.rvpmu.out" 2>"$out/$1.rvpmu.err"
 	rc=$?
 }
