@@ -41,6 +41,7 @@ struct hart_csrs {
 	uint64_t mscratch, menvcfg, miselect;
 	uint64_t stvec, sepc, scause, stval, sscratch, senvcfg, satp, siselect;
 	uint64_t pmpcfg[16], pmpaddr[64];
+	uint64_t stimecmp;      /* Sstc */
 	uint64_t mvendorid, marchid, mimpid, mhartid, misa;
 };
 
@@ -107,6 +108,8 @@ struct hart {
 	/* misaligned loads and stores raise address-misaligned exceptions
 	 * (the profile's "misaligned": "trap"), else the hart does them */
 	uint8_t misaligned_trap;
+	/* Sstc: stimecmp exists; with menvcfg.STCE it drives STIP */
+	uint8_t sstc;
 	uint64_t ram_base, ram_end;
 	struct hart_tlb tlb[HART_TLB_SIZE];
 	/* Sscofpmf skid: a counter overflow raises LCOFIP skid retirements
@@ -164,6 +167,8 @@ enum { HART_CSR_WRITE, HART_CSR_SET, HART_CSR_CLEAR, HART_CSR_READ };
 /* The interrupt to take now, or -1 (priority order MEI MSI MTI SEI SSI
  * STI LCOFI, global enables per mode). */
 int hart_pending_irq(const struct hart *h);
+/* Sstc: is menvcfg.STCE set (stimecmp compares and drives STIP)? */
+int hart_stce(const struct hart *h);
 /* Firmware access to memory as privilege priv sees it (translation, PMP,
  * devices), byte by byte: 0, or the exception cause with *bad = the
  * faulting address. */

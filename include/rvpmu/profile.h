@@ -199,6 +199,7 @@ struct profile {
 		bool has_s, has_u;
 		bool sscofpmf, smcntrpmf, smcdeleg;
 		bool smctr;             /* Smctr/Ssctr control transfer records */
+		bool sstc;              /* Sstc: stimecmp (not PMU, but an extension) */
 		unsigned skid;          /* retirements from overflow to LCOFI */
 		enum profile_encoding encoding;
 	} pmu;
