@@ -80,7 +80,10 @@ NEXT();
 LBL(FENCE_I):
 /* Zifencei: every store into a page with decoded instructions already
  * dropped them (and host-side writers call hart_invalidate_code), so
- * the instruction stream is always coherent: nothing left to do. */
+ * the instruction stream is always coherent; the modelled L1I is not,
+ * and is invalidated as the core's would be. */
+if (h->uarch)
+	uarch_fence_i(h->uarch);
 NEXT();
 LBL(ECALL):
 TRAP(CAUSE_USER_ECALL + h->priv, 0);  /* 8, 9 or 11 for U, S, M */
