@@ -464,3 +464,19 @@ PY
 else
 	fail "flame graph in chromium" "/usr/bin/chromium is missing (scripts/setup.sh installs chromium)"
 fi
+
+# rvpmu report and Debian perf report agree on the bundled workloads
+for w in compute memory branchy; do
+	src=../../bench/workloads/$w.c
+	bin="$out/bw-$w"
+	if [ ! -f "$bin" ] || [ "$src" -nt "$bin" ]; then
+		riscv64-linux-gnu-gcc -static -O2 -g -fno-omit-frame-pointer -o "$bin" "$src" >&2 ||
+			{ fail "agree $w" "$src does not build"; continue; }
+	fi
+	"$RVPMU" record -c 20011 -o "$bin.data" -- "$bin" 2 >/dev/null 2>"$bin.err" &&
+		"$RVPMU" report -i "$bin.data" > "$bin.rv.txt" 2>&1 &&
+		perf report -i "$bin.data" --stdio --no-children --sort sym -F overhead,sample,sym \
+			> "$bin.perf.txt" 2>/dev/null ||
+		{ fail "agree $w" "record or a report failed: $(tail -1 "$bin.err")"; continue; }
+	r=$(python3 agree.py "$bin.rv.txt" "$bin.perf.txt") && pass "agree $w: $r" || fail "agree $w" "$r"
+done
