@@ -50,7 +50,10 @@ struct retire_rec {
 	uint64_t addr;          /* memory address (load/store/atomic) */
 };
 
-enum { UARCH_RF_CSR_WRITE = 1 };   /* a Zicsr instruction that writes its CSR */
+enum {
+	UARCH_RF_CSR_WRITE = 1,  /* a Zicsr instruction that writes its CSR */
+	UARCH_RF_UNCACHED = 2,   /* its access went to a device: no cache */
+};
 
 /* Events accumulated in uarch.ev[] (cumulative since init/reset). */
 #define UARCH_EVENTS(X) \
@@ -106,10 +109,12 @@ enum uarch_dir { UARCH_DIR_BIMODAL, UARCH_DIR_GSHARE };
 
 struct uarch_bpred_config {
 	uint8_t dir;            /* enum uarch_dir */
-	uint32_t pht_entries;   /* 2-bit counters, a power of two */
+	uint32_t pht_entries;   /* direction counters, a power of two */
 	uint32_t hist_bits;     /* gshare global history length, 0..32 */
 	uint32_t btb_sets, btb_ways;  /* btb_sets = 0: no BTB */
 	uint32_t ras_depth;     /* 0: no RAS (returns use the BTB) */
+	uint32_t counter_bits;  /* direction counter width 1..4; 0 = 2 */
+	uint32_t indirect_entries;  /* indirect-jump target predictor; 0: none (BTB) */
 };
 
 /* Cycle counts; see the comment at the top of src/uarch/timing.c. */
@@ -154,6 +159,10 @@ struct uarch_cache {
 	uint64_t f_key[UARCH_CACHE_FILTER];
 	uint32_t f_slot[UARCH_CACHE_FILTER];
 	uint64_t accesses, misses, writebacks;
+	/* wide sets (32 ways or more): a hash index of the valid lines (slot + 1,
+	 * 0 = empty; linear probing) that replaces the scan of the set */
+	uint32_t *hx;
+	uint32_t hx_mask, hx_shift;
 };
 enum { UARCH_HIT = 0, UARCH_MISS = 1, UARCH_WB = 2 };
 int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg);
@@ -162,7 +171,21 @@ void uarch_cache_invalidate(struct uarch_cache *c);   /* drops dirty lines too *
 /* Access the line holding addr, allocating it on a miss (write-allocate; a
  * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
  * UARCH_WB when a dirty line was evicted (its address in *victim). */
-unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write, uint64_t *victim);
+unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim);
+static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
+					  uint64_t *victim)
+{
+	uint64_t line = addr >> c->line_shift;
+	c->accesses++;
+	/* The last line touched is most recent in its set under both policies,
+	 * so touching it again changes no replacement state. */
+	if (__builtin_expect(line + 1 == c->f_key[0], 1)) {
+		if (write)
+			c->dirty[c->f_slot[0]] |= (uint8_t)write;
+		return UARCH_HIT;
+	}
+	return uarch_cache_access_slow(c, line, write, victim);
+}
 int uarch_cache_holds(const struct uarch_cache *c, uint64_t addr);  /* no state change */
 
 struct uarch_tlb {
@@ -172,7 +195,10 @@ int uarch_tlb_init(struct uarch_tlb *t, const struct uarch_tlb_config *cfg, uint
 void uarch_tlb_free(struct uarch_tlb *t);
 void uarch_tlb_flush(struct uarch_tlb *t);
 /* 1 on a hit; 0 on a miss, after which the page is filled */
-int uarch_tlb_access(struct uarch_tlb *t, uint64_t vaddr);
+static inline int uarch_tlb_access(struct uarch_tlb *t, uint64_t vaddr)
+{
+	return uarch_cache_access(&t->c, vaddr, 0, NULL) == UARCH_HIT;
+}
 
 struct uarch_bpred {
 	uint8_t dir, has_btb;
@@ -183,6 +209,9 @@ struct uarch_bpred {
 	uint64_t clock;
 	uint64_t *ras;
 	uint32_t ras_depth, ras_top, ras_count;
+	uint8_t ctr_init, ctr_max, ctr_thr;  /* weakly not-taken, saturated, predicts taken at >= */
+	uint32_t ind_entries;   /* 0: non-return jalr use the BTB */
+	uint64_t *ind_target;   /* [((pc >> 1) ^ gshare ghist) % ind_entries]: target | 1, 0 = empty */
 };
 /* uarch_bpred_retire() result bits */
 enum {
@@ -204,7 +233,7 @@ struct uarch_timing {
 	uint32_t slots;         /* instructions issued in it */
 	uint32_t units;         /* functional units it has used */
 	uint64_t ready[64];     /* cycle each register's value is available */
-	uint8_t src[64];        /* class of the instruction that writes it */
+	uint8_t why[64];        /* stall event of waiting for it (by the class writing it) */
 	uint64_t ready_max;     /* latest of ready[] */
 	uint64_t div_free, fdiv_free;
 	uint32_t fe_pending;    /* redirect penalty for the next instruction */

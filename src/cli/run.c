@@ -13,9 +13,9 @@ extern char **environ;
 int cmd_run(int argc, char **argv)
 {
 	struct linux_opts o = {0};
-	const char *count_file = NULL;
+	const char *count_file = NULL, *profile = NULL;
 	uint64_t mb;
-	int i = 1, quiet = 0;
+	int i = 1, quiet = 0, models = 1;
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		const char *a = argv[i];
 		if (!strcmp(a, "--")) {
@@ -30,13 +30,18 @@ int cmd_run(int argc, char **argv)
 			quiet = 1;  /* no progress line */
 			continue;
 		}
+		if (!strcmp(a, "--no-uarch")) {
+			models = 0;
+			continue;
+		}
 		if (!strncmp(a, "--user-counters", 15)) {
 			if (cli_user_counters(argc, argv, &i, &o.user_counters))
 				return 2;
 			continue;
 		}
 		if (i + 1 >= argc && (!strcmp(a, "--max-insns") || !strcmp(a, "--max-mem") ||
-				      !strcmp(a, "--sysroot") || !strcmp(a, "--insn-count")))
+				      !strcmp(a, "--sysroot") || !strcmp(a, "--insn-count") ||
+				      !strcmp(a, "--profile")))
 			return cli_error("%s needs a value", a);
 		if (!strcmp(a, "--max-insns")) {
 			if (cli_parse_count(a, argv[++i], &o.max_insns))
@@ -53,6 +58,8 @@ int cmd_run(int argc, char **argv)
 			o.sysroot = argv[++i];
 		} else if (!strcmp(a, "--insn-count")) {
 			count_file = argv[++i];
+		} else if (!strcmp(a, "--profile")) {
+			profile = argv[++i];
 		} else {
 			fprintf(stderr, "rvpmu: run: unknown option '%s' (see 'rvpmu help run')\n", a);
 			return 2;
@@ -63,14 +70,16 @@ int cmd_run(int argc, char **argv)
 		return 2;
 	}
 
-	/* A session on the virt core without models: the program's own
-	 * perf_event_open reaches this PMU through the firmware. */
+	/* A session on a core: by default virt without models (functional
+	 * speed); with --profile that core, its models too unless --no-uarch.
+	 * The program's rdcycle and its own perf_event_open reach this PMU
+	 * (the latter through the firmware). */
 	static struct profile prof;
 	static struct session ss;
 	char err[512];
-	if (profile_load("virt", &prof, err, sizeof(err)))
+	if (profile_load(profile ? profile : "virt", &prof, err, sizeof(err)))
 		return cli_error("%s", err);
-	if (session_open(&ss, &prof, 0, &o, argc - i, argv + i, environ))
+	if (session_open(&ss, &prof, profile && models, &o, argc - i, argv + i, environ))
 		return 1;
 	/* cycle and instret count from the start, as rdcycle and rdinstret
 	 * in rvpmu run always saw them (the firmware starts with all stopped) */

@@ -80,20 +80,25 @@ void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len)
 		invalidate_vpn(h, v);
 }
 
-/* The decoded page holding pc (cached by physical page), or NULL with
- * h->cause and h->tval set when pc cannot be fetched. */
-/* PMP on a fetch from physical pa. The decoded page is then used for the
- * whole page, so a page only partly executable under PMP is taken whole
- * once its first fetched instruction passes. */
-static int fetch_refused(const struct hart *h, uint64_t pa)
+/* Must fetches from the page at pa be checked by PMP parcel by parcel?
+ * Not when PMP lets this privilege execute the whole page. */
+static int fetch_pmp_partial(const struct hart *h, uint64_t pa)
 {
-	if (!h->system || (h->priv == PRIV_M && !h->pmp_locked))
+	if (!h->system)
 		return 0;
-	if (h->priv < PRIV_M && (h->mem.pflags[pa >> GPAGE_SHIFT] & PMP_PAGE_X))
-		return 0;
-	return pmp_check(h, pa, 2, MMU_FETCH, h->priv) != 0;
+	if (h->priv == PRIV_M)
+		return h->pmp_locked;
+	return !(h->mem.pflags[pa >> GPAGE_SHIFT] & PMP_PAGE_X);
 }
 
+/* PMP on a fetch of the 2-byte parcel at physical pa. */
+static int fetch_refused(const struct hart *h, uint64_t pa)
+{
+	return fetch_pmp_partial(h, pa) && pmp_check(h, pa, 2, MMU_FETCH, h->priv) != 0;
+}
+
+/* The decoded page holding pc (cached by physical page), or NULL with
+ * h->cause and h->tval set when pc cannot be fetched. */
 static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 {
 	uint64_t pa = pc;
@@ -112,7 +117,9 @@ static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 		return NULL;
 	}
 	struct dpage **slot = &h->dcache[vpn % DCACHE_SIZE], *p = *slot;
-	if (p && p->vpn == vpn)
+	/* a page only partly executable is decoded afresh on each entry, so
+	 * fetch() checks every instruction this visit runs */
+	if (p && p->vpn == vpn && !fetch_pmp_partial(h, pa))
 		return p;
 	if (!p) {
 		p = malloc(sizeof(*p));
@@ -131,7 +138,13 @@ static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 static int fetch(struct hart *h, const struct dpage *pg, uint64_t pc, uint32_t *raw)
 {
 	uint16_t lo;
-	memcpy(&lo, h->mem.base + (pg->vpn << GPAGE_SHIFT) + (pc & (GPAGE_SIZE - 1)), 2);
+	uint64_t pa = (pg->vpn << GPAGE_SHIFT) + (pc & (GPAGE_SIZE - 1));
+	if (fetch_refused(h, pa)) {
+		h->cause = CAUSE_FETCH_ACCESS;
+		h->tval = pc;
+		return -1;
+	}
+	memcpy(&lo, h->mem.base + pa, 2);
 	*raw = lo;
 	if (insn_length(lo) == 2)
 		return 0;
@@ -144,7 +157,12 @@ static int fetch(struct hart *h, const struct dpage *pg, uint64_t pc, uint32_t *
 			return -1;
 		}
 	} else if ((hi_addr & (GPAGE_SIZE - 1)) != 0) {
-		hi_addr = (pg->vpn << GPAGE_SHIFT) + (pc & (GPAGE_SIZE - 1)) + 2;
+		hi_addr = pa + 2;
+		if (fetch_refused(h, hi_addr)) {
+			h->cause = CAUSE_FETCH_ACCESS;
+			h->tval = pc + 2;
+			return -1;
+		}
 	}
 	if ((hi_addr & (GPAGE_SIZE - 1)) == 0) {
 		uint8_t *f = &h->mem.pflags[hi_addr >> GPAGE_SHIFT];
@@ -172,6 +190,11 @@ static int pmp_refuses(const struct hart *h, uint64_t a, unsigned size, enum mmu
 static int load_slow(struct hart *h, uint64_t a, unsigned size, uint64_t *v)
 {
 	*v = 0;
+	if (h->misaligned_trap && (a & (size - 1))) {
+		h->cause = CAUSE_MISALIGNED_LOAD;
+		h->tval = a;
+		return -1;
+	}
 	if (pmp_refuses(h, a, size, MMU_LOAD)) {
 		h->cause = CAUSE_LOAD_ACCESS;
 		h->tval = a;
@@ -182,6 +205,7 @@ static int load_slow(struct hart *h, uint64_t a, unsigned size, uint64_t *v)
 	/* system mode: a device, or an access fault (no MMU yet) */
 	if (h->system && h->mmio && !h->mmio(h->mmio_ctx, a, size, v, 0)) {
 		h->evc[PROF_EV_MMIO_ACCESS]++;
+		h->rr.flags |= UARCH_RF_UNCACHED;  /* the models skip the caches */
 		return 0;
 	}
 	h->cause = h->system ? CAUSE_LOAD_ACCESS : CAUSE_LOAD_PAGE_FAULT;
@@ -210,6 +234,11 @@ static int code_written(struct hart *h, uint64_t a, unsigned size)
  * device write (which may change interrupts: the run ends), else 0. */
 static int store_slow(struct hart *h, uint64_t a, unsigned size, uint64_t v)
 {
+	if (h->misaligned_trap && (a & (size - 1))) {
+		h->cause = CAUSE_MISALIGNED_STORE;
+		h->tval = a;
+		return -1;
+	}
 	if (pmp_refuses(h, a, size, MMU_STORE)) {
 		h->cause = CAUSE_STORE_ACCESS;
 		h->tval = a;
@@ -219,6 +248,7 @@ static int store_slow(struct hart *h, uint64_t a, unsigned size, uint64_t v)
 		return code_written(h, a, size);
 	if (h->system && h->mmio && !h->mmio(h->mmio_ctx, a, size, &v, 1)) {
 		h->evc[PROF_EV_MMIO_ACCESS]++;
+		h->rr.flags |= UARCH_RF_UNCACHED;
 		return 2;
 	}
 	h->cause = h->system ? CAUSE_STORE_ACCESS : CAUSE_STORE_PAGE_FAULT;
@@ -338,9 +368,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 			/* CTR's time stamps read instret mid-run */    \
 			h->instret += budget_in - (uint64_t)budget - 1; \
 			budget_in = (uint64_t)budget + 1;               \
-			retire_finish(h, pc);                           \
-			if (d->id > INSN_ILLEGAL && d->id < INSN_COUNT) \
-				retire_prepare(h, d, pc, x);            \
+			retire_step(h, d, pc, x);                       \
 		}                                                       \
 		goto *(&&do_NONE + handlers_ev[d->id]);                 \
 	} while (0)
@@ -470,7 +498,8 @@ illegal: {
 #define XLATE(a, acc, size) do {                                        \
 		if (unlikely(h->vm_data)) {                             \
 			uint64_t va_ = (a);                             \
-			int c_ = ((va_ & (GPAGE_SIZE - 1)) + (size) > GPAGE_SIZE) ? \
+			int c_ = ((va_ & (GPAGE_SIZE - 1)) + (size) > GPAGE_SIZE || \
+				  (h->misaligned_trap && (va_ & ((size) - 1)))) ? \
 				((acc) == MMU_LOAD ? CAUSE_MISALIGNED_LOAD : CAUSE_MISALIGNED_STORE) : \
 				mmu_translate(h, &(a), (acc), mmu_data_priv(h)); \
 			if (c_) {                                       \

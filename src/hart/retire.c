@@ -2,16 +2,39 @@
  * retired instruction becomes a struct retire_rec that the
  * microarchitecture models observe; the events they raise go to the PMU
  * with the instruction's own. Nothing here runs in functional mode. */
+#include <stddef.h>
 #include <string.h>
 #include "retire.h"
+#include "../uarch/retire_impl.h"
 #include "rvpmu/ctr.h"
 #include "rvpmu/profile.h"
 
 struct insn_info {
 	uint8_t cls, size;
-	uint8_t rd_fp, rs1_fp, rs2_fp;  /* operand is an f register */
+	uint8_t rd_fp, rs1_fp, rs2_fp;  /* 32: the operand is an f register, else 0 */
+	uint8_t csr_rs1, csr_always;    /* Zicsr: writes its CSR when rs1 != 0 / always */
 };
 static struct insn_info info[INSN_COUNT];
+/* The bytes cls..flags of an instruction's retire_rec, registers excluded
+ * ([0]; f registers' 32 included), and the flags to add when rs1 != 0
+ * ([1]): prepare() fills those eight bytes with one store. */
+static uint64_t rec_word[INSN_COUNT][2];
+#define REC_BYTES(r) (&(r)->cls)
+_Static_assert(offsetof(struct retire_rec, size) == offsetof(struct retire_rec, cls) + 1 &&
+	       offsetof(struct retire_rec, taken) == offsetof(struct retire_rec, cls) + 2 &&
+	       offsetof(struct retire_rec, rd) == offsetof(struct retire_rec, cls) + 3 &&
+	       offsetof(struct retire_rec, rs1) == offsetof(struct retire_rec, cls) + 4 &&
+	       offsetof(struct retire_rec, rs2) == offsetof(struct retire_rec, cls) + 5 &&
+	       offsetof(struct retire_rec, ilen) == offsetof(struct retire_rec, cls) + 6 &&
+	       offsetof(struct retire_rec, flags) == offsetof(struct retire_rec, cls) + 7,
+	       "retire_rec: cls..flags are eight consecutive bytes");
+_Static_assert(sizeof(((struct dinsn *)0)->id) == 2 &&
+	       offsetof(struct dinsn, rd) == offsetof(struct dinsn, id) + 2 &&
+	       offsetof(struct dinsn, rs1) == offsetof(struct dinsn, id) + 3 &&
+	       offsetof(struct dinsn, rs2) == offsetof(struct dinsn, id) + 4 &&
+	       offsetof(struct dinsn, len) == offsetof(struct dinsn, id) + 6 &&
+	       offsetof(struct dinsn, id) + 8 <= sizeof(struct dinsn),
+	       "dinsn: id, rd, rs1, rs2, rs3, len are consecutive");
 static int info_ready;
 uint8_t retire_refine[INSN_COUNT + 1];
 
@@ -73,14 +96,28 @@ void retire_init(void)
 		i->rs2_fp = strchr(f, 'T') != NULL && !store;
 		if (store && f[0] == 'T')
 			i->rd_fp = 0, i->rs2_fp = 1;
+		i->rd_fp *= 32, i->rs1_fp *= 32, i->rs2_fp *= 32;
+		/* csrrs/csrrc (and their immediate forms) with x0 / 0 only read */
+		i->csr_always = i->cls == UARCH_CLS_CSR && (id == INSN_CSRRW || id == INSN_CSRRWI);
+		i->csr_rs1 = i->cls == UARCH_CLS_CSR;
 		retire_refine[id] = refine(n, i->cls);
+		struct retire_rec t = {
+			.cls = i->cls, .size = i->size,
+			.rd = i->rd_fp, .rs1 = i->rs1_fp, .rs2 = i->rs2_fp,
+			.flags = i->csr_always ? UARCH_RF_CSR_WRITE : 0,
+		};
+		memcpy(&rec_word[id][0], REC_BYTES(&t), 8);
+		t = (struct retire_rec){ .flags = i->csr_rs1 ? UARCH_RF_CSR_WRITE : 0 };
+		memcpy(&rec_word[id][1], REC_BYTES(&t), 8);
 	}
 	info_ready = 1;
 }
 
-static uint8_t reg(unsigned r, int fp)
+/* A decoded register (0..31, or 32 for the x0 sink) as a retire_rec one:
+ * x0 and the sink are 0, f registers are offset by 32 (fp = 0 or 32). */
+static inline uint8_t reg(unsigned r, unsigned fp)
 {
-	return r == 0 || r == 32 ? (fp ? 32 : 0) : (uint8_t)(r + (fp ? 32 : 0));
+	return (uint8_t)((r & 31) | fp);
 }
 
 /* A control transfer for the CTR model; misp from the predictor model. */
@@ -156,22 +193,62 @@ static int branch_cond(unsigned id, uint64_t a, uint64_t b)
 	return 0;
 }
 
-void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
+static inline __attribute__((always_inline)) void
+prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
 {
-	const struct insn_info *i = &info[d->id];
 	struct retire_rec *r = &h->rr;
+	uint64_t a = x[d->rs1];
 	r->pc = pc;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* v = id | rd << 16 | rs1 << 24 | rs2 << 32 | rs3 << 40 | len << 48 | rm << 56:
+	 * rd, rs1, rs2 (as reg() maps them) move to bytes 3..5, len stays in 6 */
+	uint64_t v, w;
+	memcpy(&v, &d->id, 8);
+	const uint64_t *rw = rec_word[d->id];
+	w = rw[0] | ((v << 8) & UINT64_C(0x00001f1f1f000000)) | (v & UINT64_C(0x00ff000000000000));
+	w |= rw[1] & -(uint64_t)(((v >> 24) & 0xff) != 0);
+	memcpy(REC_BYTES(r), &w, 8);
+	unsigned cls = (uint8_t)w;
+#else
+	const struct insn_info *i = &info[d->id];
+	unsigned cls = i->cls;
 	r->ilen = d->len;
-	r->cls = i->cls;
+	r->cls = (uint8_t)cls;
 	r->size = i->size;
 	r->rd = reg(d->rd, i->rd_fp);
 	r->rs1 = reg(d->rs1, i->rs1_fp);
 	r->rs2 = reg(d->rs2, i->rs2_fp);
-	/* csrrs/csrrc (and their immediate forms) with x0 / 0 only read */
-	r->flags = i->cls == UARCH_CLS_CSR && (d->rs1 || d->id == INSN_CSRRW || d->id == INSN_CSRRWI)
-		   ? UARCH_RF_CSR_WRITE : 0;
+	r->flags = (i->csr_rs1 & (d->rs1 != 0)) | i->csr_always ? UARCH_RF_CSR_WRITE : 0;
+#endif
 	/* a taken branch to the next instruction looks not taken by its pc */
-	r->taken = i->cls == UARCH_CLS_BRANCH && d->imm == d->len && branch_cond(d->id, x[d->rs1], x[d->rs2]);
-	r->addr = i->cls == UARCH_CLS_ATOMIC ? x[d->rs1] : x[d->rs1] + (uint64_t)(int64_t)d->imm;
+	r->taken = cls == UARCH_CLS_BRANCH && d->imm == d->len && branch_cond(d->id, a, x[d->rs2]);
+	r->addr = cls == UARCH_CLS_ATOMIC ? a : a + (uint64_t)(int64_t)d->imm;
 	h->rr_pending = 1;
+}
+
+void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
+{
+	prepare(h, d, pc, x);
+}
+
+void retire_step(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
+{
+	if (h->rr_pending) {
+		struct retire_rec *r = &h->rr;
+		r->next_pc = pc;
+		if (r->cls == UARCH_CLS_BRANCH)
+			r->taken |= pc != r->pc + r->ilen;
+		/* the common case, models without CTR, calls them directly */
+		if (__builtin_expect(h->uarch && !h->ctr_on, 1))
+			uarch_retire_inline(h->uarch, r);
+		else
+			retire_observe(h);
+		h->rr_pending = 0;
+		if (__builtin_expect(h->trace != NULL, 0)) {
+			retire_fold(h);
+			h->trace(h->trace_ctx, h);
+		}
+	}
+	if (d->id > INSN_ILLEGAL && d->id < INSN_COUNT)
+		prepare(h, d, pc, x);
 }

@@ -11,6 +11,9 @@ extern uint8_t retire_refine[];
 
 /* Record the instruction about to execute (in the counting variant). */
 void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x);
+/* retire_finish(h, pc), then retire_prepare() of d when it is a real
+ * instruction: the counting variant's one call per instruction. */
+void retire_step(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x);
 /* The prepared instruction retired: the models observe it. */
 void retire_observe(struct hart *h);
 /* Add the models' events since the last fold to h->evc. */

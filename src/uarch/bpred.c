@@ -1,7 +1,8 @@
-/* Branch prediction: a 2-bit-counter direction predictor (bimodal, or
- * gshare: global history XOR pc), a tagged set-associative LRU BTB holding
- * the targets of taken branches and jumps, and a return-address stack
- * driven by the jal/jalr register hints.
+/* Branch prediction: a direction predictor of saturating counters,
+ * counter_bits wide (bimodal, or gshare: global history XOR pc), a tagged
+ * set-associative LRU BTB holding the targets of taken branches and jumps,
+ * an optional tagless indirect-jump target predictor, and a return-address
+ * stack driven by the jal/jalr register hints.
  *
  * Prediction is judged at retirement, as if fetch had looked everything up:
  *  - branch: the counter predicts the direction; a direction miss counts
@@ -9,9 +10,21 @@
  *    not in the BTB (or differs) counts UARCH_BP_TARGET|UARCH_BP_DECODE.
  *  - jal: the BTB supplies the target, like a taken branch.
  *  - jalr: a return (RAS pop) is predicted by the RAS (UARCH_BP_RAS when
- *    wrong or the stack is empty); any other jalr by the BTB (UARCH_BP_TARGET,
- *    an indirect target known only at execute).
- * Counters start weakly not-taken (1); history, BTB and RAS start empty. */
+ *    wrong or the stack is empty); any other jalr by the indirect predictor
+ *    when there is one, else by the BTB (UARCH_BP_TARGET either way: an
+ *    indirect target is known only at execute).
+ * Counters of n bits saturate at 0 and 2^n - 1 and predict taken from the
+ * midpoint 2^(n-1) up; they start weakly not-taken (2^(n-1) - 1). History,
+ * BTB, indirect predictor and RAS start empty.
+ *
+ * Indirect predictor: indirect_entries last targets, tagless and
+ * direct-mapped, indexed by ((pc >> 1) XOR global history) mod entries
+ * under gshare (its history: the last hist_bits conditional outcomes) and
+ * by (pc >> 1) mod entries under bimodal. A jump whose target
+ * follows from the branches before it is learnt, one that only ever repeats
+ * its last target is learnt too, and one whose target correlates with
+ * neither keeps missing as it would in the BTB. It is trained with every
+ * outcome; distinct (pc, history) pairs may alias. */
 #include <stdlib.h>
 #include <string.h>
 #include "rvpmu/uarch.h"
@@ -26,8 +39,12 @@ int uarch_bpred_init(struct uarch_bpred *b, const struct uarch_bpred_config *cfg
 		return -1;
 	if (cfg->btb_sets && (!is_pow2(cfg->btb_sets) || cfg->btb_ways < 1 || cfg->btb_ways > 64))
 		return -1;
-	if (cfg->ras_depth > 1024)
+	if (cfg->ras_depth > 1024 || cfg->counter_bits > 4 || cfg->indirect_entries > (1u << 16))
 		return -1;
+	uint32_t cb = cfg->counter_bits ? cfg->counter_bits : 2;
+	b->ctr_max = (uint8_t)((1u << cb) - 1);
+	b->ctr_thr = (uint8_t)(1u << (cb - 1));
+	b->ctr_init = (uint8_t)(b->ctr_thr - 1);
 	b->dir = cfg->dir;
 	b->pht_mask = cfg->pht_entries - 1;
 	b->hist_mask = cfg->hist_bits >= 32 ? UINT32_MAX : (UINT32_C(1) << cfg->hist_bits) - 1;
@@ -48,6 +65,11 @@ int uarch_bpred_init(struct uarch_bpred *b, const struct uarch_bpred_config *cfg
 		b->ras = calloc(cfg->ras_depth, sizeof *b->ras);
 		bad |= !b->ras;
 	}
+	b->ind_entries = cfg->indirect_entries;
+	if (cfg->indirect_entries) {
+		b->ind_target = calloc(cfg->indirect_entries, sizeof *b->ind_target);
+		bad |= !b->ind_target;
+	}
 	if (bad) {
 		uarch_bpred_free(b);
 		return -1;
@@ -63,12 +85,13 @@ void uarch_bpred_free(struct uarch_bpred *b)
 	free(b->btb_target);
 	free(b->btb_age);
 	free(b->ras);
+	free(b->ind_target);
 	memset(b, 0, sizeof *b);
 }
 
 void uarch_bpred_reset(struct uarch_bpred *b)
 {
-	memset(b->pht, 1, (size_t)b->pht_mask + 1);
+	memset(b->pht, b->ctr_init, (size_t)b->pht_mask + 1);
 	b->ghist = 0;
 	if (b->has_btb) {
 		size_t n = ((size_t)b->btb_set_mask + 1) * b->btb_ways;
@@ -78,6 +101,21 @@ void uarch_bpred_reset(struct uarch_bpred *b)
 	}
 	b->clock = 0;
 	b->ras_top = b->ras_count = 0;
+	if (b->ind_entries)
+		memset(b->ind_target, 0, (size_t)b->ind_entries * sizeof *b->ind_target);
+}
+
+/* The indirect predictor's target for pc under the current history,
+ * trained with the actual target; 1 when the prediction was right. */
+static int ind_predict(struct uarch_bpred *b, uint64_t pc, uint64_t target)
+{
+	uint32_t i = (uint32_t)(pc >> 1);
+	if (b->dir == UARCH_DIR_GSHARE)
+		i ^= b->ghist;
+	uint64_t *e = &b->ind_target[i % b->ind_entries];
+	int ok = *e == (target | 1);
+	*e = target | 1;
+	return ok;
 }
 
 /* The target the BTB predicts for pc, training it with the actual target;
@@ -140,10 +178,10 @@ unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r)
 		i &= b->pht_mask;
 		uint8_t c = b->pht[i];
 		int taken = r->taken != 0;
-		if ((c >= 2) != taken)
+		if ((c >= b->ctr_thr) != taken)
 			res = UARCH_BP_DIR;
 		if (taken) {
-			b->pht[i] = c < 3 ? c + 1 : 3;
+			b->pht[i] = c < b->ctr_max ? c + 1 : c;
 			if (!btb_predict(b, r->pc, r->next_pc) && !res)
 				res = UARCH_BP_TARGET | UARCH_BP_DECODE;
 		} else {
@@ -164,7 +202,8 @@ unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r)
 			/* pop, or pop then push when rd and rs1 are different links */
 			if (!b->ras_count || ras_pop(b) != r->next_pc)
 				res = UARCH_BP_RAS;
-		} else if (!btb_predict(b, r->pc, r->next_pc)) {
+		} else if (b->ind_entries ? !ind_predict(b, r->pc, r->next_pc)
+					  : !btb_predict(b, r->pc, r->next_pc)) {
 			res = UARCH_BP_TARGET;
 		}
 		if (rdl)

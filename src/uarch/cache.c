@@ -5,6 +5,8 @@
 #include <string.h>
 #include "rvpmu/uarch.h"
 
+enum { HX_MIN_WAYS = 32 };   /* fully associative TLBs; narrower sets scan faster */
+
 static int is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
 
 static uint32_t log2u(uint32_t x)
@@ -36,6 +38,16 @@ int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg
 	c->tag = calloc(n, sizeof *c->tag);
 	c->dirty = calloc(n, 1);
 	c->age = calloc(cfg->repl == UARCH_REPL_LRU ? n : cfg->sets, sizeof *c->age);
+	uint32_t bits = log2u((uint32_t)n) + 2;   /* at most a quarter full */
+	if (cfg->ways >= HX_MIN_WAYS && n <= (UINT32_C(1) << 24)) {
+		c->hx_mask = (UINT32_C(1) << bits) - 1;
+		c->hx_shift = 64 - bits;
+		c->hx = calloc((size_t)c->hx_mask + 1, sizeof *c->hx);
+		if (!c->hx) {
+			uarch_cache_free(c);
+			return -1;
+		}
+	}
 	if (!c->tag || !c->dirty || !c->age) {
 		uarch_cache_free(c);
 		return -1;
@@ -49,6 +61,7 @@ void uarch_cache_free(struct uarch_cache *c)
 	free(c->tag);
 	free(c->dirty);
 	free(c->age);
+	free(c->hx);
 	memset(c, 0, sizeof *c);
 }
 
@@ -62,6 +75,8 @@ void uarch_cache_invalidate(struct uarch_cache *c)
 	memset(c->age, 0, (c->repl == UARCH_REPL_LRU ? n : c->sets) * sizeof *c->age);
 	c->clock = 0;
 	memset(c->f_key, 0, sizeof c->f_key);
+	if (c->hx)
+		memset(c->hx, 0, ((size_t)c->hx_mask + 1) * sizeof *c->hx);
 }
 
 /* Tree PLRU: node 1 is the root, node i has children 2i and 2i+1; bit i of
@@ -99,21 +114,6 @@ static inline __attribute__((always_inline)) void touch(struct uarch_cache *c, u
 		plru_touch(&c->age[set], c->ways_log2, slot & (c->ways - 1));
 }
 
-static unsigned access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim);
-
-unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write, uint64_t *victim)
-{
-	uint64_t line = addr >> c->line_shift;
-	c->accesses++;
-	/* The last line touched is most recent in its set under both policies,
-	 * so touching it again changes no replacement state. */
-	if (line + 1 == c->f_key[0]) {
-		c->dirty[c->f_slot[0]] |= (uint8_t)write;
-		return UARCH_HIT;
-	}
-	return access_slow(c, line, write, victim);
-}
-
 /* put (key, slot) first in the filter, dropping entry `drop` */
 _Static_assert(UARCH_CACHE_FILTER == 4, "filter_front is unrolled for 4 entries");
 static inline void filter_front(struct uarch_cache *c, uint64_t key, uint32_t slot, unsigned drop)
@@ -134,22 +134,72 @@ static inline void filter_front(struct uarch_cache *c, uint64_t key, uint32_t sl
 	c->f_slot[0] = slot;
 }
 
-static __attribute__((noinline)) unsigned
-access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
+/* ---- the hash index (c->hx): where a key is, if anywhere ---- */
+static inline uint32_t hx_home(const struct uarch_cache *c, uint64_t key)
+{
+	return (uint32_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> c->hx_shift);
+}
+
+/* the index position holding key, or of the empty entry ending its probe */
+static inline uint32_t hx_find(const struct uarch_cache *c, uint64_t key)
+{
+	uint32_t p = hx_home(c, key), v;
+	while ((v = c->hx[p]) && c->tag[v - 1] != key)
+		p = (p + 1) & c->hx_mask;
+	return p;
+}
+
+/* empty position p (linear probing's deletion: later entries of the probe
+ * run move back when their home allows) */
+static void hx_remove(struct uarch_cache *c, uint32_t p)
+{
+	uint32_t m = c->hx_mask, j = p, v;
+	while ((v = c->hx[j = (j + 1) & m])) {
+		uint32_t k = hx_home(c, c->tag[v - 1]);
+		/* v may fill p unless its home lies cyclically in (p, j] */
+		if (p <= j ? (k <= p || k > j) : (k <= p && k > j)) {
+			c->hx[p] = v;
+			p = j;
+		}
+	}
+	c->hx[p] = 0;
+}
+
+/* the filter's first entry missed (uarch_cache_access in uarch.h) */
+unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
 {
 	uint64_t key = line + 1;
 	uint32_t set = (uint32_t)line & c->set_mask, base = set * c->ways;
 	for (unsigned k = 1; k < UARCH_CACHE_FILTER; k++) {
 		if (c->f_key[k] == key) {
 			uint32_t s = c->f_slot[k];
-			touch(c, set, s);
+			/* The filter holds every resident line touched after this
+			 * one. If none of them shares its set, it is the most
+			 * recent of its set already and a touch would change no
+			 * replacement order (PLRU bits stay; LRU stamps keep their
+			 * order). */
+			unsigned j = 0;
+			while (j < k && (!c->f_key[j] || (((c->f_key[j] - 1) ^ line) & c->set_mask)))
+				j++;
+			if (j < k)
+				touch(c, set, s);
 			c->dirty[s] |= (uint8_t)write;
 			filter_front(c, key, s, k);
 			return UARCH_HIT;
 		}
 	}
 	uint64_t *t = c->tag + base;
-	for (uint32_t w = 0; w < c->ways; w++) {
+	uint32_t hp = 0;
+	if (c->hx) {
+		hp = hx_find(c, key);
+		uint32_t v = c->hx[hp];
+		if (v) {
+			touch(c, set, v - 1);
+			c->dirty[v - 1] |= (uint8_t)write;
+			filter_front(c, key, v - 1, UARCH_CACHE_FILTER - 1);
+			return UARCH_HIT;
+		}
+	} else for (uint32_t w = 0; w < c->ways; w++) {
 		if (t[w] == key) {
 			touch(c, set, base + w);
 			c->dirty[base + w] |= (uint8_t)write;
@@ -184,6 +234,13 @@ access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
 		for (unsigned k = 0; k < UARCH_CACHE_FILTER; k++)
 			if (c->f_key[k] == t[w])
 				drop = k;
+	if (c->hx) {
+		if (t[w]) {
+			hx_remove(c, hx_find(c, t[w]));
+			hp = hx_find(c, key);   /* the removal may have moved the gap */
+		}
+		c->hx[hp] = base + w + 1;
+	}
 	t[w] = key;
 	c->dirty[base + w] = (uint8_t)write;
 	touch(c, set, base + w);

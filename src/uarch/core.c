@@ -49,6 +49,8 @@ static void uarch_cfg(struct uarch_config *u, const struct profile *p)
 	u->bpred.btb_ways = p->bpred.btb_entries ? p->bpred.btb_ways : 0;
 	u->bpred.btb_sets = p->bpred.btb_entries ? p->bpred.btb_entries / p->bpred.btb_ways : 0;
 	u->bpred.ras_depth = p->bpred.ras_depth;
+	u->bpred.counter_bits = p->bpred.counter_bits;
+	u->bpred.indirect_entries = p->bpred.indirect_entries;
 	struct uarch_timing_config *t = &u->timing;
 	t->width = p->pipe.issue_width > 2 ? 2 : p->pipe.issue_width;
 	t->load_use = p->pipe.load_use_latency;
@@ -124,6 +126,9 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 		pmu_csr_access(&h->pmu, PRIV_M, PMU_CSR_SCOUNTEREN, PMU_CSR_WRITE, scen, 1, &old, NULL);
 	}
 	h->skid = p->pmu.skid;
+	h->sstc = h->system && p->pmu.sstc;
+	/* user mode: the kernel (rvpmu) would emulate them anyway */
+	h->misaligned_trap = h->system && p->misaligned_trap;
 	h->insn_hz = p->clock_hz;   /* time runs at the core clock, one cycle per instruction */
 	h->csr.mvendorid = p->mvendorid;
 	h->csr.marchid = p->marchid;

@@ -21,8 +21,3 @@ int uarch_tlb_init(struct uarch_tlb *t, const struct uarch_tlb_config *cfg, uint
 void uarch_tlb_free(struct uarch_tlb *t) { uarch_cache_free(&t->c); }
 
 void uarch_tlb_flush(struct uarch_tlb *t) { uarch_cache_invalidate(&t->c); }
-
-int uarch_tlb_access(struct uarch_tlb *t, uint64_t vaddr)
-{
-	return uarch_cache_access(&t->c, vaddr, 0, NULL) == UARCH_HIT;
-}

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "rvpmu/uarch.h"
+#include "retire_impl.h"
 
 static const char *const ev_names[UARCH_EV_COUNT] = {
 #define UARCH_EV_NAME(n, s) [UARCH_EV_##n] = s,
@@ -121,7 +122,7 @@ void uarch_fence_i(struct uarch *u)
 }
 
 /* cost of an L1 TLB miss */
-static uint32_t tlb_refill(struct uarch *u, uint64_t addr)
+COLD uint32_t uarch_tlb_refill(struct uarch *u, uint64_t addr)
 {
 	if (!u->l2tlb.c.present) {
 		u->ev[UARCH_EV_PAGE_WALK]++;
@@ -143,7 +144,7 @@ static void l2_count(struct uarch *u, unsigned res)
 }
 
 /* cost of an L1 miss */
-static uint32_t l2_fill(struct uarch *u, uint64_t addr)
+COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr)
 {
 	if (!u->l2.present)
 		return u->tm.cfg.mem_lat;
@@ -152,104 +153,19 @@ static uint32_t l2_fill(struct uarch *u, uint64_t addr)
 	return u->tm.cfg.l2_lat + (res & UARCH_MISS ? u->tm.cfg.mem_lat : 0);
 }
 
-static uint32_t fetch_block(struct uarch *u, uint64_t addr)
+/* a dirty L1D victim goes to L2 */
+COLD void uarch_writeback(struct uarch *u, uint64_t victim)
 {
-	uint32_t c = 0;
-	if (u->itlb.c.present) {
-		u->ev[UARCH_EV_ITLB_ACCESS]++;
-		if (!uarch_tlb_access(&u->itlb, addr)) {
-			u->ev[UARCH_EV_ITLB_MISS]++;
-			c += tlb_refill(u, addr);
-		}
+	u->ev[UARCH_EV_L1D_WRITEBACK]++;
+	if (u->l2.present) {
+		unsigned r = uarch_cache_access(&u->l2, victim, 1, NULL);
+		l2_count(u, r);
+		u->ev[UARCH_EV_L2_WRITE_ACCESS]++;  /* the writeback is a write */
+		u->ev[UARCH_EV_L2_WRITE_MISS] += r & UARCH_MISS;
 	}
-	if (u->l1i.present) {
-		u->ev[UARCH_EV_L1I_ACCESS]++;
-		if (uarch_cache_access(&u->l1i, addr, 0, NULL) & UARCH_MISS) {
-			u->ev[UARCH_EV_L1I_MISS]++;
-			c += l2_fill(u, addr);
-		}
-	}
-	return c;
-}
-
-static uint32_t data_line(struct uarch *u, uint64_t addr, int write)
-{
-	uint32_t c = 0;
-	if (u->dtlb.c.present) {
-		u->ev[UARCH_EV_DTLB_ACCESS]++;
-		u->ev[UARCH_EV_DTLB_WRITE_ACCESS] += (unsigned)write;  /* also in the totals */
-		if (!uarch_tlb_access(&u->dtlb, addr)) {
-			u->ev[UARCH_EV_DTLB_MISS]++;
-			u->ev[UARCH_EV_DTLB_WRITE_MISS] += (unsigned)write;
-			c += tlb_refill(u, addr);
-		}
-	}
-	if (u->l1d.present) {
-		uint64_t victim = 0;
-		u->ev[write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS]++;
-		unsigned res = uarch_cache_access(&u->l1d, addr, write, &victim);
-		if (res & UARCH_MISS) {
-			u->ev[write ? UARCH_EV_L1D_WRITE_MISS : UARCH_EV_L1D_READ_MISS]++;
-			c += l2_fill(u, addr);
-		}
-		if (res & UARCH_WB) {
-			u->ev[UARCH_EV_L1D_WRITEBACK]++;
-			if (u->l2.present)
-			{
-				unsigned r = uarch_cache_access(&u->l2, victim, 1, NULL);
-				l2_count(u, r);
-				u->ev[UARCH_EV_L2_WRITE_ACCESS]++;  /* the writeback is a write */
-				u->ev[UARCH_EV_L2_WRITE_MISS] += r & UARCH_MISS;
-			}
-		}
-	}
-	return c;
-}
-
-static uint32_t data_access(struct uarch *u, const struct retire_rec *r, int write)
-{
-	uint64_t a = r->addr, end = a + (r->size ? r->size : 1) - 1;
-	uint32_t c = data_line(u, a, write);
-	if ((end >> u->dline_shift) != (a >> u->dline_shift))
-		c += data_line(u, end, write);
-	return c;
 }
 
 void uarch_retire(struct uarch *u, const struct retire_rec *r)
 {
-	uint32_t ilen = r->ilen ? r->ilen : 4, fe = 0, be = 0;
-	unsigned bp = 0;
-	uint64_t first = r->pc >> u->fetch_shift, last = (r->pc + ilen - 1) >> u->fetch_shift;
-	if (first != u->fetch_line || u->redirect)
-		fe = fetch_block(u, first << u->fetch_shift);
-	if (last != first)
-		fe += fetch_block(u, last << u->fetch_shift);
-	u->fetch_line = last;
-	u->redirect = r->next_pc != r->pc + ilen;
-
-	switch (r->cls) {
-	case UARCH_CLS_LOAD:
-		be = data_access(u, r, 0);
-		break;
-	case UARCH_CLS_STORE:
-	case UARCH_CLS_ATOMIC:
-		be = data_access(u, r, 1);
-		break;
-	case UARCH_CLS_BRANCH:
-		if (r->taken)
-			u->redirect = 1;
-		goto predict;
-	case UARCH_CLS_JAL:
-	case UARCH_CLS_JALR:
-		u->redirect = 1;        /* a jump is taken even to pc + ilen */
-	predict:
-		bp = uarch_bpred_retire(&u->bp, r);
-		u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] += (bp & UARCH_BP_DIR) != 0;
-		u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] += (bp & UARCH_BP_TARGET) != 0;
-		u->ev[UARCH_EV_RAS_MISPREDICT] += (bp & UARCH_BP_RAS) != 0;
-		break;
-	default:
-		break;
-	}
-	uarch_timing_issue(&u->tm, r, fe, be, bp | (u->redirect ? UARCH_BP_REDIRECT : 0), u->ev);
+	uarch_retire_inline(u, r);
 }

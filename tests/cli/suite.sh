@@ -207,4 +207,62 @@ if [ "$rc" != 139 ]; then no sigsegv-c "exit $rc, expected 139"
 elif [ "$(cat "$O")" != before ]; then no sigsegv-c "stdout before the fault lost"
 elif ! has "$E" SIGSEGV || ! has "$E" 'pc'; then no sigsegv-c "stderr lacks SIGSEGV / pc"
 else ok sigsegv-c; fi
+
+# --- run --profile / --no-uarch: rdcycle sees the chosen core. cyc.S runs
+# N iterations of divu/addi/bnez then reads rdcycle (printing it with an
+# argument, exiting at once without). Two sizes, same code otherwise: the
+# end state of the loop is the same, so the rdcycle difference is the
+# loop's cycles, which stat on the same core must give too. Functional
+# (plain run, or --no-uarch): one cycle per instruction, 3 per iteration.
+Q1=100 Q2=500
+for n in $Q1 $Q2; do
+	$CC -static -nostdlib -DN=$n -o "$out/cyc$n" "$here/cyc.S" >&2 ||
+		echo "FAIL cli build-cyc: guest does not build"
+done
+# rdc NAME RUN-OPTIONS...: rdcycle of cyc$Q2 minus cyc$Q1 under rvpmu run
+rdc() {
+	name=$1
+	shift
+	rv run "$@" "$out/cyc$Q1" p; a=$(cat "$O"); ra=$rc
+	rv run "$@" "$out/cyc$Q2" p; b=$(cat "$O")
+	case "$ra$rc:$a:$b" in
+	00:[0-9]*:[0-9]*) d=$(awk -v a="$a" -v b="$b" 'BEGIN { print b - a }') ;;  # no leading-zero octal
+	*) d=; no "$name" "run $*: exit $ra/$rc, printed '$a' '$b'" ;;
+	esac
+}
+# scyc ARGS...: stat's cycles of cyc$Q2 minus cyc$Q1
+scyc() {
+	rv stat -x, -e cycles "$@" "$out/cyc$Q1"; sa=$(awk -F, '$3 == "cycles" { print $1 }' "$E")
+	rv stat -x, -e cycles "$@" "$out/cyc$Q2"; sb=$(awk -F, '$3 == "cycles" { print $1 }' "$E")
+	case "$sa:$sb" in
+	[0-9]*:[0-9]*) s=$((sb - sa)) ;;
+	*) s= ;;
+	esac
+}
+rdc run-rdcycle-functional
+dplain=$d
+[ -n "$d" ] && { [ "$d" = $((3 * (Q2 - Q1))) ] && ok run-rdcycle-functional ||
+	no run-rdcycle-functional "rdcycle difference $d, want $((3 * (Q2 - Q1)))"; }
+for p in u74 virt; do
+	rdc "run-profile-$p-rdcycle" --profile $p
+	scyc --profile $p
+	if [ -z "$d" ]; then :
+	elif [ -z "$s" ]; then no "run-profile-$p-rdcycle" "stat --profile $p gave no cycles"
+	elif [ "$d" != "$s" ]; then no "run-profile-$p-rdcycle" "rdcycle difference $d, stat's cycles $s"
+	else ok "run-profile-$p-rdcycle"; fi
+done
+# the u74 divide is unpipelined and slow: the modelled loop costs more
+rdc run-profile-u74-differs --profile u74
+[ -n "$d" ] && [ -n "$dplain" ] && { [ "$d" -gt "$dplain" ] && ok run-profile-u74-differs ||
+	no run-profile-u74-differs "u74 $d cycles, functional $dplain"; }
+rdc run-profile-no-uarch --profile u74 --no-uarch
+[ -n "$d" ] && { [ "$d" = $((3 * (Q2 - Q1))) ] && ok run-profile-no-uarch ||
+	no run-profile-no-uarch "rdcycle difference $d, want $((3 * (Q2 - Q1)))"; }
+rv run --help
+has "$O" '--profile P' && has "$O" '--no-uarch' && ok run-help-profile ||
+	no run-help-profile "run --help does not document --profile and --no-uarch"
+bad run-profile-unknown nosuchcore run --profile nosuchcore "$out/exit42"
+printf '{ "name": "broken", ' > "$out/broken.json"
+bad run-profile-bad-json broken.json run --profile "$out/broken.json" "$out/exit42"
+bad run-profile-no-value --profile run --profile
 exit 0

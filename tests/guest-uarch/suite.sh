@@ -282,4 +282,43 @@ for prof in ${PROFILES:-virt u74}; do
 		st lcg2.$p $ev && cmp -s "$out/det.a.csv" "$out/lcg2.$p.csv" &&
 		[ -s "$out/det.a.csv" ] && pass determinism || fail determinism "two runs' CSV differ (or a run failed)"
 done
+
+# ---- switch dispatch with a fixed target sequence (switch.S, switch.py):
+# the indirect predictor learns it, the BTB's last target never does ----
+for prof in ${PROFILES:-virt u74}; do
+	case $prof in
+	*.json) pj=$prof p=$(basename "$prof" .json) ;;
+	*) pj=../../profiles/$prof.json p=$prof ;;
+	esac
+	[ "$p" = virt ] && pfx=uarch || pfx="uarch $p"
+	W1=200 W2=1200
+	build sw1.$p switch.S -DREPS=$W1 && build sw2.$p switch.S -DREPS=$W2 ||
+		{ fail build "switch.S does not build"; continue; }
+	SW_SKIP= SW_PER_REP= SW_BOUND=
+	eval "$(python3 switch.py "$pj" "$out/sw1.$p")" || { fail switch "switch.py $pj failed"; continue; }
+	if [ -n "$SW_SKIP" ]; then
+		echo "SKIP $pfx switch-dispatch: $SW_SKIP"
+		continue
+	fi
+	jev=JALR
+	python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["pmu"].get("selector_encoding") != "sifive")' "$pj" &&
+		jev=JALR_RETIRED
+	st sw1.$p $jev,TARGET_MISPREDICTS; st sw2.$p $jev,TARGET_MISPREDICTS
+	chk "switch-dispatch jumps" "$(dif sw1.$p sw2.$p $jev)" $((W2 - W1)) "jalr retired"
+	chk switch-dispatch "$(dif sw1.$p sw2.$p TARGET_MISPREDICTS)" $(((W2 - W1) * SW_PER_REP)) \
+		"target mispredicts over $((W2 - W1)) dispatches after warm-up"
+	if [ -n "$SW_BOUND" ]; then
+		m=$(v sw1.$p TARGET_MISPREDICTS)
+		isnum "$m" && [ "$m" -le "$SW_BOUND" ] && pass "switch-dispatch warm-up" ||
+			fail "switch-dispatch warm-up" "got '$m' target mispredicts in $W1 dispatches, want <= $SW_BOUND"
+		# the same core without its indirect predictor: every dispatch misses
+		python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["branch_predictor"]["indirect_entries"]=0; json.dump(p,open(sys.argv[2],"w"))' \
+			"$pj" "$out/$p-noind.json" || { fail "switch-dispatch btb" "cannot write a profile variant"; continue; }
+		sprof=$prof prof=$out/$p-noind.json
+		st sw1.$p TARGET_MISPREDICTS; st sw2.$p TARGET_MISPREDICTS
+		prof=$sprof
+		chk "switch-dispatch btb" "$(dif sw1.$p sw2.$p TARGET_MISPREDICTS)" $((W2 - W1)) \
+			"indirect_entries 0: BTB last target"
+	fi
+done
 exit 0

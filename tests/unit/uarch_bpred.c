@@ -159,3 +159,134 @@ void test_btb_conflict(void)
 	CHECK_EV(&u, BRANCH_TARGET_MISPREDICT, 3);
 	uarch_free(&u);
 }
+
+/* Counter width n: counters saturate at 0 and 2^n - 1, predict taken from
+ * 2^(n-1) and start at 2^(n-1) - 1 (one T from predicting taken).
+ * The 9T+1N loop of test_bimodal_loop, R runs: a 1-bit counter flips on
+ * the exit, so every run mispredicts its first taken and its exit: 2R.
+ * Two or more bits ride out the exit: R + 1 (the first taken of run 1
+ * and every exit).
+ * 20 T, 20 N, 20 T: 1 miss to leave the start, then 2^(n-1) misses at each
+ * change of direction (saturated to the midpoint, and 0 back up to it):
+ * 1 + 2^n. */
+void test_bpred_counter_bits(void)
+{
+	static const unsigned runs[3] = { 1, 3, 10 };
+	for (uint32_t bits = 1; bits <= 4; bits++) {
+		for (int k = 0; k < 3; k++) {
+			struct uarch_config c;
+			struct uarch u;
+			bp_config(&c, UARCH_DIR_BIMODAL, 16, 0);
+			c.bpred.counter_bits = bits;
+			ut_init(&u, &c);
+			for (unsigned run = 0; run < runs[k]; run++)
+				for (int i = 0; i < 10; i++)
+					retire(&u, ut_br(0x200, i < 9, 0x1f0, 5));
+			CHECK_EQ(u.ev[UARCH_EV_BRANCH_DIR_MISPREDICT],
+				 bits == 1 ? 2 * runs[k] : runs[k] + 1, bits == 1 ? "1-bit loop" : "n-bit loop");
+			uarch_free(&u);
+		}
+		struct uarch_config c;
+		struct uarch u;
+		bp_config(&c, UARCH_DIR_BIMODAL, 16, 0);
+		c.bpred.counter_bits = bits;
+		ut_init(&u, &c);
+		for (int i = 0; i < 60; i++)
+			retire(&u, ut_br(0x200, i < 20 || i >= 40, 0x1f0, 5));
+		CHECK_EQ(u.ev[UARCH_EV_BRANCH_DIR_MISPREDICT], 1 + (1u << bits), "T20 N20 T20 hysteresis");
+		uarch_free(&u);
+	}
+	/* widths outside 1..4 are refused; 0 means 2 (the loop gives R + 1 above) */
+	struct uarch_config c;
+	struct uarch u;
+	bp_config(&c, UARCH_DIR_BIMODAL, 16, 0);
+	c.bpred.counter_bits = 5;
+	CHECK(uarch_init(&u, &c, NULL, 0) != 0, "counter_bits 5 accepted");
+	bp_config(&c, UARCH_DIR_BIMODAL, 16, 0);
+	c.bpred.indirect_entries = (1u << 16) + 1;
+	CHECK(uarch_init(&u, &c, NULL, 0) != 0, "indirect_entries 65537 accepted");
+}
+
+/* A branch at 0x400 alternating T N T N ... (100 times), each followed by
+ * a jalr x0, 0(a0) at 0x5000 going to 0x100 after a T and 0x200 after an
+ * N; 4 indirect entries.
+ * gshare, 2 history bits: after the branch the history is 01 (after T) or
+ * 10 (after N), and (0x5000 >> 1) mod 4 = 0, so the jalr uses entry 1
+ * after T and 2 after N: two cold misses, then every target is right: 2.
+ * (The branch itself: 2 direction misses, as in test_gshare_alternate, and
+ * its BTB entry is trained on its first taken: no target misses.)
+ * The same jumps from the BTB (no indirect predictor): the target changes
+ * every time: 100. Bimodal has no history, the index is the pc alone: one
+ * entry whose last target is always the other one: 100. */
+void test_indirect_history(void)
+{
+	for (int v = 0; v < 3; v++) {
+		struct uarch_config c;
+		struct uarch u;
+		bp_config(&c, v == 2 ? UARCH_DIR_BIMODAL : UARCH_DIR_GSHARE, 4, 2);
+		c.bpred.indirect_entries = v == 1 ? 0 : 4;
+		ut_init(&u, &c);
+		uint64_t after10 = 0;
+		for (int i = 0; i < 100; i++) {
+			int t = !(i & 1);
+			retire(&u, ut_br(0x400, t, 0x3f0, 5));
+			retire(&u, ut_jump(UARCH_CLS_JALR, 0x5000, t ? 0x100 : 0x200, 0, 10));
+			if (i == 9)
+				after10 = u.ev[UARCH_EV_BRANCH_TARGET_MISPREDICT];
+		}
+		CHECK_EV(&u, BRANCH_TARGET_MISPREDICT, v == 0 ? 2 : 100);
+		if (v == 0)
+			CHECK_EQ(after10, 2, "indirect target misses within warm-up");
+		CHECK_EV(&u, BRANCH_DIR_MISPREDICT, v == 2 ? 100 : 2);
+		CHECK_EV(&u, RAS_MISPREDICT, 0);
+		uarch_free(&u);
+	}
+}
+
+/* Bimodal (no history): the index is (pc >> 1) mod entries.
+ *  - 4 entries: jalr sites 0x5000 (entry 0) and 0x5004 (entry 2), each with
+ *    its own constant target, alternated 10 times: 2 cold misses. Sites
+ *    0x5000 and 0x5008 share entry 0 (tagless): every jump evicts the
+ *    other's target: 20 misses.
+ *  - 3 entries: 0x5000 -> 10240 mod 3 = 1, 0x5008 -> 10244 mod 3 = 2: no
+ *    sharing, 2 misses.
+ *  - 1 entry: jalr 0x5000 -> 0x100, then a call (jal ra at 0x6000, BTB
+ *    cold once) and its return (jalr x0, 0(ra), from the RAS), 5 times: the
+ *    return leaves the one entry alone, so 1 indirect + 1 BTB miss; a call
+ *    through jalr ra, 0(a0) (a push, not a return) does use it: a second
+ *    site with another target in the one entry makes every jump miss. */
+void test_indirect_pc(void)
+{
+	static const struct { uint32_t n; uint64_t second; unsigned want; } t[3] = {
+		{ 4, 0x5004, 2 }, { 4, 0x5008, 20 }, { 3, 0x5008, 2 },
+	};
+	for (int k = 0; k < 3; k++) {
+		struct uarch_config c;
+		struct uarch u;
+		bp_config(&c, UARCH_DIR_BIMODAL, 16, 0);
+		c.bpred.indirect_entries = t[k].n;
+		ut_init(&u, &c);
+		for (int i = 0; i < 10; i++) {
+			retire(&u, ut_jump(UARCH_CLS_JALR, 0x5000, 0x100, 0, 10));
+			retire(&u, ut_jump(UARCH_CLS_JALR, t[k].second, 0x200, 0, 11));
+		}
+		CHECK_EV(&u, BRANCH_TARGET_MISPREDICT, t[k].want);
+		uarch_free(&u);
+	}
+	for (int viajalr = 0; viajalr < 2; viajalr++) {
+		struct uarch_config c;
+		struct uarch u;
+		bp_config(&c, UARCH_DIR_BIMODAL, 16, 0);
+		c.bpred.indirect_entries = 1;
+		ut_init(&u, &c);
+		for (int i = 0; i < 5; i++) {
+			retire(&u, ut_jump(UARCH_CLS_JALR, 0x5000, 0x100, 0, 10));
+			retire(&u, viajalr ? ut_jump(UARCH_CLS_JALR, 0x6000, 0x7000, 1, 10)
+					   : ut_jump(UARCH_CLS_JAL, 0x6000, 0x7000, 1, 0));
+			retire(&u, ut_jump(UARCH_CLS_JALR, 0x7000, 0x6004, 0, 1));
+		}
+		CHECK_EV(&u, BRANCH_TARGET_MISPREDICT, viajalr ? 10 : 2);
+		CHECK_EV(&u, RAS_MISPREDICT, 0);
+		uarch_free(&u);
+	}
+}

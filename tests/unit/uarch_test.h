@@ -31,6 +31,7 @@ struct retire_rec ut_jump(uint8_t cls, uint64_t pc, uint64_t target, uint8_t rd,
 	X(hier_l2_writeback) X(fetch_l1i) X(tlb_strided) X(tlb_setassoc) \
 	X(tlb_facade) X(tlb_hugepage) X(bimodal_loop) X(gshare_alternate) \
 	X(ras_overflow) X(ras_hints) X(btb_conflict) X(timing_w1) \
+	X(bpred_counter_bits) X(indirect_history) X(indirect_pc) \
 	X(timing_w2) X(config_reject) X(determinism)
 #define DECL(g) void test_##g(void);
 UARCH_GROUPS(DECL)

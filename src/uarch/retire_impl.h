@@ -1,0 +1,114 @@
+/* The facade's per-instruction path (rules: the top of uarch.c), inline so
+ * that the step loop's retire stream (src/hart/retire.c) runs the models
+ * without calls on hits; misses take the cold functions in uarch.c.
+ * Private to the models and the retire stream. */
+#ifndef RVPMU_UARCH_RETIRE_IMPL_H
+#define RVPMU_UARCH_RETIRE_IMPL_H
+#include "rvpmu/uarch.h"
+#include "timing_impl.h"
+
+#define COLD __attribute__((noinline, cold))
+#define HOT_INLINE inline __attribute__((always_inline))
+
+COLD uint32_t uarch_tlb_refill(struct uarch *u, uint64_t addr);  /* cost of an L1 TLB miss */
+COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr);     /* cost of an L1 miss */
+COLD void uarch_writeback(struct uarch *u, uint64_t victim);     /* dirty L1D victim to L2 */
+
+static HOT_INLINE uint32_t fetch_block(struct uarch *u, uint64_t addr)
+{
+	uint32_t c = 0;
+	if (u->itlb.c.present) {
+		u->ev[UARCH_EV_ITLB_ACCESS]++;
+		if (!uarch_tlb_access(&u->itlb, addr)) {
+			u->ev[UARCH_EV_ITLB_MISS]++;
+			c += uarch_tlb_refill(u, addr);
+		}
+	}
+	if (u->l1i.present) {
+		u->ev[UARCH_EV_L1I_ACCESS]++;
+		if (uarch_cache_access(&u->l1i, addr, 0, NULL) & UARCH_MISS) {
+			u->ev[UARCH_EV_L1I_MISS]++;
+			c += uarch_l2_fill(u, addr);
+		}
+	}
+	return c;
+}
+
+static HOT_INLINE uint32_t data_line(struct uarch *u, uint64_t addr, int write, int uncached)
+{
+	uint32_t c = 0;
+	if (u->dtlb.c.present) {
+		u->ev[UARCH_EV_DTLB_ACCESS]++;
+		u->ev[UARCH_EV_DTLB_WRITE_ACCESS] += (unsigned)write;  /* also in the totals */
+		if (!uarch_tlb_access(&u->dtlb, addr)) {
+			u->ev[UARCH_EV_DTLB_MISS]++;
+			u->ev[UARCH_EV_DTLB_WRITE_MISS] += (unsigned)write;
+			c += uarch_tlb_refill(u, addr);
+		}
+	}
+	if (u->l1d.present && !uncached) {   /* device memory is not cacheable */
+		uint64_t victim = 0;
+		u->ev[write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS]++;
+		unsigned res = uarch_cache_access(&u->l1d, addr, write, &victim);
+		if (__builtin_expect(res & UARCH_MISS, 0)) {
+			u->ev[write ? UARCH_EV_L1D_WRITE_MISS : UARCH_EV_L1D_READ_MISS]++;
+			c += uarch_l2_fill(u, addr);
+		}
+		if (res & UARCH_WB)
+			uarch_writeback(u, victim);
+	}
+	return c;
+}
+
+static HOT_INLINE uint32_t data_access(struct uarch *u, const struct retire_rec *r, int write)
+{
+	uint64_t a = r->addr, end = a + (r->size ? r->size : 1) - 1;
+	int uc = r->flags & UARCH_RF_UNCACHED;
+	uint32_t c = data_line(u, a, write, uc);
+	if ((end >> u->dline_shift) != (a >> u->dline_shift))
+		c += data_line(u, end, write, uc);
+	return c;
+}
+
+static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_rec *rp)
+{
+	const struct retire_rec *r = rp;
+	uint32_t ilen = r->ilen ? r->ilen : 4, fe = 0, be = 0;
+	unsigned bp = 0;
+	uint64_t first = r->pc >> u->fetch_shift, last = (r->pc + ilen - 1) >> u->fetch_shift;
+	if (first != u->fetch_line || u->redirect)
+		fe = fetch_block(u, first << u->fetch_shift);
+	if (__builtin_expect(last != first, 0))
+		fe += fetch_block(u, last << u->fetch_shift);
+	u->fetch_line = last;
+	int redirect = r->next_pc != r->pc + ilen;
+
+	switch (r->cls) {
+	case UARCH_CLS_LOAD:
+		be = data_access(u, r, 0);
+		break;
+	case UARCH_CLS_STORE:
+	case UARCH_CLS_ATOMIC:
+		be = data_access(u, r, 1);
+		break;
+	case UARCH_CLS_BRANCH:
+		if (r->taken)
+			redirect = 1;
+		goto predict;
+	case UARCH_CLS_JAL:
+	case UARCH_CLS_JALR:
+		redirect = 1;           /* a jump is taken even to pc + ilen */
+	predict:
+		bp = uarch_bpred_retire(&u->bp, rp);
+		u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] += (bp & UARCH_BP_DIR) != 0;
+		u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] += (bp & UARCH_BP_TARGET) != 0;
+		u->ev[UARCH_EV_RAS_MISPREDICT] += (bp & UARCH_BP_RAS) != 0;
+		break;
+	default:
+		break;
+	}
+	u->redirect = (uint8_t)redirect;
+	timing_issue(&u->tm, r, fe, be, bp | (redirect ? UARCH_BP_REDIRECT : 0), u->ev);
+}
+
+#endif
