@@ -125,7 +125,7 @@ static const struct subcommand {
 	 "error (exit 1).\n"},
 	{"list", cmd_list, "list the events rvpmu can count",
 	 "usage: rvpmu list [--profile P]\n\nList the event names 'rvpmu stat -e' accepts for a core profile.\n"},
-	{"system", cmd_system, "boot a bare-metal image on a QEMU-virt-compatible machine",
+	{"system", cmd_system, "boot firmware, Linux or a bare-metal image on a virt machine",
 	 "usage: rvpmu system [--bios builtin|none] --kernel FILE [options]\n"
 	 "\n"
 	 "Boot FILE (an ELF, loaded at its physical addresses, or a raw image) on\n"
