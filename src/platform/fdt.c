@@ -193,7 +193,7 @@ static int load_dtb(struct machine *m, void *dst, char *err, size_t errlen)
 	int more = fgetc(f) != EOF;
 	fclose(f);
 	if (more || n < sizeof(struct fdt_header) || fdt_check_header(buf) ||
-	    fdt_totalsize(buf) > n) {
+	    fdt_totalsize(buf) > n || fdt_check_full(buf, n)) {   /* the whole tree */
 		snprintf(err, errlen, "--dtb: '%s' is not a flattened device tree%s", m->o.dtb,
 			 more ? " of at most 64 KiB" : "");
 		return -1;

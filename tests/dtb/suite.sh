@@ -108,3 +108,24 @@ if [ -n "$img" ]; then
 else
 	fail "--dtb Linux" "no shared/linux/prebuilt/Image"
 fi
+# --dtb with damaged trees (random byte changes of a valid one): a clear
+# error or a boot, never a crash
+if python3 - "$RVPMU" "$k" "$out/orig.dtb" "$out" <<'PY'
+import random, subprocess, sys
+rv, k, src, out = sys.argv[1:5]
+d = bytearray(open(src, "rb").read())
+rnd = random.Random(7)
+for i in range(200):
+    x = bytearray(d)
+    for _ in range(rnd.randint(1, 8)):
+        x[rnd.randrange(len(x))] = rnd.randrange(256)
+    open(out + "/fuzz.dtb", "wb").write(x)
+    r = subprocess.run([rv, "system", "--kernel", k, "--dtb", out + "/fuzz.dtb", "--append", "x",
+                        "--dump-dtb", out + "/fuzz-out.dtb"], capture_output=True, timeout=30)
+    if r.returncode not in (0, 1) or (r.returncode == 1 and b"--dtb" not in r.stderr):
+        print(f"mutation {i}: exit {r.returncode}: {r.stderr[-200:]!r}")
+        sys.exit(1)
+PY
+then pass "--dtb: 200 damaged trees, each a clear error or a boot"
+else fail "--dtb damaged trees" "see above"
+fi
