@@ -574,7 +574,8 @@ static size_t pairs_sorted(struct pairs *p)
 	for (size_t i = 0; i < p->cap; i++)
 		if (p->t[i].used)
 			p->t[k++] = p->t[i];
-	qsort(p->t, k, sizeof(*p->t), by_count);
+	if (k)   /* an empty table may have no storage at all */
+		qsort(p->t, k, sizeof(*p->t), by_count);
 	return k;
 }
 

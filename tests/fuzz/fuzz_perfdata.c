@@ -32,6 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.folded = 0;
 	o.flamegraph = "/dev/null";
 	report_file(&o, &f, err, sizeof(err));
+	o.flamegraph = NULL;
+	o.branch = 1;   /* report --branch: edges and basic blocks */
+	report_file(&o, &f, err, sizeof(err));
 	perfdata_file_free(&f);
 	return 0;
 }
