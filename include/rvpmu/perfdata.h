@@ -159,6 +159,9 @@ struct perfdata_file {
  * or -1 with a one-line reason in err; never reads outside buf. */
 int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *err, size_t errlen);
 int perfdata_read(const char *path, struct perfdata_file *f, char *err, size_t errlen);
+/* The perf.data code's error text: printf into err, control characters
+ * (from names in files) made '?', so a message stays one line. */
+void perfdata_errf(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void perfdata_file_free(struct perfdata_file *f);
 
 /* ---- symbols of one guest ELF ---- */

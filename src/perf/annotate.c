@@ -62,20 +62,6 @@ struct ann {
 	unsigned nsrc_used;
 };
 
-static void aerr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	/* names come from the file and the command line: keep it one line */
-	for (char *p = err; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
-			*p = '?';
-}
-
 static void func_close(struct func *fn)
 {
 	sym_close(fn->se);
@@ -138,13 +124,13 @@ static int func_open(struct func *fn, const char *name, char *err, size_t errlen
 {
 	fn->fd = open(fn->full, O_RDONLY);
 	if (fn->fd < 0) {
-		aerr(err, errlen, "cannot read %s: %s", fn->full, strerror(errno));
+		perfdata_errf(err, errlen, "cannot read %s: %s", fn->full, strerror(errno));
 		return -1;
 	}
 	elf_version(EV_CURRENT);
 	fn->elf = elf_begin(fn->fd, ELF_C_READ, NULL);
 	if (!fn->elf || elf_kind(fn->elf) != ELF_K_ELF) {
-		aerr(err, errlen, "%s: not an ELF file", fn->full);
+		perfdata_errf(err, errlen, "%s: not an ELF file", fn->full);
 		return -1;
 	}
 	/* .symtab first (static binaries keep it), else .dynsym */
@@ -168,7 +154,7 @@ static int func_open(struct func *fn, const char *name, char *err, size_t errlen
 	Elf_Data *d = code ? elf_getdata(code, NULL) : NULL;
 	if (!code || !gelf_getshdr(code, &sh) || sh.sh_type != SHT_PROGBITS || !d ||
 	    sym.st_value < sh.sh_addr || sym.st_value - sh.sh_addr >= d->d_size) {
-		aerr(err, errlen, "%s: the code of '%s' is not in the file", fn->full, name);
+		perfdata_errf(err, errlen, "%s: the code of '%s' is not in the file", fn->full, name);
 		return -1;
 	}
 	uint64_t at = sym.st_value - sh.sh_addr, room = d->d_size - at;
@@ -178,12 +164,12 @@ static int func_open(struct func *fn, const char *name, char *err, size_t errlen
 	if (size > room)
 		size = room;
 	if (!size || size > MAX_FUNC_BYTES) {
-		aerr(err, errlen, "%s: '%s' has no code to show (%llu bytes)", fn->full, name,
+		perfdata_errf(err, errlen, "%s: '%s' has no code to show (%llu bytes)", fn->full, name,
 		     (unsigned long long)size);
 		return -1;
 	}
 	if (!(fn->code = malloc(size))) {
-		aerr(err, errlen, "out of memory");
+		perfdata_errf(err, errlen, "out of memory");
 		return -1;
 	}
 	memcpy(fn->code, (const uint8_t *)d->d_buf + at, size);
@@ -439,9 +425,9 @@ int annotate_file(const struct annotate_opts *o, const struct perfdata_file *f, 
 {
 	struct ann a = { .o = o, .f = f };
 	if (!o->symbol || !*o->symbol)
-		return aerr(err, errlen, "no symbol given"), -1;
+		return perfdata_errf(err, errlen, "no symbol given"), -1;
 	if (!f->nmmaps)
-		return aerr(err, errlen, "the file maps no executable, so '%s' cannot be found",
+		return perfdata_errf(err, errlen, "the file maps no executable, so '%s' cannot be found",
 			    o->symbol), -1;
 	/* every mapped file that holds the symbol; the one with the most
 	 * samples of it wins (one file in a static program) */
@@ -498,11 +484,11 @@ int annotate_file(const struct annotate_opts *o, const struct perfdata_file *f, 
 	}
 	if (btotal < 0) {
 		if (why[0])
-			aerr(err, errlen, "no function '%s' found (%s)", o->symbol, why);
+			perfdata_errf(err, errlen, "no function '%s' found (%s)", o->symbol, why);
 		else
-			aerr(err, errlen, "no function '%s' in the files perf.data maps", o->symbol);
+			perfdata_errf(err, errlen, "no function '%s' in the files perf.data maps", o->symbol);
 	} else if (!btotal) {
-		aerr(err, errlen, "'%s' in %s has no samples", o->symbol, best.path);
+		perfdata_errf(err, errlen, "'%s' in %s has no samples", o->symbol, best.path);
 	} else {
 		int first = 1;
 		for (unsigned ev = 0; ev < f->nevents; ev++) {

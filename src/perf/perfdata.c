@@ -42,16 +42,6 @@ struct perfdata_writer {
 	int any_branch;
 };
 
-static void werr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 static void put(struct perfdata_writer *w, const void *p, size_t n)
 {
 	if (n && fwrite(p, 1, n, w->f) != n)
@@ -148,14 +138,14 @@ struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_
 					char *err, size_t errlen)
 {
 	if (!nevents || nevents > PERFDATA_MAX_EVENTS) {
-		werr(err, errlen, "%s: %u events (1 to %u supported)", path, nevents,
+		perfdata_errf(err, errlen, "%s: %u events (1 to %u supported)", path, nevents,
 		     PERFDATA_MAX_EVENTS);
 		return NULL;
 	}
 	struct perfdata_writer *w = calloc(1, sizeof(*w));
 	if (!w || !(w->ev = calloc(nevents, sizeof(*w->ev))) || !(w->path = strdup(path)) ||
 	    (argc > 0 && !(w->argv = calloc(argc, sizeof(char *))))) {
-		werr(err, errlen, "%s: out of memory", path);
+		perfdata_errf(err, errlen, "%s: out of memory", path);
 		free_writer(w);
 		return NULL;
 	}
@@ -169,14 +159,14 @@ struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_
 	}
 	for (int i = 0; i < argc; i++) {
 		if (!(w->argv[i] = strdup(argv[i] ? argv[i] : ""))) {
-			werr(err, errlen, "%s: out of memory", path);
+			perfdata_errf(err, errlen, "%s: out of memory", path);
 			free_writer(w);
 			return NULL;
 		}
 		w->argc = i + 1;
 	}
 	if (!(w->f = fopen(path, "wb"))) {
-		werr(err, errlen, "%s: %s", path, strerror(errno));
+		perfdata_errf(err, errlen, "%s: %s", path, strerror(errno));
 		free_writer(w);
 		return NULL;
 	}
@@ -193,7 +183,7 @@ struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_
 	w->data_off = PERFDATA_HEADER_SIZE + 8ull * nevents +
 		(uint64_t)nevents * (PERFDATA_ATTR_SIZE + 16);
 	if (check(w)) {
-		werr(err, errlen, "%s: %s", path, strerror(w->failed));
+		perfdata_errf(err, errlen, "%s: %s", path, strerror(w->failed));
 		free_writer(w);
 		return NULL;
 	}
@@ -552,11 +542,11 @@ int perfdata_close(struct perfdata_writer *w, char *err, size_t errlen)
 		w->failed = errno ? errno : EIO;
 	int rc = 0;
 	if (w->failed) {
-		werr(err, errlen, "%s: %s", w->path, strerror(w->failed));
+		perfdata_errf(err, errlen, "%s: %s", w->path, strerror(w->failed));
 		rc = -1;
 	}
 	if (fclose(w->f) && !rc) {
-		werr(err, errlen, "%s: %s", w->path, strerror(errno));
+		perfdata_errf(err, errlen, "%s: %s", w->path, strerror(errno));
 		rc = -1;
 	}
 	w->f = NULL;

@@ -59,7 +59,7 @@ static const uint8_t *get_bytes(struct cur *c, uint64_t n)
 	return r;
 }
 
-static void rerr(char *err, size_t len, const char *fmt, ...)
+void perfdata_errf(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	if (!err || !len)
@@ -67,6 +67,10 @@ static void rerr(char *err, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+	/* names come from the file and the command line: keep it one line */
+	for (char *p = err; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p == 0x7f)
+			*p = '?';
 }
 
 /* A section [off, off+size) inside the image (overflow-safe). */
@@ -124,7 +128,7 @@ struct parser {
 
 static int nomem(struct parser *ps)
 {
-	rerr(ps->err, ps->errlen, "out of memory");
+	perfdata_errf(ps->err, ps->errlen, "out of memory");
 	return -1;
 }
 
@@ -149,11 +153,11 @@ static int parse_attrs(struct parser *ps, const uint8_t *img, size_t len, uint64
 {
 	struct perfdata_file *f = ps->f;
 	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > 4096 + 16)
-		return rerr(ps->err, ps->errlen, "bad attr size %llu", (unsigned long long)attr_size), -1;
+		return perfdata_errf(ps->err, ps->errlen, "bad attr size %llu", (unsigned long long)attr_size), -1;
 	if (!in_image(off, size, len))
-		return rerr(ps->err, ps->errlen, "attrs section outside the file (truncated?)"), -1;
+		return perfdata_errf(ps->err, ps->errlen, "attrs section outside the file (truncated?)"), -1;
 	if (!size || size % attr_size || size / attr_size > PERFDATA_MAX_EVENTS)
-		return rerr(ps->err, ps->errlen, "attrs section of %llu bytes is not 1 to %d attrs",
+		return perfdata_errf(ps->err, ps->errlen, "attrs section of %llu bytes is not 1 to %d attrs",
 			    (unsigned long long)size, PERFDATA_MAX_EVENTS), -1;
 	f->nevents = (unsigned)(size / attr_size);
 	if (!(f->events = calloc(f->nevents, sizeof(*f->events))))
@@ -180,7 +184,7 @@ static int parse_attrs(struct parser *ps, const uint8_t *img, size_t len, uint64
 		memcpy(&ioff, a + alen, 8);
 		memcpy(&isz, a + alen + 8, 8);
 		if (!in_image(ioff, isz, len) || isz % 8 || isz / 8 > 65536)
-			return rerr(ps->err, ps->errlen, "ids of attr %u outside the file", i), -1;
+			return perfdata_errf(ps->err, ps->errlen, "ids of attr %u outside the file", i), -1;
 		e->nids = (unsigned)(isz / 8);
 		if (e->nids) {
 			if (!(e->ids = malloc(isz)))
@@ -315,7 +319,7 @@ static int parse_sample(struct parser *ps, const struct perf_event_header *h, st
 		}
 	}
 	if (c.bad) {
-		rerr(ps->err, ps->errlen, "sample record shorter than its sample_type 0x%llx",
+		perfdata_errf(ps->err, ps->errlen, "sample record shorter than its sample_type 0x%llx",
 		     (unsigned long long)st);
 		return -1;
 	}
@@ -359,7 +363,7 @@ static int parse_mmap(struct parser *ps, const struct perf_event_header *h, stru
 		get_u32(&c);            /* flags */
 	}
 	if (c.bad || !(m.path = dup_name(c.p, c.end))) {
-		rerr(ps->err, ps->errlen, "malformed %s record", h->type == PERF_RECORD_MMAP2
+		perfdata_errf(ps->err, ps->errlen, "malformed %s record", h->type == PERF_RECORD_MMAP2
 		     ? "MMAP2" : "MMAP");
 		free(m.path);
 		return -1;
@@ -381,7 +385,7 @@ static int parse_comm(struct parser *ps, struct cur c)
 	m.tid = get_u32(&c);
 	char *name = c.bad ? NULL : dup_name(c.p, c.end);
 	if (!name) {
-		rerr(ps->err, ps->errlen, "malformed COMM record");
+		perfdata_errf(ps->err, ps->errlen, "malformed COMM record");
 		return -1;
 	}
 	snprintf(m.name, sizeof(m.name), "%s", name);
@@ -398,14 +402,14 @@ static int parse_data(struct parser *ps, const uint8_t *img, uint64_t off, uint6
 	while (c.p < c.end) {
 		uint64_t at = (uint64_t)(c.p - img);
 		if (c.end - c.p < (ptrdiff_t)sizeof(struct perf_event_header)) {
-			rerr(ps->err, ps->errlen, "record header at offset %llu cut short",
+			perfdata_errf(ps->err, ps->errlen, "record header at offset %llu cut short",
 			     (unsigned long long)at);
 			return -1;
 		}
 		struct perf_event_header h;
 		memcpy(&h, c.p, sizeof(h));
 		if (h.size < sizeof(h) || h.size > c.end - c.p) {
-			rerr(ps->err, ps->errlen, "record at offset %llu has bad size %u",
+			perfdata_errf(ps->err, ps->errlen, "record at offset %llu has bad size %u",
 			     (unsigned long long)at, h.size);
 			return -1;
 		}
@@ -574,7 +578,7 @@ static int parse_features(struct parser *ps, const uint8_t *img, size_t len,
 		if (!(bits[feat / 64] >> (feat % 64) & 1))
 			continue;
 		if (!in_image(at, 16, len)) {
-			rerr(ps->err, ps->errlen, "feature section table past the end of the file (truncated?)");
+			perfdata_errf(ps->err, ps->errlen, "feature section table past the end of the file (truncated?)");
 			return -1;
 		}
 		uint64_t off, size;
@@ -582,7 +586,7 @@ static int parse_features(struct parser *ps, const uint8_t *img, size_t len,
 		memcpy(&size, img + at + 8, 8);
 		at += 16;
 		if (!in_image(off, size, len)) {
-			rerr(ps->err, ps->errlen, "feature %d section outside the file (truncated?)", feat);
+			perfdata_errf(ps->err, ps->errlen, "feature %d section outside the file (truncated?)", feat);
 			return -1;
 		}
 		struct cur c = { img + off, img + off + size, 0 };
@@ -590,7 +594,7 @@ static int parse_features(struct parser *ps, const uint8_t *img, size_t len,
 			const char *n = feat < (int)(sizeof(names) / sizeof(names[0])) && names[feat]
 				? names[feat] : "?";
 			if (!ps->err[0])
-				rerr(ps->err, ps->errlen, "malformed HEADER_%s feature section", n);
+				perfdata_errf(ps->err, ps->errlen, "malformed HEADER_%s feature section", n);
 			return -1;
 		}
 	}
@@ -608,26 +612,26 @@ int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *e
 	memset(f, 0, sizeof(*f));
 	const uint8_t *img = buf;
 	if (len < 16) {
-		rerr(err, errlen, "too short for a perf.data header (%zu bytes)", len);
+		perfdata_errf(err, errlen, "too short for a perf.data header (%zu bytes)", len);
 		return -1;
 	}
 	if (!memcmp(img, "2ELIFREP", 8)) {
-		rerr(err, errlen, "perf.data of the other byte order is not supported");
+		perfdata_errf(err, errlen, "perf.data of the other byte order is not supported");
 		return -1;
 	}
 	if (memcmp(img, "PERFILE2", 8)) {
-		rerr(err, errlen, memcmp(img, "PERFFILE", 8) ? "not a perf.data file (bad magic)"
+		perfdata_errf(err, errlen, memcmp(img, "PERFFILE", 8) ? "not a perf.data file (bad magic)"
 		     : "perf.data version 1 (PERFFILE) is not supported");
 		return -1;
 	}
 	uint64_t hsize;
 	memcpy(&hsize, img + 8, 8);
 	if (hsize == 16) {
-		rerr(err, errlen, "pipe-mode perf.data is not supported");
+		perfdata_errf(err, errlen, "pipe-mode perf.data is not supported");
 		return -1;
 	}
 	if (hsize != PERFDATA_HEADER_SIZE || len < PERFDATA_HEADER_SIZE) {
-		rerr(err, errlen, "%s", len < PERFDATA_HEADER_SIZE ? "file header cut short"
+		perfdata_errf(err, errlen, "%s", len < PERFDATA_HEADER_SIZE ? "file header cut short"
 		     : "unsupported perf.data header size");
 		return -1;
 	}
@@ -640,7 +644,7 @@ int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *e
 	struct parser ps = { .f = f, .err = err, .errlen = errlen };
 	int rc = parse_attrs(&ps, img, len, attr_size, attrs_off, attrs_size);
 	if (!rc && !in_image(data_off, data_size, len)) {
-		rerr(err, errlen, "data section outside the file (truncated?)");
+		perfdata_errf(err, errlen, "data section outside the file (truncated?)");
 		rc = -1;
 	}
 	if (!rc)
@@ -658,7 +662,7 @@ int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *e
 	free(ps.br_at);
 	if (rc) {
 		if (!err[0])
-			rerr(err, errlen, "malformed perf.data");
+			perfdata_errf(err, errlen, "malformed perf.data");
 		perfdata_file_free(f);
 	}
 	return rc;
@@ -669,19 +673,19 @@ int perfdata_read(const char *path, struct perfdata_file *f, char *err, size_t e
 	memset(f, 0, sizeof(*f));
 	int fd = open(path, O_RDONLY);
 	if (fd < 0) {
-		rerr(err, errlen, "%s: %s", path, strerror(errno));
+		perfdata_errf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	struct stat st;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		rerr(err, errlen, "%s: not a regular file", path);
+		perfdata_errf(err, errlen, "%s: not a regular file", path);
 		close(fd);
 		return -1;
 	}
 	size_t len = (size_t)st.st_size;
 	uint8_t *buf = malloc(len ? len : 1);
 	if (!buf) {
-		rerr(err, errlen, "%s: out of memory", path);
+		perfdata_errf(err, errlen, "%s: out of memory", path);
 		close(fd);
 		return -1;
 	}
@@ -697,7 +701,7 @@ int perfdata_read(const char *path, struct perfdata_file *f, char *err, size_t e
 	int rc = perfdata_parse(buf, got, f, why, sizeof(why));
 	free(buf);
 	if (rc)
-		rerr(err, errlen, "%s: %s", path, why);
+		perfdata_errf(err, errlen, "%s: %s", path, why);
 	return rc;
 }
 
