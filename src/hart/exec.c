@@ -335,11 +335,12 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	h->vm_fetch = (uint8_t)mmu_fetch_on(h);
 	h->vm_data = (uint8_t)mmu_data_on(h);
 #ifdef RVPMU_NO_PMU  /* the bench's baseline: no counting at all */
-	const uint64_t class_events = (h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data;
+	const uint64_t class_events = (h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data |
+		(h->trace != NULL);
 #else
 	const uint64_t class_events = (pmu_events_in_use(&h->pmu, h->priv) &
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
-		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data;
+		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data | (h->trace != NULL);
 #endif
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;
@@ -372,7 +373,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		}                                                       \
 		goto *(&&do_NONE + handlers_ev[d->id]);                 \
 	} while (0)
-#define GO() do { if (class_events || h->trace) GO_EV(); GO_FAST(); } while (0)
+#define GO() do { if (class_events) GO_EV(); GO_FAST(); } while (0)
 #define DISPATCH() do { if (unlikely(--budget < 0)) goto out_budget; VGO(); } while (0)
 #define NEXT() do { pc += ILEN; d += ILEN / 2; DISPATCH(); } while (0)
 #define OPE(name, e, expr) LBL(name): RD = (expr); EV(e); NEXT();
@@ -519,7 +520,7 @@ illegal: {
 
 trap:
 	budget++;           /* the trapping instruction did not retire */
-	if (class_events || h->trace)
+	if (class_events)
 		h->evc[retire_refine[d->id]]--;
 	h->rr_pending = 0;
 trap_nocount:
