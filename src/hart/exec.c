@@ -187,17 +187,18 @@ static int pmp_refuses(const struct hart *h, uint64_t a, unsigned size, enum mmu
 	return h->system && pmp_check(h, a, size, acc, mmu_data_priv(h));
 }
 
-static int load_slow(struct hart *h, uint64_t a, unsigned size, uint64_t *v)
+/* The slow load at physical a (virtual va, for mtval). */
+static int load_slow(struct hart *h, uint64_t a, uint64_t va, unsigned size, uint64_t *v)
 {
 	*v = 0;
 	if (h->misaligned_trap && (a & (size - 1))) {
 		h->cause = CAUSE_MISALIGNED_LOAD;
-		h->tval = a;
+		h->tval = va;
 		return -1;
 	}
 	if (pmp_refuses(h, a, size, MMU_LOAD)) {
 		h->cause = CAUSE_LOAD_ACCESS;
-		h->tval = a;
+		h->tval = va;
 		return -1;
 	}
 	if (!gmem_read(&h->mem, a, v, size))
@@ -209,7 +210,7 @@ static int load_slow(struct hart *h, uint64_t a, unsigned size, uint64_t *v)
 		return 0;
 	}
 	h->cause = h->system ? CAUSE_LOAD_ACCESS : CAUSE_LOAD_PAGE_FAULT;
-	h->tval = a;
+	h->tval = va;
 	return -1;
 }
 
@@ -232,16 +233,16 @@ static int code_written(struct hart *h, uint64_t a, unsigned size)
 
 /* Returns -1 on a fault, 1 when decoded code was invalidated, 2 after a
  * device write (which may change interrupts: the run ends), else 0. */
-static int store_slow(struct hart *h, uint64_t a, unsigned size, uint64_t v)
+static int store_slow(struct hart *h, uint64_t a, uint64_t va, unsigned size, uint64_t v)
 {
 	if (h->misaligned_trap && (a & (size - 1))) {
 		h->cause = CAUSE_MISALIGNED_STORE;
-		h->tval = a;
+		h->tval = va;
 		return -1;
 	}
 	if (pmp_refuses(h, a, size, MMU_STORE)) {
 		h->cause = CAUSE_STORE_ACCESS;
-		h->tval = a;
+		h->tval = va;
 		return -1;
 	}
 	if (!gmem_write(&h->mem, a, &v, size))
@@ -252,7 +253,7 @@ static int store_slow(struct hart *h, uint64_t a, unsigned size, uint64_t v)
 		return 2;
 	}
 	h->cause = h->system ? CAUSE_STORE_ACCESS : CAUSE_STORE_PAGE_FAULT;
-	h->tval = a;
+	h->tval = va;
 	return -1;
 }
 
@@ -398,14 +399,14 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 
 #define LOAD(name, T) LBL(name): {                                      \
 		MEM_PRE();                                              \
-		uint64_t a_ = RS1 + (uint64_t)IMM; T v_;                \
+		uint64_t a_ = RS1 + (uint64_t)IMM, va_ld_ = a_; T v_;  \
 		XLATE(a_, MMU_LOAD, sizeof(T));                         \
 		if (likely(!(a_ & (sizeof(T) - 1)) && a_ < limit && \
 			   (pf[a_ >> GPAGE_SHIFT] & rmask))) {          \
 			memcpy(&v_, base + a_, sizeof(T));              \
 		} else {                                                \
 			uint64_t t_;                                    \
-			if (load_slow(h, a_, sizeof(T), &t_))           \
+			if (load_slow(h, a_, va_ld_, sizeof(T), &t_))   \
 				goto trap;                              \
 			v_ = (T)t_;                                     \
 		}                                                       \
@@ -415,7 +416,8 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	}
 #define STORE(name, T, val) LBL(name): {                                \
 		MEM_PRE();                                              \
-		uint64_t a_ = RS1 + (uint64_t)IMM; T v_ = (T)(val);     \
+		uint64_t a_ = RS1 + (uint64_t)IMM, va_st_ = a_;        \
+		T v_ = (T)(val);                                        \
 		XLATE(a_, MMU_STORE, sizeof(T));                        \
 		if (likely(!(a_ & (sizeof(T) - 1)) && a_ < limit && \
 			   (pf[a_ >> GPAGE_SHIFT] & (wmask | GP_CODE)) == wmask)) { \
@@ -424,7 +426,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 			NEXT();                                         \
 		}                                                       \
 		unsigned l_ = ILEN;                                   \
-		int r_ = store_slow(h, a_, sizeof(T), (uint64_t)v_);    \
+		int r_ = store_slow(h, a_, va_st_, sizeof(T), (uint64_t)v_); \
 		if (r_ < 0)                                             \
 			goto trap;                                      \
 		EV(PMU_EV_STORE);                                       \

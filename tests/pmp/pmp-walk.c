@@ -87,6 +87,13 @@ int main(void)
 	/* root[2], beside it, still works */
 	E("neighbouring root PTE allowed: S ld ok", PRV_S, probe_ld, (u64)target, 0);
 
+	/* the walk succeeds but PMP refuses the page it leads to: the access
+	 * fault still reports the virtual address in mtval */
+	pmp_set(1, PMP_NA4, (IMAGE_BASE + off) >> 2);
+	asm volatile("sfence.vma" ::: "memory");
+	E("leaf data refused: S ld -> 5, mtval = the VA", PRV_S, probe_ld, VA + off, C_LOAD);
+	E("leaf data refused: S sd -> 7, mtval = the VA", PRV_S, probe_sd, VA + off, C_STORE);
+
 	csrw(satp, 0);
 	asm volatile("sfence.vma" ::: "memory");
 	return rt_done();
