@@ -148,6 +148,14 @@ void hart_retire_csr_insn(struct hart *h)
 	collect_overflow(h, h->instret + 1);
 }
 
+/* CTR's time stamp of an xRET: the caller counts the instruction after
+ * this returns, so its own (at least one) cycle is added here, as a
+ * branch's is included in its record. */
+static uint64_t xret_cycles(const struct hart *h)
+{
+	return hart_cycles(h) + 1;
+}
+
 /* MRET, SRET, WFI, SFENCE.VMA. Returns -1 for illegal instruction, 1 when
  * the hart should wait for an interrupt, else 0; h->pc is the next pc.
  * h->instret counts the instructions before this one; the caller counts
@@ -176,7 +184,7 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		hart_update_mstatus(h, ms);
 		h->pc = c->mepc;
 		if (h->ctr)
-			ctr_transfer(h->ctr, from, h->priv, xpc, c->mepc, CTR_TYPE_TRET, 0, hart_cycles(h));
+			ctr_transfer(h->ctr, from, h->priv, xpc, c->mepc, CTR_TYPE_TRET, 0, xret_cycles(h));
 		return 0;
 	}
 	case INSN_SRET: {
@@ -195,7 +203,7 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		hart_update_mstatus(h, ms);
 		h->pc = c->sepc;
 		if (h->ctr)
-			ctr_transfer(h->ctr, from, h->priv, xpc, c->sepc, CTR_TYPE_TRET, 0, hart_cycles(h));
+			ctr_transfer(h->ctr, from, h->priv, xpc, c->sepc, CTR_TYPE_TRET, 0, xret_cycles(h));
 		return 0;
 	}
 	case INSN_WFI:
