@@ -243,4 +243,22 @@ mis rvpmu-opensbi-trap 1 "$RVPMU" system --profile "$trap_prof" --no-uarch --bio
 mis rvpmu-handle 0 "$RVPMU" system --profile virt --no-uarch --max-insns 50000000 --kernel
 [ "$have_qemu" = 1 ] && mis qemu 0 "$QEMU" -machine virt -cpu rv64,sscofpmf=true -m 256M -nographic \
 	-monitor none -bios "$FW" -kernel || echo "FAIL sbi misaligned qemu: $QEMU or $FW not installed"
+
+# --trace-sbi: one line per call with the extension, function, arguments
+# and result; --no-sbi-snapshot: FID 7 answers SBI_ERR_NOT_SUPPORTED (-2)
+if [ -x "$RVPMU" ] && [ -f "$out/sbi-base.elf" ]; then
+	"$RVPMU" system --trace-sbi --kernel "$out/sbi-base.elf" --max-insns 50000000 </dev/null \
+		>/dev/null 2>"$out/trace.err"
+	grep -q '^sbi: BASE.fid 0(0, 0, 0, 0, 0, 0) = 0, 0x3000000 at instret [0-9]*$' "$out/trace.err" &&
+		echo "PASS sbi trace-sbi: BASE.fid 0 (get_spec_version) = 0, 0x3000000" ||
+		echo "FAIL sbi trace-sbi: $(head -n 2 "$out/trace.err" | tr '\n' '|')"
+fi
+if [ -x "$RVPMU" ] && [ -f "$out/sbi-snapshot.elf" ]; then
+	"$RVPMU" system --no-sbi-snapshot --trace-sbi --kernel "$out/sbi-snapshot.elf" \
+		--max-insns 50000000 </dev/null >/dev/null 2>"$out/nosnap.err"
+	n=$(grep -c 'PMU.snapshot_set_shmem(' "$out/nosnap.err")
+	[ "$n" -gt 0 ] && ! grep 'PMU.snapshot_set_shmem(' "$out/nosnap.err" | grep -qv ') = -2 at' &&
+		echo "PASS sbi no-sbi-snapshot: all $n snapshot_set_shmem calls get SBI_ERR_NOT_SUPPORTED" ||
+		echo "FAIL sbi no-sbi-snapshot: $(grep 'snapshot_set_shmem' "$out/nosnap.err" | head -n 2 | tr '\n' '|')"
+fi
 exit 0
