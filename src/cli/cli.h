@@ -18,8 +18,23 @@ void cli_usage(const char *name, FILE *out);
 int cli_error(const char *fmt, const char *arg);
 /* Parse a non-negative count with optional k/M/G suffix. */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
-/* --user-counters=MODE or --user-counters MODE at argv[*i] (advancing *i
- * past a separate value): *mode = LINUX_UCNT_*, or -1 after a message. */
-int cli_user_counters(int argc, char **argv, int *i, int *mode);
+/* --user-counters MODE: *mode = LINUX_UCNT_*, or -1 after a message. */
+int cli_user_counters(const char *v, int *mode);
+
+/* One option of a subcommand: its name ("-x" or "--long"), another
+ * spelling or NULL, and whether it takes a value. A table ends with a
+ * NULL name. */
+struct cli_opt {
+	const char *name, *alias;
+	int arg;
+};
+enum { CLI_DONE = -1, CLI_HELP = -2, CLI_FAIL = -3 };
+/* The option at argv[*i], *i moved past it: its index in opts, with *val
+ * its value for a value option ("--opt V", "--opt=V", or "-xV" for a
+ * one-letter one); CLI_DONE at the first argument that is not an option
+ * ("--" is skipped); CLI_HELP for -h and --help; CLI_FAIL after printing
+ * why (unknown option, missing value). */
+int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv, int *i,
+	     const char **val);
 
 #endif

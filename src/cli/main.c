@@ -230,21 +230,9 @@ bad:
 	return -1;
 }
 
-int cli_user_counters(int argc, char **argv, int *i, int *mode)
+int cli_user_counters(const char *v, int *mode)
 {
 	static const char *const names[] = {"all", "off", "mmap"};  /* LINUX_UCNT_* order */
-	const char *a = argv[*i], *v;
-	if (a[15] == '=') {
-		v = a + 16;
-	} else if (a[15]) {
-		fprintf(stderr, "rvpmu: unknown option '%s'\n", a);
-		return -1;
-	} else if (*i + 1 < argc) {
-		v = argv[++*i];
-	} else {
-		fprintf(stderr, "rvpmu: --user-counters needs a value (off, mmap or all)\n");
-		return -1;
-	}
 	for (int k = 0; k < 3; k++)
 		if (!strcmp(v, names[k])) {
 			*mode = k;
@@ -252,6 +240,43 @@ int cli_user_counters(int argc, char **argv, int *i, int *mode)
 		}
 	fprintf(stderr, "rvpmu: --user-counters: '%s' is not off, mmap or all\n", v);
 	return -1;
+}
+
+int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv, int *i,
+	     const char **val)
+{
+	*val = NULL;
+	if (*i >= argc || argv[*i][0] != '-' || !argv[*i][1])
+		return CLI_DONE;
+	const char *a = argv[(*i)++];
+	if (!strcmp(a, "--"))
+		return CLI_DONE;
+	if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+		return CLI_HELP;
+	for (int k = 0; opts[k].name; k++) {
+		for (const char *n = opts[k].name; n; n = n == opts[k].name ? opts[k].alias : NULL) {
+			size_t len = strlen(n);
+			if (strncmp(a, n, len))
+				continue;
+			if (!a[len]) {
+				if (!opts[k].arg)
+					return k;
+				if (*i >= argc) {
+					fprintf(stderr, "rvpmu: %s: %s needs a value\n", cmd, a);
+					return CLI_FAIL;
+				}
+				*val = argv[(*i)++];
+				return k;
+			}
+			/* an attached value: --opt=V, or -xV for a one-letter option */
+			if (opts[k].arg && (a[len] == '=' || len == 2)) {
+				*val = a + len + (a[len] == '=');
+				return k;
+			}
+		}
+	}
+	fprintf(stderr, "rvpmu: %s: unknown option '%s' (see 'rvpmu help %s')\n", cmd, a, cmd);
+	return CLI_FAIL;
 }
 
 int main(int argc, char **argv)

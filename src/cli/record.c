@@ -54,86 +54,66 @@ int cmd_record(int argc, char **argv)
 	static struct profile prof;
 	struct linux_opts lo = {0};
 	const char *events = "cycles", *profile = "virt";
+	static const struct cli_opt opts[] = {
+		{"-e", NULL, 1}, {"-c", NULL, 1}, {"-F", NULL, 1}, {"-o", NULL, 1},
+		{"--profile", NULL, 1}, {"--max-insns", NULL, 1}, {"--call-graph", NULL, 1},
+		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", NULL, 0},
+		{"--no-uarch", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
+	};
+	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_CALL_GRAPH, O_FILTER,
+	       O_TRACE, O_G, O_B, O_NO_UARCH, O_QUIET };
 	char err[512];
-	int i = 1, quiet = 0;
+	const char *v;
+	uint64_t n;
+	int i = 1, k, quiet = 0;
 	o.freq = 4000;
 	o.output = "perf.data";
 	o.models = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_usage("record", stdout);
-			return 0;
-		}
-		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			quiet = 1;  /* no progress line */
-			continue;
-		}
-		if (!strcmp(a, "-g")) {
-			o.callchain = 1;
-			continue;
-		}
-		if (!strcmp(a, "-b")) {
-			o.branch_stack = 1;
-			continue;
-		}
-		if (!strcmp(a, "--no-uarch")) {
-			o.models = 0;
-			continue;
-		}
-		if (!strncmp(a, "--call-graph=", 13)) {
-			a = "--call-graph";
-			argv[i] += 13;
-			i--;  /* the value is this argument's tail */
-		}
-		int takes = !strcmp(a, "-e") || !strcmp(a, "-c") || !strcmp(a, "-F") ||
-			    !strcmp(a, "-o") || !strcmp(a, "--profile") || !strcmp(a, "--max-insns") ||
-			    !strcmp(a, "--call-graph") || !strcmp(a, "-j") ||
-			    !strcmp(a, "--branch-filter") || !strcmp(a, "--trace");
-		if (!takes) {
-			fprintf(stderr, "rvpmu: record: unknown option '%s' (see 'rvpmu help record')\n", a);
-			return 2;
-		}
-		if (i + 1 >= argc)
-			return cli_error("record: %s needs a value", a);
-		const char *v = argv[++i];
-		uint64_t n;
-		if (!strcmp(a, "-e")) {
-			events = v;
-		} else if (!strcmp(a, "-o")) {
-			o.output = v;
-		} else if (!strcmp(a, "--profile")) {
-			profile = v;
-		} else if (!strcmp(a, "--max-insns")) {
-			if (cli_parse_count(a, v, &lo.max_insns))
+	while ((k = cli_next("record", opts, argc, argv, &i, &v)) >= 0) {
+		switch (k) {
+		case O_EVENT: events = v; break;
+		case O_OUT: o.output = v; break;
+		case O_PROFILE: profile = v; break;
+		case O_MAX_INSNS:
+			if (cli_parse_count("--max-insns", v, &lo.max_insns))
 				return 2;
-		} else if (!strcmp(a, "--call-graph")) {
+			break;
+		case O_CALL_GRAPH:
 			/* perf's fp and rvpmu's ctr (CTR call records); implies -g */
 			if (strcmp(v, "fp") && strcmp(v, "ctr"))
 				return cli_error("record: --call-graph '%s': use fp or ctr", v);
 			o.callchain = 1;
 			o.callchain_ctr = !strcmp(v, "ctr");
-		} else if (!strcmp(a, "-j") || !strcmp(a, "--branch-filter")) {
+			break;
+		case O_FILTER:
 			if (parse_branch_filter(v, &o.branch_filter))
 				return 2;
 			o.branch_stack = 1;  /* as perf: a filter implies -b */
-		} else if (!strcmp(a, "--trace")) {
-			o.trace = v;
-		} else {
-			if (cli_parse_count(a, v, &n))
+			break;
+		case O_TRACE: o.trace = v; break;
+		case O_PERIOD:
+		case O_FREQ:
+			if (cli_parse_count(opts[k].name, v, &n))
 				return 2;
 			if (!n)
-				return cli_error("record: %s must be positive", a);
-			if (!strcmp(a, "-c"))
+				return cli_error("record: %s must be positive", opts[k].name);
+			if (k == O_PERIOD)
 				o.period = n, o.freq = 0;
 			else
 				o.freq = n, o.period = 0;
+			break;
+		case O_G: o.callchain = 1; break;
+		case O_B: o.branch_stack = 1; break;
+		case O_NO_UARCH: o.models = 0; break;
+		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}
+	if (k == CLI_HELP) {
+		cli_usage("record", stdout);
+		return 0;
+	}
+	if (k == CLI_FAIL)
+		return 2;
 	if (i >= argc) {
 		fprintf(stderr, "rvpmu: record: no program given (see 'rvpmu help record')\n");
 		return 2;

@@ -12,59 +12,48 @@ extern char **environ;
 
 int cmd_run(int argc, char **argv)
 {
+	static const struct cli_opt opts[] = {
+		{"--max-insns", NULL, 1}, {"--max-mem", NULL, 1}, {"--sysroot", NULL, 1},
+		{"--insn-count", NULL, 1}, {"--profile", NULL, 1}, {"--user-counters", NULL, 1},
+		{"--no-uarch", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
+	};
+	enum { O_MAX_INSNS, O_MAX_MEM, O_SYSROOT, O_INSN_COUNT, O_PROFILE, O_UCNT, O_NO_UARCH, O_QUIET };
 	struct linux_opts o = {0};
-	const char *count_file = NULL, *profile = NULL;
+	const char *count_file = NULL, *profile = NULL, *v;
 	uint64_t mb;
-	int i = 1, quiet = 0, models = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_usage("run", stdout);
-			return 0;
-		}
-		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			quiet = 1;  /* no progress line */
-			continue;
-		}
-		if (!strcmp(a, "--no-uarch")) {
-			models = 0;
-			continue;
-		}
-		if (!strncmp(a, "--user-counters", 15)) {
-			if (cli_user_counters(argc, argv, &i, &o.user_counters))
-				return 2;
-			continue;
-		}
-		if (i + 1 >= argc && (!strcmp(a, "--max-insns") || !strcmp(a, "--max-mem") ||
-				      !strcmp(a, "--sysroot") || !strcmp(a, "--insn-count") ||
-				      !strcmp(a, "--profile")))
-			return cli_error("%s needs a value", a);
-		if (!strcmp(a, "--max-insns")) {
-			if (cli_parse_count(a, argv[++i], &o.max_insns))
+	int i = 1, k, quiet = 0, models = 1;
+	while ((k = cli_next("run", opts, argc, argv, &i, &v)) >= 0) {
+		switch (k) {
+		case O_MAX_INSNS:
+			if (cli_parse_count("--max-insns", v, &o.max_insns))
 				return 2;
 			if (!o.max_insns)
 				return cli_error("--max-insns must be positive%s", "");
-		} else if (!strcmp(a, "--max-mem")) {
-			if (cli_parse_count(a, argv[++i], &mb))
+			break;
+		case O_MAX_MEM:
+			if (cli_parse_count("--max-mem", v, &mb))
 				return 2;
 			if (!mb || mb > (GMEM_SPACE_MAX >> 20))
-				return cli_error("--max-mem: '%s' is out of range", argv[i]);
+				return cli_error("--max-mem: '%s' is out of range", v);
 			o.max_mem_mb = mb;
-		} else if (!strcmp(a, "--sysroot")) {
-			o.sysroot = argv[++i];
-		} else if (!strcmp(a, "--insn-count")) {
-			count_file = argv[++i];
-		} else if (!strcmp(a, "--profile")) {
-			profile = argv[++i];
-		} else {
-			fprintf(stderr, "rvpmu: run: unknown option '%s' (see 'rvpmu help run')\n", a);
-			return 2;
+			break;
+		case O_SYSROOT: o.sysroot = v; break;
+		case O_INSN_COUNT: count_file = v; break;
+		case O_PROFILE: profile = v; break;
+		case O_UCNT:
+			if (cli_user_counters(v, &o.user_counters))
+				return 2;
+			break;
+		case O_NO_UARCH: models = 0; break;
+		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}
+	if (k == CLI_HELP) {
+		cli_usage("run", stdout);
+		return 0;
+	}
+	if (k == CLI_FAIL)
+		return 2;
 	if (i >= argc) {
 		fprintf(stderr, "rvpmu: run: no program given (see 'rvpmu help run')\n");
 		return 2;

@@ -17,83 +17,63 @@ int cmd_stat(int argc, char **argv)
 	static struct profile prof;
 	struct linux_opts lo = {0};
 	const char *events = DEFAULT_EVENTS, *outfile = NULL, *profile = "virt";
+	static const struct cli_opt opts[] = {
+		{"-e", "--event", 1}, {"-x", NULL, 1}, {"-o", NULL, 1}, {"-r", NULL, 1},
+		{"--max-insns", NULL, 1}, {"--profile", NULL, 1}, {"--mux-interval", NULL, 1},
+		{"--user-counters", NULL, 1}, {"-j", "--json", 0}, {"--json-output", NULL, 0},
+		{"--no-uarch", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
+	};
+	enum { O_EVENT, O_CSV, O_OUT, O_REPEAT, O_MAX_INSNS, O_PROFILE, O_MUX, O_UCNT, O_JSON,
+	       O_JSON2, O_NO_UARCH, O_QUIET };
 	uint64_t n;
 	char err[512];
-	int i = 1, quiet = 0;
+	const char *v;
+	int i = 1, k, quiet = 0;
 	o.out = stderr;
 	o.repeat = 1;
 	o.models = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_usage("stat", stdout);
-			return 0;
-		}
-		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			quiet = 1;  /* no progress line */
-			continue;
-		}
-		if (!strcmp(a, "--no-uarch")) {
-			o.models = 0;
-			continue;
-		}
-		if (!strncmp(a, "--user-counters", 15)) {
-			if (cli_user_counters(argc, argv, &i, &lo.user_counters))
-				return 2;
-			continue;
-		}
-		if (!strcmp(a, "-j") || !strcmp(a, "--json") || !strcmp(a, "--json-output")) {
-			o.json = 1;
-			continue;
-		}
-		/* single-letter options also take their value attached (-x,) */
-		char opt[3] = {a[0], a[1], 0};
-		const char *v = NULL;
-		if (strchr("exor", a[1]) && a[1] && a[2]) {
-			v = a + 2;
-			a = opt;
-		}
-		int takes = !strcmp(a, "-e") || !strcmp(a, "--event") || !strcmp(a, "-x") ||
-			    !strcmp(a, "-o") || !strcmp(a, "-r") || !strcmp(a, "--max-insns") ||
-			    !strcmp(a, "--profile") || !strcmp(a, "--mux-interval");
-		if (!takes) {
-			fprintf(stderr, "rvpmu: stat: unknown option '%s' (see 'rvpmu help stat')\n", a);
-			return 2;
-		}
-		if (!v) {
-			if (i + 1 >= argc)
-				return cli_error("stat: %s needs a value", a);
-			v = argv[++i];
-		}
-		if (!strcmp(a, "-e") || !strcmp(a, "--event")) {
-			events = v;
-		} else if (!strcmp(a, "-x")) {
+	while ((k = cli_next("stat", opts, argc, argv, &i, &v)) >= 0) {
+		switch (k) {
+		case O_EVENT: events = v; break;
+		case O_CSV:
 			if (!*v)
 				return cli_error("stat: -x needs a separator%s", "");
 			o.csv_sep = v;
-		} else if (!strcmp(a, "-o")) {
-			outfile = v;
-		} else if (!strcmp(a, "--profile")) {
-			profile = v;
-		} else if (!strcmp(a, "--mux-interval")) {
-			if (cli_parse_count(a, v, &o.mux_interval))
+			break;
+		case O_OUT: outfile = v; break;
+		case O_PROFILE: profile = v; break;
+		case O_MUX:
+			if (cli_parse_count("--mux-interval", v, &o.mux_interval))
 				return 2;
 			if (!o.mux_interval)
 				return cli_error("stat: --mux-interval: '%s' must be at least 1 cycle", v);
-		} else if (!strcmp(a, "-r")) {
-			if (cli_parse_count(a, v, &n))
+			break;
+		case O_REPEAT:
+			if (cli_parse_count("-r", v, &n))
 				return 2;
 			if (!n || n > 1000)
 				return cli_error("stat: -r: '%s' is out of range (1..1000)", v);
 			o.repeat = (unsigned)n;
-		} else if (cli_parse_count(a, v, &lo.max_insns)) {
-			return 2;
+			break;
+		case O_MAX_INSNS:
+			if (cli_parse_count("--max-insns", v, &lo.max_insns))
+				return 2;
+			break;
+		case O_UCNT:
+			if (cli_user_counters(v, &lo.user_counters))
+				return 2;
+			break;
+		case O_JSON: case O_JSON2: o.json = 1; break;
+		case O_NO_UARCH: o.models = 0; break;
+		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}
+	if (k == CLI_HELP) {
+		cli_usage("stat", stdout);
+		return 0;
+	}
+	if (k == CLI_FAIL)
+		return 2;
 	if (o.json && o.csv_sep)
 		return cli_error("stat: -x and -j cannot be used together%s", "");
 	if (i >= argc) {

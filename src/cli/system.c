@@ -13,73 +13,62 @@ int cmd_system(int argc, char **argv)
 {
 	struct machine_opts o = {.console = stdout};
 	const char *bios = NULL, *dump_dtb = NULL;
-	int quiet = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_usage("system", stdout);
-			return 0;
-		}
-		if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			quiet = 1;  /* no progress line */
-			continue;
-		}
-		if (!strcmp(a, "--trace-sbi")) {
-			o.sbi_trace = 1;
-			continue;
-		}
-		if (!strcmp(a, "--no-sbi-snapshot")) {
-			o.sbi_no_snapshot = 1;
-			continue;
-		}
-		if (!strcmp(a, "--no-uarch")) {
-			o.no_uarch = 1;
-			continue;
-		}
-		if (i + 1 >= argc)
-			return cli_error(strncmp(a, "-", 1) ? "system: unexpected argument '%s'"
-							   : "system: %s needs a value", a);
-		const char *v = argv[++i];
-		if (!strcmp(a, "--bios"))
-			bios = v;
-		else if (!strcmp(a, "--kernel"))
-			o.kernel = v;
-		else if (!strcmp(a, "--dump-dtb"))
-			dump_dtb = v;
-		else if (!strcmp(a, "--dtb"))
-			o.dtb = v;
-		else if (!strcmp(a, "--initrd"))
-			o.initrd = v;
-		else if (!strcmp(a, "--append"))
-			o.append = v;
-		else if (!strcmp(a, "--profile")) {
-			static struct profile prof;
-			char err[512];
+	static const struct cli_opt opts[] = {
+		{"--bios", NULL, 1}, {"--kernel", NULL, 1}, {"--dump-dtb", NULL, 1}, {"--dtb", NULL, 1},
+		{"--initrd", NULL, 1}, {"--append", NULL, 1}, {"--profile", NULL, 1}, {"-m", NULL, 1},
+		{"--max-insns", NULL, 1}, {"--trace-sbi", NULL, 0}, {"--no-sbi-snapshot", NULL, 0},
+		{"--no-uarch", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
+	};
+	enum { O_BIOS, O_KERNEL, O_DUMP_DTB, O_DTB, O_INITRD, O_APPEND, O_PROFILE, O_MEM,
+	       O_MAX_INSNS, O_TRACE_SBI, O_NO_SNAPSHOT, O_NO_UARCH, O_QUIET };
+	static struct profile prof;
+	char err[512];
+	const char *v;
+	int i = 1, k, quiet = 0;
+	while ((k = cli_next("system", opts, argc, argv, &i, &v)) >= 0) {
+		switch (k) {
+		case O_BIOS: bios = v; break;
+		case O_KERNEL: o.kernel = v; break;
+		case O_DUMP_DTB: dump_dtb = v; break;
+		case O_DTB: o.dtb = v; break;
+		case O_INITRD: o.initrd = v; break;
+		case O_APPEND: o.append = v; break;
+		case O_PROFILE:
 			if (profile_load(v, &prof, err, sizeof(err)))
 				return cli_error("%s", err);
 			o.profile = &prof;
-		}
-		else if (!strcmp(a, "-m")) {
-			if (cli_parse_count(a, v, &o.ram_mb))
+			break;
+		case O_MEM:
+			if (cli_parse_count("-m", v, &o.ram_mb))
 				return 2;
 			if (!o.ram_mb || o.ram_mb > 16384)
 				return cli_error("-m: '%s' is out of range (1..16384 MiB)", v);
-		} else if (!strcmp(a, "--max-insns")) {
-			if (cli_parse_count(a, v, &o.max_insns))
+			break;
+		case O_MAX_INSNS:
+			if (cli_parse_count("--max-insns", v, &o.max_insns))
 				return 2;
 			if (!o.max_insns)
 				return cli_error("--max-insns must be positive%s", "");
-		} else {
-			fprintf(stderr, "rvpmu: system: unknown option '%s' (see 'rvpmu help system')\n", a);
-			return 2;
+			break;
+		case O_TRACE_SBI: o.sbi_trace = 1; break;
+		case O_NO_SNAPSHOT: o.sbi_no_snapshot = 1; break;
+		case O_NO_UARCH: o.no_uarch = 1; break;
+		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}
+	if (k == CLI_HELP) {
+		cli_usage("system", stdout);
+		return 0;
+	}
+	if (k == CLI_FAIL)
+		return 2;
+	if (i < argc)   /* the image is --kernel's: nothing else is positional */
+		return cli_error("system: unexpected argument '%s'", argv[i]);
 	o.bios = bios;
 	if (!o.kernel)
 		return cli_error("system: no --kernel given%s", "");
 
 	static struct machine m;
-	char err[512];
 	if (machine_init(&m, &o, err, sizeof(err))) {
 		fprintf(stderr, "rvpmu: %s\n", err);
 		machine_free(&m);
