@@ -22,6 +22,7 @@ enum { OP_PAGE_END = INSN_COUNT };  /* sentinel slots past a page's end */
 int hart_init(struct hart *h)
 {
 	memset(h, 0, sizeof(*h));
+	retire_init();   /* the per-instruction tables the counting variant reads */
 	h->resv_addr = ~0ull;
 	h->time_hz = 10000000;      /* 10 MHz timebase, as QEMU virt */
 	h->insn_hz = 1000000000;    /* 1 instruction per ns until a timing model */
@@ -358,7 +359,6 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	int64_t budget = (int64_t)budget_in;
 	uint64_t pc = h->pc;
 	fpu_reset_host_flags();  /* host code may have raised host flags */
-	retire_init();
 	struct dpage *pg;
 	struct dinsn *d;
 	enum hart_stop stop = STOP_TRAP;

@@ -166,7 +166,7 @@ static uint64_t mispredicts(const struct uarch *u)
 	       u->ev[UARCH_EV_RAS_MISPREDICT];
 }
 
-void retire_observe(struct hart *h)
+static void observe(struct hart *h)
 {
 	struct uarch *u = h->uarch;
 	if (!u) {
@@ -226,29 +226,29 @@ prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
 	h->rr_pending = 1;
 }
 
-void retire_prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
+void retire_finish(struct hart *h, uint64_t pc)
 {
-	prepare(h, d, pc, x);
+	if (!h->rr_pending)
+		return;
+	struct retire_rec *r = &h->rr;
+	r->next_pc = pc;
+	if (r->cls == UARCH_CLS_BRANCH)
+		r->taken |= pc != r->pc + r->ilen;
+	/* the common case, models without CTR, calls them directly */
+	if (__builtin_expect(h->uarch && !h->ctr_on, 1))
+		uarch_retire_inline(h->uarch, r);
+	else
+		observe(h);
+	h->rr_pending = 0;
+	if (__builtin_expect(h->trace != NULL, 0)) {
+		retire_fold(h);
+		h->trace(h->trace_ctx, h);
+	}
 }
 
 void retire_step(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
 {
-	if (h->rr_pending) {
-		struct retire_rec *r = &h->rr;
-		r->next_pc = pc;
-		if (r->cls == UARCH_CLS_BRANCH)
-			r->taken |= pc != r->pc + r->ilen;
-		/* the common case, models without CTR, calls them directly */
-		if (__builtin_expect(h->uarch && !h->ctr_on, 1))
-			uarch_retire_inline(h->uarch, r);
-		else
-			retire_observe(h);
-		h->rr_pending = 0;
-		if (__builtin_expect(h->trace != NULL, 0)) {
-			retire_fold(h);
-			h->trace(h->trace_ctx, h);
-		}
-	}
+	retire_finish(h, pc);
 	if (d->id > INSN_ILLEGAL && d->id < INSN_COUNT)
 		prepare(h, d, pc, x);
 }
