@@ -95,7 +95,8 @@ for bad in "$out/junk.dtb" "$out/does-not-exist.dtb"; do
 done
 # Linux boots on it and reports the user's model
 img=""
-for dd in ../../../shared/linux/prebuilt ../../shared/linux/prebuilt "${RVPMU_LINUX_DIR:-/nonexistent}"; do
+# beside the clone, inside it, the workspace copy (for clones made elsewhere), or the override
+for dd in ../../../shared/linux/prebuilt ../../shared/linux/prebuilt /work/shared/linux/prebuilt "${RVPMU_LINUX_DIR:-/nonexistent}"; do
 	[ -f "$dd/Image" ] && img=$dd
 done
 if [ -n "$img" ]; then

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/../.." || exit 1
 out="$BUILD/tests/linux"
 mkdir -p "$out"
 img=""
-for d in ../shared/linux/prebuilt shared/linux/prebuilt "${RVPMU_LINUX_DIR:-/nonexistent}"; do
+# beside the clone, inside it, the workspace copy (for clones made elsewhere), or the override
+for d in ../shared/linux/prebuilt shared/linux/prebuilt /work/shared/linux/prebuilt "${RVPMU_LINUX_DIR:-/nonexistent}"; do
 	[ -f "$d/Image" ] && img=$d
 done
 fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
