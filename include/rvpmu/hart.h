@@ -8,6 +8,7 @@
 #include "rvpmu/uarch.h"
 
 struct ctr;
+struct jit;
 
 /* Exception causes (Privileged ISA, mcause table). */
 enum {
@@ -120,6 +121,13 @@ struct hart {
 	int (*mmio)(void *ctx, uint64_t addr, unsigned size, uint64_t *val, int write);
 	void *mmio_ctx;
 
+	/* user mode's block translator (src/hart/jit.c; NULL: not made yet or
+	 * off): budget and last exit are shared with its code */
+	struct jit *jit;
+	uint8_t no_jit;        /* --no-jit: the step loop only */
+	int64_t jit_budget;
+	uint32_t jit_last;
+
 	/* time as the guest sees it: derived from instret (deterministic) */
 	uint64_t time_hz;      /* modelled timebase, ticks per second */
 	uint64_t insn_hz;      /* modelled instructions per second */
@@ -138,6 +146,10 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget);
 /* Drop decoded instructions of [addr, addr+len): call after the host
  * changes guest code (loader, munmap, mprotect). */
 void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len);
+
+/* Blocks translated to host code and translation-cache flushes so far
+ * (both 0 when nothing was translated). */
+void hart_jit_stats(const struct hart *h, uint64_t *translated, uint64_t *flushes);
 
 /* Modelled cycles so far (the timing model's, or one per instruction). */
 uint64_t hart_cycles(const struct hart *h);

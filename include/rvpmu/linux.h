@@ -21,6 +21,7 @@ struct linux_opts {
 	uint64_t max_mem_mb;  /* cap on guest mapped memory, 0 = none; sets
 	                         h->mem.max_bytes when non-zero */
 	int warn_fd;          /* where rvpmu's own messages go; 0 = stderr */
+	int no_jit;           /* run in the step loop only, never translate */
 	/* Called after every stop of the hart (NULL: none): returns how many
 	 * instructions may run before it is called again, 0 = no limit. The
 	 * sampler uses it to stop exactly at counter overflows. */

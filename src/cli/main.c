@@ -32,6 +32,8 @@ static const struct subcommand {
 	 "                     the program's perf_event_open see that core (default:\n"
 	 "                     virt without models, cycles = instructions)\n"
 	 "  --no-uarch         with --profile: that core's PMU without its models\n"
+	 "  --no-jit           never translate blocks to host code: every instruction\n"
+	 "                     in the step loop (same results, slower)\n"
 	 "  --user-counters=off|mmap|all\n"
 	 "                     counter CSRs the program may read, as Linux's\n"
 	 "                     kernel.perf_user_access (default all; docs/guest-perf.md)\n"
@@ -62,6 +64,7 @@ static const struct subcommand {
 	 "                     (default virt)\n"
 	 "  --no-uarch        no cache/TLB/predictor/timing models: fast, and\n"
 	 "                     cycles = instructions\n"
+	 "  --no-jit           no block translation (as rvpmu run)\n"
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions\n"
 	 "  --user-counters=off|mmap|all\n"
@@ -94,6 +97,7 @@ static const struct subcommand {
 	 "  -o FILE            output file (default perf.data)\n"
 	 "  --profile P        core profile (default virt; needs Sscofpmf)\n"
 	 "  --no-uarch        no cache/TLB/predictor/timing models\n"
+	 "  --no-jit           no block translation (as rvpmu run)\n"
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions\n"},
 	{"report", cmd_report, "show where the samples of a perf.data file are",

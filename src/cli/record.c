@@ -58,10 +58,10 @@ int cmd_record(int argc, char **argv)
 		{"-e", NULL, 1}, {"-c", NULL, 1}, {"-F", NULL, 1}, {"-o", NULL, 1},
 		{"--profile", NULL, 1}, {"--max-insns", NULL, 1}, {"--call-graph", NULL, 1},
 		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", NULL, 0},
-		{"--no-uarch", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
+		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_CALL_GRAPH, O_FILTER,
-	       O_TRACE, O_G, O_B, O_NO_UARCH, O_QUIET };
+	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET };
 	char err[512];
 	const char *v;
 	uint64_t n;
@@ -105,6 +105,7 @@ int cmd_record(int argc, char **argv)
 		case O_G: o.callchain = 1; break;
 		case O_B: o.branch_stack = 1; break;
 		case O_NO_UARCH: o.models = 0; break;
+		case O_NO_JIT: lo.no_jit = 1; break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}

@@ -15,9 +15,9 @@ int cmd_run(int argc, char **argv)
 	static const struct cli_opt opts[] = {
 		{"--max-insns", NULL, 1}, {"--max-mem", NULL, 1}, {"--sysroot", NULL, 1},
 		{"--insn-count", NULL, 1}, {"--profile", NULL, 1}, {"--user-counters", NULL, 1},
-		{"--no-uarch", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
+		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
 	};
-	enum { O_MAX_INSNS, O_MAX_MEM, O_SYSROOT, O_INSN_COUNT, O_PROFILE, O_UCNT, O_NO_UARCH, O_QUIET };
+	enum { O_MAX_INSNS, O_MAX_MEM, O_SYSROOT, O_INSN_COUNT, O_PROFILE, O_UCNT, O_NO_UARCH, O_NO_JIT, O_QUIET };
 	struct linux_opts o = {0};
 	const char *count_file = NULL, *profile = NULL, *v;
 	uint64_t mb;
@@ -45,6 +45,7 @@ int cmd_run(int argc, char **argv)
 				return 2;
 			break;
 		case O_NO_UARCH: models = 0; break;
+		case O_NO_JIT: o.no_jit = 1; break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}

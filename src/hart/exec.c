@@ -7,6 +7,7 @@
 #include "rvpmu/hart.h"
 #include "csr.h"
 #include "fpu.h"
+#include "jit.h"
 #include "mmu.h"
 #include "pmp.h"
 #include "retire.h"
@@ -42,6 +43,8 @@ void hart_free(struct hart *h)
 {
 	for (int i = 0; i < DCACHE_SIZE; i++)
 		free(h->dcache[i]);
+	jit_free(h->jit);
+	h->jit = NULL;
 	gmem_free(&h->mem);
 }
 
@@ -50,8 +53,11 @@ uint64_t hart_time(const struct hart *h)
 	return (uint64_t)((unsigned __int128)h->instret * h->time_hz / h->insn_hz) + h->time_offset;
 }
 
-static void dpage_clear(struct dpage *p)
+/* Translated blocks may hold the page's code or slots: they go too. */
+static void dpage_clear(struct hart *h, struct dpage *p)
 {
+	if (h->jit && p->vpn != ~0ull)
+		jit_flush(h->jit);
 	memset(p->s, 0, sizeof(p->s));  /* handler 0: decode on first use */
 	p->s[DPAGE_SLOTS].id = p->s[DPAGE_SLOTS + 1].id = OP_PAGE_END;
 }
@@ -60,7 +66,7 @@ static void invalidate_vpn(struct hart *h, uint64_t vpn)
 {
 	struct dpage *p = h->dcache[vpn % DCACHE_SIZE];
 	if (p && p->vpn == vpn) {
-		dpage_clear(p);
+		dpage_clear(h, p);
 		p->vpn = ~0ull;
 	}
 }
@@ -79,6 +85,13 @@ void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len)
 	/* a 4-byte instruction may start on the page before */
 	for (uint64_t v = first ? first - 1 : 0; v <= last; v++)
 		invalidate_vpn(h, v);
+}
+
+void hart_jit_stats(const struct hart *h, uint64_t *translated, uint64_t *flushes)
+{
+	*translated = *flushes = 0;
+	if (h->jit)
+		jit_stats(h->jit, translated, flushes);
 }
 
 /* Must fetches from the page at pa be checked by PMP parcel by parcel?
@@ -126,9 +139,10 @@ static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 		p = malloc(sizeof(*p));
 		if (!p)
 			abort();
+		p->vpn = ~0ull;
 		*slot = p;
 	}
-	dpage_clear(p);
+	dpage_clear(h, p);
 	p->vpn = vpn;
 	h->mem.pflags[vpn] |= GP_CODE;
 	return p;
@@ -331,6 +345,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 #undef X
 		[OP_PAGE_END] = 0,
 	};
+	const int32_t jit_handler = L(JIT);
 #undef L
 	/* the models see every instruction: cycles come from their timing */
 	h->ctr_on = h->ctr && ctr_enabled(h->ctr);
@@ -344,6 +359,11 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
 		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data | (h->trace != NULL);
 #endif
+	/* user mode translates blocks while nothing counts per instruction */
+	if (!h->jit && !h->system && !h->no_jit && !(h->jit = jit_new()))
+		h->no_jit = 1;
+	struct jit *const jit = class_events || h->system ? NULL : h->jit;
+	int jit_skip = 0;  /* the next decode must not start a block */
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;
 	uint8_t *const base = h->mem.base;
@@ -464,7 +484,44 @@ do_NONE: {
 			goto trap;
 		insn_decode(raw, d);
 		d->handler = handlers[d->id][d->len == 4];
+		if (jit && !jit_skip && jit_compile(jit, h, pc, d))
+			d->handler = jit_handler;
+		jit_skip = 0;
 		GO();
+	}
+
+do_JIT: {
+		/* a translated block starts here (only the fast variant gets here) */
+		struct jit_block *b = jit_find(jit, pc);
+		if (unlikely(!b)) {  /* cannot be: a block's slot is reset with it */
+			d->handler = 0;
+			goto do_NONE;
+		}
+		if (unlikely(budget + 1 < (int64_t)b->n))  /* not all of it fits */
+			goto *(&&do_NONE + handlers[d->id][d->len == 4]);
+		h->jit_budget = budget + 1;
+		int side;
+		struct jit_block *last = jit_run(jit, h, b, &side);
+		budget = h->jit_budget;
+		pc = h->pc;
+		pg = dpage_get(h, pc);
+		if (unlikely(!pg))
+			goto trap_nocount;
+		d = &pg->s[(pc & (GPAGE_SIZE - 1)) >> 1];
+		if (unlikely(--budget < 0))
+			goto out_budget;
+		if (side) {
+			/* the access it left before is the step loop's to do */
+			if (d->handler == jit_handler)
+				goto *(&&do_NONE + handlers[d->id][d->len == 4]);
+			jit_skip = d->handler == 0;
+			GO_FAST();
+		}
+		/* a block that keeps leaving into the step loop costs more than
+		 * it saves: its first instruction goes back to the step loop */
+		if (d->handler != jit_handler && d->handler != 0 && ++last->exits_out == 16)
+			last->slot->handler = handlers[last->slot->id][last->slot->len == 4];
+		GO_FAST();
 	}
 
 do_ILLEGAL:

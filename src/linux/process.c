@@ -45,6 +45,7 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 		snprintf(err, errlen, "%s: out of host memory", name);
 		return -1;
 	}
+	h->no_jit = (uint8_t)o->no_jit;
 	if (o->max_mem_mb)
 		h->mem.max_bytes = o->max_mem_mb << 20;
 	lx_fd_init(p);
@@ -138,6 +139,17 @@ const char *linux_exe_path(void)
 	return lx_proc.exe;
 }
 
+/* RVPMU_JIT_STATS in the environment: say how much was translated (the
+ * tests use it to know the translator really ran). */
+static void jit_report(struct lx *p, const struct hart *h)
+{
+	uint64_t n, f;
+	hart_jit_stats(h, &n, &f);
+	if (getenv("RVPMU_JIT_STATS"))
+		lx_warn(p, "rvpmu: jit: %llu blocks translated, %llu flushes",
+			(unsigned long long)n, (unsigned long long)f);
+}
+
 int linux_run(struct hart *h, const struct linux_opts *o)
 {
 	struct lx *p = &lx_proc;
@@ -152,6 +164,7 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 				lx_warn(p, "rvpmu: instruction limit %llu reached",
 					(unsigned long long)o->max_insns);
 				lx_shared_release_all(p);
+				jit_report(p, h);
 				return LINUX_EXIT_MAX_INSNS;
 			}
 			budget = o->max_insns - used;
@@ -182,5 +195,6 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 		}
 	}
 	lx_shared_release_all(p);   /* exit writes shared mappings back */
+	jit_report(p, h);
 	return p->status;
 }

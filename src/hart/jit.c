@@ -1,0 +1,625 @@
+/* Block translation to x86-64 (see jit.h). Guest registers live in
+ * h->x; within a block up to ten of them are kept in host registers and
+ * written back at every exit. Generated code runs with rbx = the hart
+ * and r15 = guest memory's host base; rax, rcx and rdx are scratch. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "jit.h"
+#include "x86emit.h"
+
+#define CODE_BYTES  (32u << 20)
+#define BLOCK_ROOM  (24u << 10)   /* the most one block can need */
+#define MAX_BLOCKS  65536
+#define INDEX_SIZE  (2 * MAX_BLOCKS)
+#define BLOCK_INSNS 64
+
+struct jit {
+	uint8_t *code, *end, *free;   /* code buffer: trampolines, then blocks */
+	uint8_t *enter, *leave;       /* the trampolines */
+	uint8_t *blocks_start;        /* where blocks begin after them */
+	uint8_t *chain_site;          /* the last exit's jump, if chainable, */
+	uint64_t chain_pc;            /* and where it went */
+	struct jit_block blocks[MAX_BLOCKS];
+	uint32_t nblocks;
+	uint64_t translated, flushes;  /* since jit_new */
+	int32_t index[INDEX_SIZE];    /* pc hash -> block, -1 empty */
+};
+
+#define OFF(field) ((int32_t)offsetof(struct hart, field))
+#define XREG(r) ((int32_t)(offsetof(struct hart, x) + 8 * (size_t)(r)))
+
+/* Host registers that hold guest registers (none is rax/rcx/rdx/rbx/rsp/r15). */
+#define NPOOL 10
+static const uint8_t pool[NPOOL] = {RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14};
+
+struct regs {
+	int8_t in[NPOOL];      /* guest register in each pool register, -1 none */
+	int8_t at[32];         /* pool index of each guest register, -1 none */
+	uint32_t dirty;        /* guest registers newer than h->x */
+	uint16_t pinned;       /* pool registers the current instruction uses */
+	unsigned next;         /* round-robin eviction */
+};
+
+/* An exit taken on a slow access: written back from this state. */
+struct side {
+	uint8_t *at[3];        /* the jumps to it (one per check) */
+	unsigned nat;
+	uint64_t pc;
+	uint32_t index;        /* of its instruction in the block */
+	struct regs r;
+};
+
+struct tx {
+	struct em e;
+	struct hart *h;
+	uint32_t block;
+	uint32_t index;        /* of the instruction being translated */
+	struct regs r;
+	struct side side[BLOCK_INSNS];
+	unsigned nside;
+	struct { uint8_t *at; uint64_t pc; } out[2];  /* chainable exits */
+	unsigned nout;
+};
+
+static unsigned hash(uint64_t pc) { return (unsigned)((pc >> 1) ^ (pc >> 17)) & (INDEX_SIZE - 1); }
+
+static void regs_reset(struct regs *r)
+{
+	memset(r, 0, sizeof(*r));
+	memset(r->in, -1, sizeof(r->in));
+	memset(r->at, -1, sizeof(r->at));
+}
+
+static void writeback(struct em *e, const struct regs *r)
+{
+	for (int g = 1; g < 32; g++)
+		if ((r->dirty >> g & 1) && r->at[g] >= 0)
+			op_rm(e, 1, 0x89, pool[(int)r->at[g]], RBX, XREG(g));
+}
+
+/* A pool register for guest register g, loaded from h->x if load. */
+static int pool_get(struct tx *t, int g, int load)
+{
+	struct regs *r = &t->r;
+	int i = r->at[g];
+	if (i < 0) {
+		for (i = 0; i < NPOOL && r->in[i] >= 0; i++)
+			;
+		if (i == NPOOL) {
+			do
+				i = (int)(r->next++ % NPOOL);
+			while (r->pinned >> i & 1);
+			int old = r->in[i];
+			if (r->dirty >> old & 1)
+				op_rm(&t->e, 1, 0x89, pool[i], RBX, XREG(old));
+			r->dirty &= ~(1u << old);
+			r->at[old] = -1;
+		}
+		r->in[i] = (int8_t)g;
+		r->at[g] = (int8_t)i;
+		if (load)
+			op_rm(&t->e, 1, 0x8b, pool[i], RBX, XREG(g));
+	}
+	r->pinned |= (uint16_t)(1u << i);
+	return pool[i];
+}
+
+/* A host register holding source register g (x0: scratch, zeroed). */
+static int src(struct tx *t, int g, int scratch)
+{
+	if (g == 0) {
+		xor_zero(&t->e, scratch);
+		return scratch;
+	}
+	return pool_get(t, g, 1);
+}
+
+/* The host register for destination g, or -1 for x0 (decoded as 32). */
+static int dst(struct tx *t, int g)
+{
+	if (g == 0 || g == 32)
+		return -1;
+	t->r.dirty |= 1u << g;
+	return pool_get(t, g, 0);
+}
+
+/* Jump to a side exit at this instruction if cc holds. */
+static void side_exit(struct tx *t, unsigned cc, uint64_t pc)
+{
+	struct side *s = t->nside ? &t->side[t->nside - 1] : NULL;
+	if (!s || s->index != t->index) {  /* one exit per instruction */
+		s = &t->side[t->nside++];
+		s->nat = 0;
+		s->pc = pc;
+		s->index = t->index;
+		s->r = t->r;
+	}
+	s->at[s->nat++] = jcc32(&t->e, cc);
+}
+
+static void set_pc(struct em *e, uint64_t pc)
+{
+	mov_ri(e, RAX, pc);
+	op_rm(e, 1, 0x89, RAX, RBX, OFF(pc));
+}
+
+/* Exits that leave h->pc set: tell the step loop who left and how, and
+ * what to patch (rax, 0 for none), then return through the trampoline. */
+static void leave(struct tx *t, uint8_t *site, int side)
+{
+	struct em *e = &t->e;
+	op_rm(e, 0, 0xc7, 0, RBX, OFF(jit_last));
+	d4(e, t->block | (uint32_t)side << 31);
+	if (site)
+		mov_ri(e, RAX, (uint64_t)(uintptr_t)site);
+	else
+		xor_zero(e, RAX);
+	uint8_t *j = jmp32(e);
+	patch32(j, ((struct jit *)t->h->jit)->leave);
+}
+
+/* rax = guest address rs1 + imm; side exit unless the access is aligned,
+ * in memory and allowed (flags need, compared under mask). */
+static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned mask,
+		    unsigned need, uint64_t pc)
+{
+	struct em *e = &t->e;
+	int a = src(t, d->rs1, RAX);
+	if (a != RAX)
+		mov_rr(e, RAX, a);
+	if (d->imm)
+		alu_ri(e, 1, G1_ADD, RAX, d->imm);
+	if (size > 1) {
+		b1(e, 0xa8); b1(e, size - 1);  /* test al, size-1 */
+		side_exit(t, CC_NE, pc);
+	}
+	op_rm(e, 1, 0x3b, RAX, RBX, OFF(mem.size));  /* cmp rax, size */
+	side_exit(t, CC_AE, pc);
+	mov_rr(e, RDX, RAX);
+	shift_ri(e, 1, SH_SHR, RDX, GPAGE_SHIFT);
+	op_rm(e, 1, 0x8b, RCX, RBX, OFF(mem.pflags));
+	op_sib(e, 0, 0, 1, 0xb6, RDX, RCX, RDX, 0);     /* movzx edx, byte [rcx+rdx] */
+	b1(e, 0x80); b1(e, 0xe2); b1(e, mask);           /* and dl, mask */
+	b1(e, 0x80); b1(e, 0xfa); b1(e, need);           /* cmp dl, need */
+	side_exit(t, CC_NE, pc);
+}
+
+static int translate_load(struct tx *t, const struct dinsn *d, uint64_t pc)
+{
+	static const struct { uint8_t size, w, esc, op; } f[] = {
+		[0] = {1, 1, 1, 0xbe},  /* lb: movsx r64, byte */
+		[1] = {2, 1, 1, 0xbf},  /* lh: movsx r64, word */
+		[2] = {4, 1, 0, 0x63},  /* lw: movsxd */
+		[3] = {8, 1, 0, 0x8b},  /* ld: mov r64 */
+		[4] = {1, 0, 1, 0xb6},  /* lbu: movzx r32, byte */
+		[5] = {2, 0, 1, 0xb7},  /* lhu: movzx r32, word */
+		[6] = {4, 0, 0, 0x8b},  /* lwu: mov r32 */
+	};
+	int k;
+	switch (d->id) {
+	case INSN_LB: k = 0; break;
+	case INSN_LH: k = 1; break;
+	case INSN_LW: k = 2; break;
+	case INSN_LD: k = 3; break;
+	case INSN_LBU: k = 4; break;
+	case INSN_LHU: k = 5; break;
+	case INSN_LWU: k = 6; break;
+	default: return 0;
+	}
+	address(t, d, f[k].size, GP_R, GP_R, pc);
+	int rd = dst(t, d->rd);
+	op_sib(&t->e, 0, f[k].w, f[k].esc, f[k].op, rd < 0 ? RCX : rd, R15, RAX, 0);
+	return 1;
+}
+
+static int translate_store(struct tx *t, const struct dinsn *d, uint64_t pc)
+{
+	unsigned size;
+	switch (d->id) {
+	case INSN_SB: size = 1; break;
+	case INSN_SH: size = 2; break;
+	case INSN_SW: size = 4; break;
+	case INSN_SD: size = 8; break;
+	default: return 0;
+	}
+	int v = d->rs2 ? pool_get(t, d->rs2, 1) : -1;  /* before the checks clobber rcx */
+	address(t, d, size, GP_W | GP_CODE, GP_W, pc);
+	if (v < 0) {
+		xor_zero(&t->e, RCX);
+		v = RCX;
+	}
+	op_sib(&t->e, size == 2 ? 0x66 : 0, size == 8, 0, size == 1 ? 0x88 : 0x89, v, R15, RAX,
+	       size == 1);
+	return 1;
+}
+
+/* rd = rs1 op rs2 / rs1 op imm for the plain ALU forms; returns 0 when
+ * id is not one of them. */
+static int translate_alu(struct tx *t, const struct dinsn *d, uint64_t pc)
+{
+	struct em *e = &t->e;
+	int w = 1, g1 = -1, sh = -1, imm = 0, sext = 0, cmp = -1;
+	switch (d->id) {
+	case INSN_ADD: g1 = G1_ADD; break;
+	case INSN_SUB: g1 = G1_SUB; break;
+	case INSN_AND: g1 = G1_AND; break;
+	case INSN_OR: g1 = G1_OR; break;
+	case INSN_XOR: g1 = G1_XOR; break;
+	case INSN_ADDI: g1 = G1_ADD; imm = 1; break;
+	case INSN_ANDI: g1 = G1_AND; imm = 1; break;
+	case INSN_ORI: g1 = G1_OR; imm = 1; break;
+	case INSN_XORI: g1 = G1_XOR; imm = 1; break;
+	case INSN_ADDW: g1 = G1_ADD; w = 0; sext = 1; break;
+	case INSN_SUBW: g1 = G1_SUB; w = 0; sext = 1; break;
+	case INSN_ADDIW: g1 = G1_ADD; imm = 1; w = 0; sext = 1; break;
+	case INSN_SLL: sh = SH_SHL; break;
+	case INSN_SRL: sh = SH_SHR; break;
+	case INSN_SRA: sh = SH_SAR; break;
+	case INSN_SLLW: sh = SH_SHL; w = 0; sext = 1; break;
+	case INSN_SRLW: sh = SH_SHR; w = 0; sext = 1; break;
+	case INSN_SRAW: sh = SH_SAR; w = 0; sext = 1; break;
+	case INSN_SLLI: sh = SH_SHL; imm = 1; break;
+	case INSN_SRLI: sh = SH_SHR; imm = 1; break;
+	case INSN_SRAI: sh = SH_SAR; imm = 1; break;
+	case INSN_SLLIW: sh = SH_SHL; imm = 1; w = 0; sext = 1; break;
+	case INSN_SRLIW: sh = SH_SHR; imm = 1; w = 0; sext = 1; break;
+	case INSN_SRAIW: sh = SH_SAR; imm = 1; w = 0; sext = 1; break;
+	case INSN_SLT: cmp = CC_L; break;
+	case INSN_SLTU: cmp = CC_B; break;
+	case INSN_SLTI: cmp = CC_L; imm = 1; break;
+	case INSN_SLTIU: cmp = CC_B; imm = 1; break;
+	case INSN_MUL: break;
+	case INSN_MULW: w = 0; sext = 1; break;
+	case INSN_LUI: case INSN_AUIPC: {
+		int rd = dst(t, d->rd);
+		if (rd >= 0)
+			mov_ri(e, rd, (d->id == INSN_AUIPC ? pc : 0) + (uint64_t)(int64_t)d->imm);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+	if (d->rd == 32)
+		return 1;  /* x0: no effect, nothing can trap */
+	int a = src(t, d->rs1, RAX);
+	int b = imm ? -1 : src(t, d->rs2, RDX);
+	int rd = dst(t, d->rd);
+	if (sh >= 0 && !imm)
+		mov_rr32(e, RCX, b);
+	if (a != RAX)
+		mov_rr(e, RAX, a);
+	if (cmp >= 0) {
+		if (imm)
+			alu_ri(e, 1, G1_CMP, RAX, d->imm);
+		else
+			alu_rr(e, 1, G1_CMP, RAX, b);
+		setcc_eax(e, (unsigned)cmp);
+	} else if (g1 >= 0) {
+		if (imm)
+			alu_ri(e, w, (unsigned)g1, RAX, d->imm);
+		else
+			alu_rr(e, w, (unsigned)g1, RAX, b);
+	} else if (sh >= 0) {
+		if (imm)
+			shift_ri(e, w, (unsigned)sh, RAX, (unsigned)d->imm);
+		else
+			shift_cl(e, w, (unsigned)sh, RAX);
+	} else {
+		imul_rr(e, w, RAX, b);
+	}
+	if (sext)
+		movsxd(e, rd, RAX);
+	else
+		mov_rr(e, rd, RAX);
+	return 1;
+}
+
+/* mulh[u], div[u][w], rem[u][w]: through rax/rdx as x86 requires; the
+ * RISC-V results for a zero divisor and for overflow (M chapter) are
+ * produced by the branches around the divide, which would fault. */
+static int translate_muldiv(struct tx *t, const struct dinsn *d)
+{
+	struct em *e = &t->e;
+	int w = 1, sign = 0, rem = 0, high = 0;
+	switch (d->id) {
+	case INSN_MULH: high = 1; sign = 1; break;
+	case INSN_MULHU: high = 1; break;
+	case INSN_DIV: sign = 1; break;
+	case INSN_DIVU: break;
+	case INSN_REM: sign = 1; rem = 1; break;
+	case INSN_REMU: rem = 1; break;
+	case INSN_DIVW: sign = 1; w = 0; break;
+	case INSN_DIVUW: w = 0; break;
+	case INSN_REMW: sign = 1; rem = 1; w = 0; break;
+	case INSN_REMUW: rem = 1; w = 0; break;
+	default: return 0;
+	}
+	if (d->rd == 32)
+		return 1;
+	int a = src(t, d->rs1, RAX);
+	int b = src(t, d->rs2, RCX);
+	int rd = dst(t, d->rd);
+	if (b != RCX)
+		mov_rr(e, RCX, b);
+	if (a != RAX)
+		mov_rr(e, RAX, a);
+	if (high) {
+		grp3(e, 1, sign ? G3_IMUL : G3_MUL, RCX);
+		mov_rr(e, rd, RDX);
+		return 1;
+	}
+	uint8_t *done[3];
+	unsigned nd = 0;
+	alu_rr(e, w, G1_AND, RCX, RCX);             /* test the divisor */
+	uint8_t *nonzero = jcc8(e, CC_NE);
+	if (!rem)
+		mov_ri(e, RAX, ~0ull);              /* x / 0 = all ones */
+	done[nd++] = jmp8(e);                       /* x % 0 = x */
+	patch8(nonzero, e->p);
+	if (sign) {
+		alu_ri(e, w, G1_CMP, RCX, -1);
+		uint8_t *notm1 = jcc8(e, CC_NE);
+		if (rem)
+			xor_zero(e, RAX);           /* x % -1 = 0 */
+		else
+			grp3(e, w, G3_NEG, RAX);    /* x / -1 = -x, MIN / -1 = MIN */
+		done[nd++] = jmp8(e);
+		patch8(notm1, e->p);
+		if (w)
+			b1(e, 0x48);
+		b1(e, 0x99);                        /* cqo / cdq */
+	} else {
+		xor_zero(e, RDX);
+	}
+	grp3(e, w, sign ? G3_IDIV : G3_DIV, RCX);
+	if (rem)
+		mov_rr(e, RAX, RDX);
+	for (unsigned i = 0; i < nd; i++)
+		patch8(done[i], e->p);
+	if (w)
+		mov_rr(e, rd, RAX);
+	else
+		movsxd(e, rd, RAX);
+	return 1;
+}
+
+/* A chainable exit to guest pc: a jump (or Jcc) whose target starts as
+ * a stub that sets h->pc and leaves. */
+static void exit_to(struct tx *t, uint8_t *at, uint64_t pc)
+{
+	t->out[t->nout].at = at;
+	t->out[t->nout].pc = pc;
+	t->nout++;
+}
+
+/* The block's last instruction when it is a control transfer; 0 when
+ * id is none. */
+static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
+{
+	struct em *e = &t->e;
+	uint64_t next = pc + d->len;
+	unsigned cc;
+	switch (d->id) {
+	case INSN_BEQ: cc = CC_E; break;
+	case INSN_BNE: cc = CC_NE; break;
+	case INSN_BLT: cc = CC_L; break;
+	case INSN_BGE: cc = CC_GE; break;
+	case INSN_BLTU: cc = CC_B; break;
+	case INSN_BGEU: cc = CC_AE; break;
+	case INSN_JAL: {
+		int rd = dst(t, d->rd);
+		if (rd >= 0)
+			mov_ri(e, rd, next);
+		writeback(e, &t->r);
+		exit_to(t, jmp32(e), pc + (uint64_t)(int64_t)d->imm);
+		return 1;
+	}
+	case INSN_JALR: {
+		int a = src(t, d->rs1, RAX);
+		if (a != RAX)
+			mov_rr(e, RAX, a);
+		if (d->imm)
+			alu_ri(e, 1, G1_ADD, RAX, d->imm);
+		alu_ri(e, 1, G1_AND, RAX, -2);
+		int rd = dst(t, d->rd);
+		if (rd >= 0)
+			mov_ri(e, rd, next);
+		writeback(e, &t->r);
+		op_rm(e, 1, 0x89, RAX, RBX, OFF(pc));
+		leave(t, NULL, 0);
+		return 1;
+	}
+	default:
+		return 0;
+	}
+	int a = src(t, d->rs1, RAX);
+	int b = src(t, d->rs2, RDX);
+	writeback(e, &t->r);
+	alu_rr(e, 1, G1_CMP, a, b);
+	exit_to(t, jcc32(e, cc), pc + (uint64_t)(int64_t)d->imm);
+	exit_to(t, jmp32(e), next);
+	return 1;
+}
+
+struct jit *jit_new(void)
+{
+#ifndef __x86_64__
+	return NULL;  /* the code generated is x86-64's */
+#endif
+	struct jit *j = calloc(1, sizeof(*j));
+	if (!j)
+		return NULL;
+	void *p = mmap(NULL, CODE_BYTES, PROT_READ | PROT_WRITE | PROT_EXEC,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		free(j);
+		return NULL;
+	}
+	j->code = p;
+	j->end = j->code + CODE_BYTES;
+	/* enter(h, code): save what the SysV ABI says a callee keeps, then
+	 * jump into the block; leave: restore and return rax */
+	struct em e = {j->code};
+	static const uint8_t saved[] = {RBX, RBP, R12, R13, R14, R15};
+	j->enter = e.p;
+	for (unsigned i = 0; i < sizeof(saved); i++)
+		push(&e, saved[i]);
+	mov_rr(&e, RBX, RDI);
+	op_rm(&e, 1, 0x8b, R15, RBX, OFF(mem.base));
+	b1(&e, 0xff); b1(&e, 0xe6);  /* jmp rsi */
+	j->leave = e.p;
+	for (unsigned i = sizeof(saved); i-- > 0;)
+		pop(&e, saved[i]);
+	b1(&e, 0xc3);
+	j->free = j->blocks_start = e.p;
+	memset(j->index, -1, sizeof(j->index));
+	return j;
+}
+
+void jit_stats(const struct jit *j, uint64_t *translated, uint64_t *flushes)
+{
+	*translated = j->translated;
+	*flushes = j->flushes;
+}
+
+void jit_free(struct jit *j)
+{
+	if (!j)
+		return;
+	munmap(j->code, CODE_BYTES);
+	free(j);
+}
+
+void jit_flush(struct jit *j)
+{
+	j->flushes++;
+	for (uint32_t i = 0; i < j->nblocks; i++)
+		j->blocks[i].slot->handler = 0;
+	j->nblocks = 0;
+	j->free = j->blocks_start;
+	j->chain_site = NULL;
+	memset(j->index, -1, sizeof(j->index));
+}
+
+struct jit_block *jit_find(const struct jit *j, uint64_t pc)
+{
+	for (unsigned i = hash(pc);; i = (i + 1) & (INDEX_SIZE - 1)) {
+		int32_t b = j->index[i];
+		if (b < 0)
+			return NULL;
+		if (j->blocks[b].pc == pc)
+			return (struct jit_block *)&j->blocks[b];
+	}
+}
+
+struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct dinsn *slot)
+{
+	if (j->nblocks == MAX_BLOCKS || (size_t)(j->end - j->free) < BLOCK_ROOM)
+		jit_flush(j);  /* full: start again (the step loop is outside all code) */
+	static struct tx t;   /* large; one translation at a time */
+	memset(&t, 0, offsetof(struct tx, side));
+	t.nside = t.nout = 0;
+	t.e.p = j->free;
+	t.h = h;
+	t.block = j->nblocks;
+	regs_reset(&t.r);
+	/* head: charge the budget, or leave for the step loop to run it */
+	struct em *e = &t.e;
+	uint8_t *head = e->p;
+	op_rm(e, 1, 0x81, G1_CMP, RBX, OFF(jit_budget));
+	uint8_t *n_at = e->p;
+	d4(e, 0);
+	uint8_t *short_at = jcc32(e, CC_L);
+	op_rm(e, 1, 0x81, G1_SUB, RBX, OFF(jit_budget));
+	uint8_t *n_at2 = e->p;
+	d4(e, 0);
+
+	uint32_t n = 0;
+	uint64_t at = pc;
+	int ended = 0;
+	while (n < BLOCK_INSNS) {
+		uint64_t off = at & (GPAGE_SIZE - 1);
+		if (off > GPAGE_SIZE - 2)
+			break;
+		uint16_t lo;
+		memcpy(&lo, h->mem.base + at, 2);
+		uint32_t raw = lo;
+		if (insn_length(lo) == 4) {
+			if (off > GPAGE_SIZE - 4)
+				break;
+			memcpy(&raw, h->mem.base + at, 4);
+		}
+		struct dinsn d;
+		insn_decode(raw, &d);
+		t.r.pinned = 0;
+		t.index = n;
+		if (translate_jump(&t, &d, at)) {
+			n++;
+			ended = 1;
+			break;
+		}
+		/* each translate_ returns 0 having emitted nothing when the
+		 * instruction is not its kind; one no one takes ends the block */
+		if (!translate_alu(&t, &d, at) && !translate_muldiv(&t, &d) &&
+		    !translate_load(&t, &d, at) && !translate_store(&t, &d, at) &&
+		    d.id != INSN_FENCE)
+			break;
+		n++;
+		at += d.len;
+	}
+	if (!n)
+		return NULL;
+	if (!ended) {
+		writeback(e, &t.r);
+		exit_to(&t, jmp32(e), at);
+	}
+	memcpy(n_at, &n, 4);
+	memcpy(n_at2, &n, 4);
+	/* side exits: the instruction there and those after it did not
+	 * retire, so their share of the budget charged at the head returns */
+	for (unsigned i = 0; i < t.nside; i++) {
+		struct side *s = &t.side[i];
+		for (unsigned k = 0; k < s->nat; k++)
+			patch32(s->at[k], e->p);
+		writeback(e, &s->r);
+		alu_mi(e, G1_ADD, RBX, OFF(jit_budget), (int32_t)(n - s->index));
+		set_pc(e, s->pc);
+		leave(&t, NULL, 1);
+	}
+	for (unsigned i = 0; i < t.nout; i++) {
+		patch32(t.out[i].at, e->p);
+		set_pc(e, t.out[i].pc);
+		leave(&t, t.out[i].at, 0);
+	}
+	patch32(short_at, e->p);
+	set_pc(e, pc);
+	leave(&t, NULL, 0);
+
+	struct jit_block *b = &j->blocks[j->nblocks++];
+	b->pc = pc;
+	b->code = head;
+	b->slot = slot;
+	b->n = n;
+	b->exits_out = 0;
+	unsigned i = hash(pc);
+	while (j->index[i] >= 0)
+		i = (i + 1) & (INDEX_SIZE - 1);
+	j->index[i] = (int32_t)(b - j->blocks);
+	j->free = e->p;
+	j->translated++;
+	return b;
+}
+
+struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, int *side)
+{
+	/* the last exit went to b's pc and can go straight there from now on */
+	if (j->chain_site && j->chain_pc == b->pc)
+		patch32(j->chain_site, b->code);
+	void *(*enter)(struct hart *, uint8_t *) = (void *(*)(struct hart *, uint8_t *))(void *)j->enter;
+	j->chain_site = enter(h, b->code);
+	j->chain_pc = h->pc;
+	*side = (int)(h->jit_last >> 31);
+	return &j->blocks[h->jit_last & 0x7fffffff];
+}

@@ -1,0 +1,42 @@
+/* Block translation to x86-64 for user mode's functional path (jit.c).
+ *
+ * A block is a run of integer instructions starting at one guest pc and
+ * ending at a control transfer, an instruction the translator leaves to
+ * the step loop, or the page's end. Its code checks and charges the
+ * instruction budget at its head, so retirement counts stay exact; any
+ * access the fast path cannot do (misaligned, unmapped, a code page)
+ * leaves the block before that instruction, which the step loop then
+ * runs. The step loop enters blocks only while nothing counts events per
+ * instruction (no models, no class events, no CTR, no trace). */
+#ifndef RVPMU_HART_JIT_H
+#define RVPMU_HART_JIT_H
+#include <stdint.h>
+#include "rvpmu/hart.h"
+
+struct jit_block {
+	uint64_t pc;
+	uint8_t *code;
+	struct dinsn *slot;   /* the step loop's slot of its first instruction */
+	uint32_t n;           /* instructions, all retired when it runs through */
+	uint32_t exits_out;   /* exits that landed on a step-loop instruction */
+};
+
+/* NULL when the host refuses executable memory (the step loop is used). */
+struct jit *jit_new(void);
+void jit_free(struct jit *j);
+/* Translate the block at pc (user mode: addresses are physical), whose
+ * first instruction the step loop decoded into slot; NULL when that
+ * instruction is not translated. */
+struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct dinsn *slot);
+struct jit_block *jit_find(const struct jit *j, uint64_t pc);
+/* Run from block b until a block exits; h->jit_budget is the budget in
+ * and out, h->pc the next pc. Returns the block that exited; *side is set
+ * when it left before an access for the step loop to do. The exit's jump
+ * is patched to the next block entered, when that is its target. */
+struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, int *side);
+/* Forget every block; each one's slot is reset to "decode on next use". */
+void jit_flush(struct jit *j);
+/* Blocks translated and flushes, since jit_new. */
+void jit_stats(const struct jit *j, uint64_t *translated, uint64_t *flushes);
+
+#endif

@@ -1,0 +1,124 @@
+#!/bin/sh
+# Block translation (src/hart/jit.c) against the step loop (--no-jit) and
+# qemu-riscv64: the self-checking blocks.S; the bench workloads (small
+# scale) with identical output and exactly equal instruction counts; and
+# sampling, where every sample must fall on the same instruction with and
+# without translation (the budget stops a block exactly). RVPMU_JIT_STATS
+# shows that blocks really were translated, so the comparisons can fail.
+here=$(cd "$(dirname "$0")" && pwd)
+root=$here/../..
+: "${RVPMU:=$root/build/rvpmu}" "${BUILD:=$root/build}"
+out=$BUILD/tests/jit
+mkdir -p "$out" || exit 1
+CC=${CROSS_CC:-riscv64-linux-gnu-gcc}
+QEMU=${QEMU:-qemu-riscv64}
+T=${GUEST_TIMEOUT:-60}
+ulimit -c 0 2>/dev/null
+
+pass() { echo "PASS jit $1"; }
+fail() { echo "FAIL jit $1: $2"; }
+
+# translated ERRFILE: blocks translated, from the RVPMU_JIT_STATS line
+translated() {
+	sed -n 's/^rvpmu: jit: \([0-9]*\) blocks translated.*/\1/p' "$1" | tail -n 1
+}
+
+# 1. blocks.S: exit 0 everywhere and the same instruction count, translated
+# with at least one flush (the rewritten code)
+bin=$out/blocks
+if ! $CC -g -march=rv64gc -mabi=lp64d -I"$root/tests/guest" -static -nostdlib \
+	-Wl,--no-relax -o "$bin" "$here/blocks.S" >&2; then
+	fail blocks "does not build"
+else
+	timeout "$T" "$QEMU" "$bin" </dev/null >/dev/null 2>&1; q=$?
+	RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" run --insn-count "$out/blocks.n1" "$bin" \
+		</dev/null >/dev/null 2>"$out/blocks.err"; r=$?
+	RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" run --no-jit --insn-count "$out/blocks.n2" "$bin" \
+		</dev/null >/dev/null 2>&1; s=$?
+	n=$(translated "$out/blocks.err")
+	f=$(sed -n 's/^rvpmu: jit: .*, \([0-9]*\) flushes/\1/p' "$out/blocks.err")
+	if [ "$q" != 0 ]; then
+		fail blocks "bad test: qemu exit $q"
+	elif [ "$r" != 0 ] || [ "$s" != 0 ]; then
+		fail blocks "exit $r translated, $s with --no-jit (the failing check's number)"
+	elif ! cmp -s "$out/blocks.n1" "$out/blocks.n2"; then
+		fail blocks "instructions $(cat "$out/blocks.n1") translated, $(cat "$out/blocks.n2") in the step loop"
+	elif [ "${n:-0}" -lt 10 ] || [ "${f:-0}" -lt 1 ]; then
+		fail blocks "expected translated blocks and a flush, got '$(cat "$out/blocks.err")'"
+	else
+		pass blocks
+	fi
+fi
+
+# 2. the bench workloads at 2% size
+for w in compute memory branchy; do
+	prog=$out/$w
+	if ! $CC -static -O2 -fno-omit-frame-pointer -g -o "$prog" "$root/bench/workloads/$w.c" >&2; then
+		fail "$w" "does not build"
+		continue
+	fi
+	timeout "$T" "$QEMU" "$prog" 2 >"$out/$w.qemu" 2>/dev/null
+	RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" run --insn-count "$out/$w.n1" "$prog" 2 \
+		>"$out/$w.jit" 2>"$out/$w.err"; r1=$?
+	RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" run --no-jit --insn-count "$out/$w.n2" "$prog" 2 \
+		>"$out/$w.step" 2>/dev/null; r2=$?
+	n=$(translated "$out/$w.err")
+	if [ "$r1" != 0 ] || [ "$r2" != 0 ]; then
+		fail "$w" "exit $r1 translated, $r2 with --no-jit"
+	elif ! cmp -s "$out/$w.jit" "$out/$w.qemu" || ! cmp -s "$out/$w.step" "$out/$w.qemu"; then
+		fail "$w" "output differs from qemu-riscv64's"
+	elif ! cmp -s "$out/$w.n1" "$out/$w.n2"; then
+		fail "$w" "instructions $(cat "$out/$w.n1") translated, $(cat "$out/$w.n2") in the step loop"
+	elif [ "${n:-0}" -lt 50 ]; then
+		fail "$w" "only '${n:-none}' blocks translated"
+	else
+		pass "$w"
+	fi
+done
+
+# 3. sampling on instructions: the same sample on the same instruction,
+# every 10007 instructions (a period prime to every block length)
+prog=$out/branchy
+ok=1
+for mode in jit step; do
+	flag=; [ $mode = step ] && flag=--no-jit
+	if ! timeout "$T" "$RVPMU" record -q $flag -e instructions -c 10007 -o "$out/rec.$mode.data" \
+		"$prog" 2 >/dev/null 2>"$out/rec.$mode.err" ||
+	   ! "$RVPMU" report -i "$out/rec.$mode.data" --stdio --sort sym >"$out/rec.$mode.txt" 2>&1; then
+		fail record-samples "record/report ($mode) failed: $(head -n 3 "$out/rec.$mode.err")"
+		ok=0
+	fi
+done
+if [ $ok = 1 ]; then
+	samples=$(sed -n 's/^# Samples: \([0-9]*\).*/\1/p' "$out/rec.jit.txt")
+	if ! cmp -s "$out/rec.jit.txt" "$out/rec.step.txt"; then
+		fail record-samples "reports differ: $(diff "$out/rec.jit.txt" "$out/rec.step.txt" | head -n 4 | tr '\n' ' ')"
+	elif [ "${samples:-0}" -lt 100 ]; then
+		fail record-samples "only '${samples:-no}' samples"
+	else
+		pass record-samples
+	fi
+fi
+# and the per-address counts behind them (annotate of the hottest function)
+sym=$(awk '/%/ { print $NF; exit }' "$out/rec.jit.txt" 2>/dev/null)
+if [ -n "$sym" ] &&
+   "$RVPMU" annotate -i "$out/rec.jit.data" --stdio "$sym" >"$out/ann.jit" 2>&1 &&
+   "$RVPMU" annotate -i "$out/rec.step.data" --stdio "$sym" >"$out/ann.step" 2>&1 &&
+   cmp -s "$out/ann.jit" "$out/ann.step"; then
+	pass record-addresses
+else
+	fail record-addresses "annotate of '${sym:-?}' differs or failed"
+fi
+
+# 4. --max-insns stops inside blocks exactly: the count file says so
+for n in 1 2 3 1000 123457; do
+	timeout "$T" "$RVPMU" run --max-insns "$n" --insn-count "$out/max.n" "$prog" 2 \
+		>/dev/null 2>&1
+	got=$(cat "$out/max.n" 2>/dev/null)
+	if [ "$got" = "$n" ]; then
+		pass "max-insns-$n"
+	else
+		fail "max-insns-$n" "retired '$got'"
+	fi
+done
+exit 0
