@@ -141,12 +141,13 @@ class Rvpmu:
 
 
 # Further rvpmu modes measured beside the functional run, each as the
-# argv before the program: the PMU-less build (idle-PMU cost, issue 3) and
-# every model of the u74 profile on (issue 4).
+# argv before the program: the step loop alone (no block translation), the
+# PMU-less build's step loop (idle-PMU cost, issue 3) and every model of the
+# u74 profile on (issue 4).
 def modes(rvpmu, nopmu):
-	m = []
+	m = [("step", [rvpmu, "run", "--no-jit", "--"])]
 	if nopmu:
-		m.append(("nopmu", [nopmu, "run", "--"]))
+		m.append(("nopmu", [nopmu, "run", "--no-jit", "--"]))
 	m.append(("models", [rvpmu, "stat", "--profile", "u74", "-e", "cycles",
 			     "-o", os.devnull, "--"]))
 	return m
@@ -372,11 +373,11 @@ def fmt_rows(rows):
 def fmt_modes(rows, tags):
 	"""The modes table: idle-PMU cost against the PMU-less build, and the
 	u74 models' throughput against functional mode and qemu."""
-	head = ["workload"]
+	head = ["workload", "step loop CPU s", "step MIPS", "step/qemu"]
 	if "nopmu" in tags:
 		head += ["no-PMU build CPU s", "idle PMU cost"]
 	head += ["u74 models CPU s", "models MIPS", "models/functional", "models/qemu"]
-	out, cost, rel, vq = [], [], [], []
+	out, cost, rel, vq, sq = [], [], [], [], []
 
 	def num(v, f):
 		return "-" if v is None else f.format(v)
@@ -385,9 +386,14 @@ def fmt_modes(rows, tags):
 		if r["status"] != "ok":
 			continue
 		m = r["modes"]
-		cells = [r["name"]]
+		st = m.get("step")
+		smips = r["insns"] / st / 1e6 if st and r["insns"] else None
+		sr = r["qemu_cpu"] / st if st else None
+		if sr:
+			sq.append(sr)
+		cells = [r["name"], num(st, "{:.3f}"), num(smips, "{:.0f}"), num(sr, "{:.3f}")]
 		if "nopmu" in tags:
-			c = r["rv_cpu"] / m["nopmu"] - 1 if m.get("nopmu") else None
+			c = st / m["nopmu"] - 1 if m.get("nopmu") and st else None
 			if c is not None:
 				cost.append(1 + c)
 			cells += [num(m.get("nopmu"), "{:.3f}"), num(c and 100 * c, "{:+.1f}%")]
@@ -401,7 +407,7 @@ def fmt_modes(rows, tags):
 		cells += [num(t, "{:.3f}"), num(mips, "{:.0f}"), num(fr, "{:.3f}"), num(qr, "{:.3f}")]
 		out.append(cells)
 	if out:
-		g = ["geomean"]
+		g = ["geomean", "", "", num(sq and statistics.geometric_mean(sq), "{:.3f}")]
 		if "nopmu" in tags:
 			g += ["", num(cost and 100 * (statistics.geometric_mean(cost) - 1), "{:+.1f}%")]
 		g += ["", "", num(rel and statistics.geometric_mean(rel), "{:.3f}"),
@@ -535,17 +541,21 @@ def main():
 		md += [
 			"## Modes",
 			"",
-			"The same runs, interleaved with the table above. *no-PMU build*: "
-			"`rvpmu run` of `build-nopmu/rvpmu` (`make nopmu`: the same sources "
-			"with `-DRVPMU_NO_PMU`, which compiles out all counting: no counter "
-			"updates, no overflow horizon, no event-class dispatch); *idle PMU "
-			"cost* = functional CPU s / no-PMU CPU s - 1, the price of a PMU "
-			"with nothing programmed (mcycle and minstret still count). *u74 "
-			"models*: `rvpmu stat --profile u74 -e cycles` (caches, TLBs, "
-			"branch predictor and pipeline timing all on, the counter driven "
-			"through the SBI); *models/functional* = functional CPU s / models "
-			"CPU s (the share of functional throughput kept), *models/qemu* = "
-			"qemu CPU s / models CPU s.",
+			"The same runs, interleaved with the table above. *step loop*: "
+			"`rvpmu run --no-jit`, every instruction in the interpreter (what "
+			"runs whenever something counts per instruction: models, class "
+			"events, CTR), *step/qemu* = qemu CPU s / step-loop CPU s. *no-PMU "
+			"build*: `rvpmu run --no-jit` of `build-nopmu/rvpmu` (`make nopmu`: "
+			"the same sources with `-DRVPMU_NO_PMU`, which compiles out all "
+			"counting: no counter updates, no overflow horizon, no event-class "
+			"dispatch); *idle PMU cost* = step-loop CPU s / no-PMU CPU s - 1, "
+			"the price of a PMU with nothing programmed (mcycle and minstret "
+			"still count), measured on the step loop because translated blocks "
+			"hold no PMU code at all. *u74 models*: `rvpmu stat --profile u74 -e "
+			"cycles` (caches, TLBs, branch predictor and pipeline timing all on, "
+			"the counter driven through the SBI); *models/functional* = "
+			"functional CPU s / models CPU s (the share of functional "
+			"throughput kept), *models/qemu* = qemu CPU s / models CPU s.",
 			"",
 			md_table(mhead, mcells),
 			"",
