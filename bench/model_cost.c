@@ -36,7 +36,7 @@ static void make(struct retire_rec *s, enum kind k)
 {
 	for (size_t i = 0; i < N; i++) {
 		struct retire_rec r = {0};
-		r.pc = 0x10000 + (i % 256) * 4;   /* a 1 KiB loop body: L1I hits */
+		r.pc = r.fetch_pa = 0x10000 + (i % 256) * 4;   /* a 1 KiB loop body: L1I hits */
 		r.next_pc = r.pc + 4;
 		r.ilen = 4;
 		r.rd = (uint8_t)(5 + i % 8);
@@ -50,6 +50,7 @@ static void make(struct retire_rec *s, enum kind k)
 			r.cls = UARCH_CLS_LOAD;
 			r.size = 8;
 			r.addr = 0x1000000 + (k == K_LOAD_HIT ? (next() & 0x1ff8) : (next() & 0x3fffff8));
+			r.paddr = r.addr;
 			break;
 		case K_BR_LOOP:
 		case K_BR_RAND:

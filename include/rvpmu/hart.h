@@ -92,6 +92,7 @@ struct hart {
 	uint64_t uev_synced[UARCH_EV_COUNT];
 	struct retire_rec rr;
 	uint8_t rr_pending;
+	uint8_t rr_bare;       /* UARCH_RF_BARE_*: this run's untranslated sides */
 	/* debugging (rvpmu record --trace): called as each instruction of the
 	 * counting variant retires, h->rr describing it; set, it forces that
 	 * variant and the retire stream */
@@ -146,6 +147,11 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget);
 /* Drop decoded instructions of [addr, addr+len): call after the host
  * changes guest code (loader, munmap, mprotect). */
 void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len);
+
+/* The models' page-table walker (a uarch_walk_fn; ctx is the hart): the
+ * physical addresses of the PTEs the walk for va reads under the current
+ * satp, without side effects; 0 when satp is Bare or in user mode. */
+unsigned hart_page_walk(void *ctx, uint64_t va, uint64_t *pte_pa, unsigned max);
 
 /* Blocks translated to host code and translation-cache flushes so far
  * (both 0 when nothing was translated). */

@@ -48,12 +48,22 @@ struct retire_rec {
 	uint8_t ilen;           /* instruction bytes, 2 or 4; 0 = 4 */
 	uint8_t flags;          /* UARCH_RF_* */
 	uint64_t addr;          /* memory address (load/store/atomic) */
+	/* physical addresses, which the caches see (the TLBs see pc and addr):
+	 * of the access, and of pc */
+	uint64_t paddr, fetch_pa;
 };
 
 enum {
 	UARCH_RF_CSR_WRITE = 1,  /* a Zicsr instruction that writes its CSR */
 	UARCH_RF_UNCACHED = 2,   /* its access went to a device: no cache */
+	UARCH_RF_BARE_FETCH = 4, /* fetched untranslated (M-mode, satp Bare): no ITLB */
+	UARCH_RF_BARE_DATA = 8,  /* its access was untranslated: no DTLB */
 };
+
+/* A page-table walker (system mode): the physical addresses of the PTEs
+ * the walk for va reads, in order, into pte[0..max); how many (0: va is
+ * not translated by a page table, so the walk costs walk_lat). */
+typedef unsigned (*uarch_walk_fn)(void *ctx, uint64_t va, uint64_t *pte, unsigned max);
 
 /* Events accumulated in uarch.ev[] (cumulative since init/reset). */
 #define UARCH_EVENTS(X) \
@@ -259,8 +269,11 @@ struct uarch {
 	struct uarch_timing tm;
 	uint32_t fetch_shift;   /* fetch block = L1I line (64 B without L1I) */
 	uint32_t dline_shift;
-	uint64_t fetch_line;    /* last fetch block touched */
+	uint64_t fetch_line;    /* last fetch block touched (physical) */
 	uint8_t redirect;       /* the next fetch starts a new block */
+	/* the real page tables' walks (NULL: a walk costs walk_lat) */
+	uarch_walk_fn walk;
+	void *walk_ctx;
 };
 
 /* 0, or -1 with a message in err (which may be NULL) naming the bad field.

@@ -289,6 +289,7 @@ static void *amo_ptr(struct hart *h, uint64_t a, unsigned size, int need_write, 
 			h->tval = va;
 			return NULL;
 		}
+		h->rr.paddr = a;  /* for the models */
 	}
 	unsigned need = need_write ? GP_R | GP_W : GP_R;
 	if (!gmem_check(&h->mem, a, size, need) ||
@@ -351,6 +352,9 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	h->ctr_on = h->ctr && ctr_enabled(h->ctr);
 	h->vm_fetch = (uint8_t)mmu_fetch_on(h);
 	h->vm_data = (uint8_t)mmu_data_on(h);
+	/* system mode without translation: the model TLBs are not consulted */
+	h->rr_bare = (uint8_t)(h->system ? (h->vm_fetch ? 0 : UARCH_RF_BARE_FETCH) |
+				     (h->vm_data ? 0 : UARCH_RF_BARE_DATA) : 0);
 #ifdef RVPMU_NO_PMU  /* the bench's baseline: no counting at all */
 	const uint64_t class_events = (h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data |
 		(h->trace != NULL);
@@ -390,7 +394,8 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 			/* CTR's time stamps read instret mid-run */    \
 			h->instret += budget_in - (uint64_t)budget - 1; \
 			budget_in = (uint64_t)budget + 1;               \
-			retire_step(h, d, pc, x);                       \
+			retire_step(h, d, pc, (pg->vpn << GPAGE_SHIFT) | \
+				    (pc & (GPAGE_SIZE - 1)), x);        \
 		}                                                       \
 		goto *(&&do_NONE + handlers_ev[d->id]);                 \
 	} while (0)
@@ -567,6 +572,7 @@ illegal: {
 				h->tval = va_;                          \
 				goto trap;                              \
 			}                                               \
+			h->rr.paddr = (a);                              \
 		}                                                       \
 	} while (0)
 #define ILEN d->len

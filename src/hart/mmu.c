@@ -72,6 +72,23 @@ static int permitted(const struct hart *h, uint64_t pte, enum mmu_access acc, un
 	return 0;
 }
 
+unsigned hart_page_walk(void *ctx, uint64_t va, uint64_t *pte_pa, unsigned max)
+{
+	struct hart *h = ctx;
+	if (!h->system || SATP_MODE(h->csr.satp) == SATP_BARE)
+		return 0;
+	unsigned levels = SATP_MODE(h->csr.satp) == SATP_SV48 ? 4 : 3, n = 0;
+	uint64_t table = SATP_PPN(h->csr.satp) << 12;
+	for (int i = (int)levels - 1; i >= 0 && n < max; i--) {
+		uint64_t a = table + ((va >> (12 + 9 * i)) & 511) * 8, pte;
+		pte_pa[n++] = a;
+		if (gmem_read(&h->mem, a, &pte, 8) || !(pte & PTE_V) || (pte & (PTE_R | PTE_X)))
+			break;  /* a leaf, or where a faulting walk stops */
+		table = PTE_PPN(pte) << 12;
+	}
+	return n;
+}
+
 /* The walk (Privileged ISA, "Virtual Address Translation Process"). */
 static int walk(struct hart *h, uint64_t va, enum mmu_access acc, unsigned priv,
 		uint64_t *pa, uint64_t *leaf, int *level)

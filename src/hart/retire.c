@@ -194,11 +194,12 @@ static int branch_cond(unsigned id, uint64_t a, uint64_t b)
 }
 
 static inline __attribute__((always_inline)) void
-prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
+prepare(struct hart *h, const struct dinsn *d, uint64_t pc, uint64_t fetch_pa, const uint64_t *x)
 {
 	struct retire_rec *r = &h->rr;
 	uint64_t a = x[d->rs1];
 	r->pc = pc;
+	r->fetch_pa = fetch_pa;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* v = id | rd << 16 | rs1 << 24 | rs2 << 32 | rs3 << 40 | len << 48 | rm << 56:
 	 * rd, rs1, rs2 (as reg() maps them) move to bytes 3..5, len stays in 6 */
@@ -223,6 +224,8 @@ prepare(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
 	/* a taken branch to the next instruction looks not taken by its pc */
 	r->taken = cls == UARCH_CLS_BRANCH && d->imm == d->len && branch_cond(d->id, a, x[d->rs2]);
 	r->addr = cls == UARCH_CLS_ATOMIC ? a : a + (uint64_t)(int64_t)d->imm;
+	r->paddr = r->addr;        /* the step loop sets it after a translation */
+	r->flags |= h->rr_bare;
 	h->rr_pending = 1;
 }
 
@@ -246,9 +249,10 @@ void retire_finish(struct hart *h, uint64_t pc)
 	}
 }
 
-void retire_step(struct hart *h, const struct dinsn *d, uint64_t pc, const uint64_t *x)
+void retire_step(struct hart *h, const struct dinsn *d, uint64_t pc, uint64_t fetch_pa,
+		 const uint64_t *x)
 {
 	retire_finish(h, pc);
 	if (d->id > INSN_ILLEGAL && d->id < INSN_COUNT)
-		prepare(h, d, pc, x);
+		prepare(h, d, pc, fetch_pa, x);
 }

@@ -158,6 +158,8 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 		return -1;
 	}
 	h->uarch = u;
+	u->walk = hart_page_walk;   /* system mode's walks read real page tables */
+	u->walk_ctx = h;
 	event_map(h);
 	return 0;
 }

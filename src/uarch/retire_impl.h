@@ -14,36 +14,39 @@ COLD uint32_t uarch_tlb_refill(struct uarch *u, uint64_t addr);  /* cost of an L
 COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr);     /* cost of an L1 miss */
 COLD void uarch_writeback(struct uarch *u, uint64_t victim);     /* dirty L1D victim to L2 */
 
-static HOT_INLINE uint32_t fetch_block(struct uarch *u, uint64_t addr)
+/* the fetch block at virtual va, physical pa; bare: untranslated */
+static HOT_INLINE uint32_t fetch_block(struct uarch *u, uint64_t va, uint64_t pa, int bare)
 {
 	uint32_t c = 0;
-	if (u->itlb.c.present) {
+	if (u->itlb.c.present && !bare) {
 		u->ev[UARCH_EV_ITLB_ACCESS]++;
-		if (!uarch_tlb_access(&u->itlb, addr)) {
+		if (!uarch_tlb_access(&u->itlb, va)) {
 			u->ev[UARCH_EV_ITLB_MISS]++;
-			c += uarch_tlb_refill(u, addr);
+			c += uarch_tlb_refill(u, va);
 		}
 	}
 	if (u->l1i.present) {
 		u->ev[UARCH_EV_L1I_ACCESS]++;
-		if (uarch_cache_access(&u->l1i, addr, 0, NULL) & UARCH_MISS) {
+		if (uarch_cache_access(&u->l1i, pa, 0, NULL) & UARCH_MISS) {
 			u->ev[UARCH_EV_L1I_MISS]++;
-			c += uarch_l2_fill(u, addr);
+			c += uarch_l2_fill(u, pa);
 		}
 	}
 	return c;
 }
 
-static HOT_INLINE uint32_t data_line(struct uarch *u, uint64_t addr, int write, int uncached)
+static HOT_INLINE uint32_t data_line(struct uarch *u, uint64_t va, uint64_t addr, int write,
+				     unsigned flags)
 {
 	uint32_t c = 0;
-	if (u->dtlb.c.present) {
+	int uncached = flags & UARCH_RF_UNCACHED;
+	if (u->dtlb.c.present && !(flags & UARCH_RF_BARE_DATA)) {
 		u->ev[UARCH_EV_DTLB_ACCESS]++;
 		u->ev[UARCH_EV_DTLB_WRITE_ACCESS] += (unsigned)write;  /* also in the totals */
-		if (!uarch_tlb_access(&u->dtlb, addr)) {
+		if (!uarch_tlb_access(&u->dtlb, va)) {
 			u->ev[UARCH_EV_DTLB_MISS]++;
 			u->ev[UARCH_EV_DTLB_WRITE_MISS] += (unsigned)write;
-			c += uarch_tlb_refill(u, addr);
+			c += uarch_tlb_refill(u, va);
 		}
 	}
 	if (u->l1d.present && !uncached) {   /* device memory is not cacheable */
@@ -60,13 +63,14 @@ static HOT_INLINE uint32_t data_line(struct uarch *u, uint64_t addr, int write, 
 	return c;
 }
 
+/* An access crossing a line touches both; the second's physical address
+ * is taken as contiguous (a crossing into another page is rarer still). */
 static HOT_INLINE uint32_t data_access(struct uarch *u, const struct retire_rec *r, int write)
 {
-	uint64_t a = r->addr, end = a + (r->size ? r->size : 1) - 1;
-	int uc = r->flags & UARCH_RF_UNCACHED;
-	uint32_t c = data_line(u, a, write, uc);
-	if ((end >> u->dline_shift) != (a >> u->dline_shift))
-		c += data_line(u, end, write, uc);
+	uint64_t a = r->addr, last = (r->size ? r->size : 1) - 1;
+	uint32_t c = data_line(u, a, r->paddr, write, r->flags);
+	if (((a + last) >> u->dline_shift) != (a >> u->dline_shift))
+		c += data_line(u, a + last, r->paddr + last, write, r->flags);
 	return c;
 }
 
@@ -75,11 +79,15 @@ static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_
 	const struct retire_rec *r = rp;
 	uint32_t ilen = r->ilen ? r->ilen : 4, fe = 0, be = 0;
 	unsigned bp = 0;
-	uint64_t first = r->pc >> u->fetch_shift, last = (r->pc + ilen - 1) >> u->fetch_shift;
+	/* blocks by physical address; one straddling into the next page is
+	 * taken as physically contiguous */
+	const unsigned fs = u->fetch_shift;
+	const int bare = r->flags & UARCH_RF_BARE_FETCH;
+	uint64_t first = r->fetch_pa >> fs, last = (r->fetch_pa + ilen - 1) >> fs;
 	if (first != u->fetch_line || u->redirect)
-		fe = fetch_block(u, first << u->fetch_shift);
+		fe = fetch_block(u, r->pc >> fs << fs, first << fs, bare);
 	if (__builtin_expect(last != first, 0))
-		fe += fetch_block(u, last << u->fetch_shift);
+		fe += fetch_block(u, (r->pc + ilen - 1) >> fs << fs, last << fs, bare);
 	u->fetch_line = last;
 	int redirect = r->next_pc != r->pc + ilen;
 

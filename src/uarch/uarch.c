@@ -121,19 +121,47 @@ void uarch_fence_i(struct uarch *u)
 	u->redirect = 1;
 }
 
+/* A page walk for va. With the real page tables (system mode, va
+ * translated) it reads each PTE it visits through the L1D, as the
+ * Rocket-family walker does: load_use cycles each, plus the L2 fill of a
+ * miss. Those reads fill and evict L1D lines but are not counted as L1D
+ * accesses, which perf's L1-dcache events mean for the program's own
+ * loads; their L2 fills are L2 traffic like any other. Without page
+ * tables (user mode) a walk costs walk_lat. */
+static uint32_t page_walk(struct uarch *u, uint64_t va)
+{
+	uint64_t pte[8];
+	unsigned n = u->walk ? u->walk(u->walk_ctx, va, pte, 8) : 0;
+	u->ev[UARCH_EV_PAGE_WALK]++;
+	if (!n)
+		return u->tm.cfg.walk_lat;
+	uint32_t c = 0;
+	for (unsigned i = 0; i < n; i++) {
+		c += u->tm.cfg.load_use;
+		if (!u->l1d.present) {
+			c += uarch_l2_fill(u, pte[i]);
+			continue;
+		}
+		uint64_t victim = 0;
+		unsigned res = uarch_cache_access(&u->l1d, pte[i], 0, &victim);
+		if (res & UARCH_MISS)
+			c += uarch_l2_fill(u, pte[i]);
+		if (res & UARCH_WB)
+			uarch_writeback(u, victim);
+	}
+	return c;
+}
+
 /* cost of an L1 TLB miss */
 COLD uint32_t uarch_tlb_refill(struct uarch *u, uint64_t addr)
 {
-	if (!u->l2tlb.c.present) {
-		u->ev[UARCH_EV_PAGE_WALK]++;
-		return u->tm.cfg.walk_lat;
-	}
+	if (!u->l2tlb.c.present)
+		return page_walk(u, addr);
 	u->ev[UARCH_EV_L2TLB_ACCESS]++;
 	if (uarch_tlb_access(&u->l2tlb, addr))
 		return u->tm.cfg.l2tlb_lat;
 	u->ev[UARCH_EV_L2TLB_MISS]++;
-	u->ev[UARCH_EV_PAGE_WALK]++;
-	return u->tm.cfg.l2tlb_lat + u->tm.cfg.walk_lat;
+	return u->tm.cfg.l2tlb_lat + page_walk(u, addr);
 }
 
 static void l2_count(struct uarch *u, unsigned res)

@@ -44,8 +44,9 @@ void ut_init(struct uarch *u, const struct uarch_config *c)
 
 struct retire_rec ut_op(uint8_t cls, uint64_t pc, uint8_t rd, uint8_t rs1, uint8_t rs2)
 {
+	/* untranslated: physical addresses are the virtual ones */
 	return (struct retire_rec){ .pc = pc, .next_pc = pc + 4, .cls = cls,
-				    .rd = rd, .rs1 = rs1, .rs2 = rs2, .ilen = 4 };
+				    .rd = rd, .rs1 = rs1, .rs2 = rs2, .ilen = 4, .fetch_pa = pc };
 }
 
 struct retire_rec ut_alu(uint64_t pc, uint8_t rd, uint8_t rs1, uint8_t rs2)
@@ -56,7 +57,7 @@ struct retire_rec ut_alu(uint64_t pc, uint8_t rd, uint8_t rs1, uint8_t rs2)
 struct retire_rec ut_mem(uint8_t cls, uint64_t pc, uint64_t addr, uint8_t rd, uint8_t rs1, uint8_t rs2)
 {
 	struct retire_rec r = ut_op(cls, pc, rd, rs1, rs2);
-	r.addr = addr;
+	r.addr = r.paddr = addr;
 	r.size = 4;
 	return r;
 }

@@ -29,7 +29,8 @@ struct retire_rec ut_jump(uint8_t cls, uint64_t pc, uint64_t target, uint8_t rd,
 	X(cache_direct) X(cache_lru_plru) X(cache_plru8) X(cache_reference) \
 	X(hier_l1d_l2) \
 	X(hier_l2_writeback) X(fetch_l1i) X(tlb_strided) X(tlb_setassoc) \
-	X(tlb_facade) X(tlb_hugepage) X(bimodal_loop) X(gshare_alternate) \
+	X(tlb_facade) X(tlb_hugepage) X(tlb_walker) X(tlb_bare) \
+	X(bimodal_loop) X(gshare_alternate) \
 	X(ras_overflow) X(ras_hints) X(btb_conflict) X(timing_w1) \
 	X(bpred_counter_bits) X(indirect_history) X(indirect_pc) \
 	X(timing_w2) X(config_reject) X(determinism)

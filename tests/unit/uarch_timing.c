@@ -224,7 +224,7 @@ void test_determinism(void)
 		uint8_t cls = (uint8_t)(x % UARCH_CLS_COUNT);
 		struct retire_rec r = ut_op(cls, pc, (uint8_t)((x >> 8) % 64), (uint8_t)((x >> 16) % 64),
 					    (uint8_t)((x >> 24) % 64));
-		r.addr = 0x200000 + ((x >> 32) & 0xfffff);
+		r.addr = r.paddr = 0x200000 + ((x >> 32) & 0xfffff);
 		r.size = (uint8_t)(1u << ((x >> 56) & 3));
 		r.taken = (x >> 60) & 1;
 		if (cls == UARCH_CLS_JALR || cls == UARCH_CLS_JAL || (cls == UARCH_CLS_BRANCH && r.taken))
