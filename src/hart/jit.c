@@ -14,6 +14,7 @@
 #define MAX_BLOCKS  65536
 #define INDEX_SIZE  (2 * MAX_BLOCKS)
 #define BLOCK_INSNS 64
+#define JUMP_CACHE  4096          /* entries: guest pc -> block, for jalr */
 
 struct jit {
 	uint8_t *code, *end, *free;   /* code buffer: trampolines, then blocks */
@@ -21,6 +22,9 @@ struct jit {
 	uint8_t *blocks_start;        /* where blocks begin after them */
 	uint8_t *chain_site;          /* the last exit's jump, if chainable, */
 	uint64_t chain_pc;            /* and where it went */
+	/* blocks entered lately by pc, which jalr's code looks up before
+	 * leaving (pc ~0 = empty: a jalr target is even) */
+	struct { uint64_t pc; uint8_t *code; } jc[JUMP_CACHE];
 	struct jit_block blocks[MAX_BLOCKS];
 	uint32_t nblocks;
 	uint64_t translated, flushes;  /* since jit_new */
@@ -53,6 +57,7 @@ struct side {
 
 struct tx {
 	struct em e;
+	struct jit *j;
 	struct hart *h;
 	uint32_t block;
 	uint32_t index;        /* of the instruction being translated */
@@ -157,7 +162,7 @@ static void leave(struct tx *t, uint8_t *site, int side)
 	else
 		xor_zero(e, RAX);
 	uint8_t *j = jmp32(e);
-	patch32(j, ((struct jit *)t->h->jit)->leave);
+	patch32(j, t->j->leave);
 }
 
 /* rax = guest address rs1 + imm; side exit unless the access is aligned,
@@ -428,6 +433,16 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 			mov_ri(e, rd, next);
 		writeback(e, &t->r);
 		op_rm(e, 1, 0x89, RAX, RBX, OFF(pc));
+		/* a block entered at the target before: go straight there */
+		mov_rr32(e, RDX, RAX);
+		shift_ri(e, 0, SH_SHR, RDX, 1);
+		alu_ri(e, 0, G1_AND, RDX, JUMP_CACHE - 1);
+		shift_ri(e, 0, SH_SHL, RDX, 4);
+		mov_ri(e, RCX, (uint64_t)(uintptr_t)t->j->jc);
+		op_sib(e, 0, 1, 0, 0x3b, RAX, RCX, RDX, 0);   /* cmp rax, [rcx+rdx] */
+		uint8_t *miss = jcc8(e, CC_NE);
+		b1(e, 0xff); b1(e, 0x64); b1(e, 0x11); b1(e, 8); /* jmp [rcx+rdx+8] */
+		patch8(miss, e->p);
 		leave(t, NULL, 0);
 		return 1;
 	}
@@ -475,6 +490,7 @@ struct jit *jit_new(void)
 	b1(&e, 0xc3);
 	j->free = j->blocks_start = e.p;
 	memset(j->index, -1, sizeof(j->index));
+	memset(j->jc, 0xff, sizeof(j->jc));
 	return j;
 }
 
@@ -501,6 +517,7 @@ void jit_flush(struct jit *j)
 	j->free = j->blocks_start;
 	j->chain_site = NULL;
 	memset(j->index, -1, sizeof(j->index));
+	memset(j->jc, 0xff, sizeof(j->jc));
 }
 
 struct jit_block *jit_find(const struct jit *j, uint64_t pc)
@@ -522,6 +539,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	memset(&t, 0, offsetof(struct tx, side));
 	t.nside = t.nout = 0;
 	t.e.p = j->free;
+	t.j = j;
 	t.h = h;
 	t.block = j->nblocks;
 	regs_reset(&t.r);
@@ -617,6 +635,9 @@ struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, in
 	/* the last exit went to b's pc and can go straight there from now on */
 	if (j->chain_site && j->chain_pc == b->pc)
 		patch32(j->chain_site, b->code);
+	unsigned k = (unsigned)(b->pc >> 1) & (JUMP_CACHE - 1);
+	j->jc[k].pc = b->pc;
+	j->jc[k].code = b->code;
 	void *(*enter)(struct hart *, uint8_t *) = (void *(*)(struct hart *, uint8_t *))(void *)j->enter;
 	j->chain_site = enter(h, b->code);
 	j->chain_pc = h->pc;
