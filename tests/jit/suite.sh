@@ -1,7 +1,9 @@
 #!/bin/sh
 # Block translation (src/hart/jit.c) against the step loop (--no-jit) and
-# qemu-riscv64: the self-checking blocks.S; the bench workloads (small
-# scale) with identical output and exactly equal instruction counts; and
+# qemu-riscv64: the self-checking blocks.S; random programs
+# (gen_random.py) leaving the same registers and memory; the bench
+# workloads (small scale) with identical output and exactly equal
+# instruction counts; and
 # sampling, where every sample must fall on the same instruction with and
 # without translation (the budget stops a block exactly). RVPMU_JIT_STATS
 # shows that blocks really were translated, so the comparisons can fail.
@@ -50,7 +52,36 @@ else
 	fi
 fi
 
-# 2. the bench workloads at 2% size
+# 2. random programs (gen_random.py): registers and memory as qemu-riscv64
+# and the step loop leave them
+for seed in 1 2 3 4 5 6 7 8; do
+	src=$out/random-$seed.S prog=$out/random-$seed
+	if ! python3 "$here/gen_random.py" "$seed" >"$src" ||
+	   ! $CC -static -nostdlib -Wl,--no-relax -o "$prog" "$src" >&2; then
+		fail "random-$seed" "does not build"
+		continue
+	fi
+	timeout "$T" "$QEMU" "$prog" >"$out/random-$seed.qemu" 2>/dev/null; q=$?
+	RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" run "$prog" >"$out/random-$seed.jit" \
+		2>"$out/random-$seed.err"; r=$?
+	timeout "$T" "$RVPMU" run --no-jit "$prog" >"$out/random-$seed.step" 2>/dev/null; s=$?
+	n=$(translated "$out/random-$seed.err")
+	if [ "$q" != 0 ]; then
+		fail "random-$seed" "bad test: qemu exit $q"
+	elif [ "$r" != 0 ] || [ "$s" != 0 ]; then
+		fail "random-$seed" "exit $r translated, $s with --no-jit"
+	elif ! cmp -s "$out/random-$seed.jit" "$out/random-$seed.qemu"; then
+		fail "random-$seed" "translated: registers or memory differ from qemu's"
+	elif ! cmp -s "$out/random-$seed.step" "$out/random-$seed.qemu"; then
+		fail "random-$seed" "step loop: registers or memory differ from qemu's"
+	elif [ "${n:-0}" -lt 20 ]; then
+		fail "random-$seed" "only '${n:-none}' blocks translated"
+	else
+		pass "random-$seed"
+	fi
+done
+
+# 3. the bench workloads at 2% size
 for w in compute memory branchy; do
 	prog=$out/$w
 	if ! $CC -static -O2 -fno-omit-frame-pointer -g -o "$prog" "$root/bench/workloads/$w.c" >&2; then
@@ -76,7 +107,7 @@ for w in compute memory branchy; do
 	fi
 done
 
-# 3. sampling on instructions: the same sample on the same instruction,
+# 4. sampling on instructions: the same sample on the same instruction,
 # every 10007 instructions (a period prime to every block length)
 prog=$out/branchy
 ok=1
@@ -110,7 +141,7 @@ else
 	fail record-addresses "annotate of '${sym:-?}' differs or failed"
 fi
 
-# 4. --max-insns stops inside blocks exactly: the count file says so
+# 5. --max-insns stops inside blocks exactly: the count file says so
 for n in 1 2 3 1000 123457; do
 	timeout "$T" "$RVPMU" run --max-insns "$n" --insn-count "$out/max.n" "$prog" 2 \
 		>/dev/null 2>&1
