@@ -6,7 +6,7 @@
 #include <string.h>
 #include "rvpmu/hart.h"
 #include "csr.h"
-#include "fpu.h"
+#include "fp_insns.h"
 #include "jit.h"
 #include "mmu.h"
 #include "pmp.h"
@@ -304,12 +304,6 @@ static void *amo_ptr(struct hart *h, uint64_t a, unsigned size, int need_write, 
 	return h->mem.base + a;
 }
 
-static uint32_t unbox32(uint64_t f)
-{
-	return (f >> 32) == 0xffffffffu ? (uint32_t)f : 0x7fc00000u;
-}
-#define BOX32(v) (0xffffffff00000000ull | (uint32_t)(v))
-
 static int64_t mulh(int64_t a, int64_t b) { return (int64_t)(((__int128)a * b) >> 64); }
 static uint64_t mulhu(uint64_t a, uint64_t b) { return (uint64_t)(((unsigned __int128)a * b) >> 64); }
 static int64_t mulhsu(int64_t a, uint64_t b) { return (int64_t)(((__int128)a * (__int128)b) >> 64); }
@@ -466,13 +460,17 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		DISPATCH();                                             \
 	}
 
+/* the slot of pc, charged to the budget */
+#define LOOKUP() do {                                                   \
+		pg = dpage_get(h, pc);                                  \
+		if (unlikely(!pg))                                      \
+			goto trap_nocount;                              \
+		d = &pg->s[(pc & (GPAGE_SIZE - 1)) >> 1];               \
+		if (unlikely(--budget < 0))                             \
+			goto out_budget;                                \
+	} while (0)
 lookup:
-	pg = dpage_get(h, pc);
-	if (unlikely(!pg))
-		goto trap_nocount;
-	d = &pg->s[(pc & (GPAGE_SIZE - 1)) >> 1];
-	if (unlikely(--budget < 0))
-		goto out_budget;
+	LOOKUP();
 	GO();
 
 do_NONE: {
@@ -509,12 +507,7 @@ do_JIT: {
 		struct jit_block *last = jit_run(jit, h, b, &side);
 		budget = h->jit_budget;
 		pc = h->pc;
-		pg = dpage_get(h, pc);
-		if (unlikely(!pg))
-			goto trap_nocount;
-		d = &pg->s[(pc & (GPAGE_SIZE - 1)) >> 1];
-		if (unlikely(--budget < 0))
-			goto out_budget;
+		LOOKUP();
 		if (side) {
 			/* the access it left before is the step loop's to do */
 			if (d->handler == jit_handler)

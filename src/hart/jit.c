@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "fp_insns.h"
 #include "jit.h"
 #include "x86emit.h"
 
@@ -33,6 +34,7 @@ struct jit {
 
 #define OFF(field) ((int32_t)offsetof(struct hart, field))
 #define XREG(r) ((int32_t)(offsetof(struct hart, x) + 8 * (size_t)(r)))
+#define FREG(r) ((int32_t)(offsetof(struct hart, f) + 8 * (size_t)(r)))
 
 /* Host registers that hold guest registers (none is rax/rcx/rdx/rbx/rsp/r15). */
 #define NPOOL 10
@@ -240,6 +242,15 @@ static int translate_store(struct tx *t, const struct dinsn *d, uint64_t pc)
 	return 1;
 }
 
+/* rd = rax, or its low 32 bits sign-extended (the W forms) */
+static void put_rax(struct em *e, int rd, int sext)
+{
+	if (sext)
+		movsxd(e, rd, RAX);
+	else
+		mov_rr(e, rd, RAX);
+}
+
 /* rd = rs1 op rs2 / rs1 op imm for the plain ALU forms; returns 0 when
  * id is not one of them. */
 static int translate_alu(struct tx *t, const struct dinsn *d, uint64_t pc)
@@ -314,10 +325,7 @@ static int translate_alu(struct tx *t, const struct dinsn *d, uint64_t pc)
 	} else {
 		imul_rr(e, w, RAX, b);
 	}
-	if (sext)
-		movsxd(e, rd, RAX);
-	else
-		mov_rr(e, rd, RAX);
+	put_rax(e, rd, sext);
 	return 1;
 }
 
@@ -383,11 +391,100 @@ static int translate_muldiv(struct tx *t, const struct dinsn *d)
 		mov_rr(e, RAX, RDX);
 	for (unsigned i = 0; i < nd; i++)
 		patch8(done[i], e->p);
-	if (w)
-		mov_rr(e, rd, RAX);
-	else
-		movsxd(e, rd, RAX);
+	put_rax(e, rd, !w);
 	return 1;
+}
+
+/* The F and D arithmetic for translated code, computed as the step loop
+ * does (FP_OPS). Returns 1, having changed nothing, when the instruction
+ * is the step loop's to do: a reserved rounding mode (an illegal
+ * instruction there) or FP state that is not Dirty. */
+static uint64_t fp_helper(struct hart *h, const struct dinsn *d)
+{
+	uint64_t *x = h->x, *f = h->f;
+	if (h->fp_slow)
+		return 1;
+#define RS1 x[d->rs1]
+#define RM() ({ unsigned r_ = d->rm == 7 ? h->frm : d->rm; if (r_ > 4) return 1; (int)r_; })
+#define PUT_S(v) f[d->rd] = BOX32(v)
+#define PUT_D(v) f[d->rd] = (v)
+#define PUT_I(v) x[d->rd] = (v)
+#define CASE(name, kind, expr) case INSN_##name: PUT_##kind(expr); return 0;
+	switch (d->id) {
+	FP_OPS(CASE)
+	}
+#undef CASE
+#undef PUT_I
+#undef PUT_D
+#undef PUT_S
+#undef RM
+#undef RS1
+	return 1;
+}
+
+static int is_fp_op(unsigned id)
+{
+	switch (id) {
+#define CASE(name, kind, expr) case INSN_##name:
+	FP_OPS(CASE)
+#undef CASE
+		return 1;
+	}
+	return 0;
+}
+
+/* An F/D operation: a call to fp_helper with a copy of the decoded
+ * instruction kept in the code. The call may read and write any register
+ * and clobbers the caller-saved ones: everything is written back first. */
+static int translate_fp(struct tx *t, const struct dinsn *d, uint64_t pc)
+{
+	struct em *e = &t->e;
+	if (!is_fp_op(d->id) || t->h->fp_slow)
+		return 0;
+	writeback(e, &t->r);
+	regs_reset(&t->r);
+	uint8_t *over = jmp8(e);
+	while ((uintptr_t)e->p & 15)
+		b1(e, 0xcc);
+	uint8_t *copy = e->p;
+	memcpy(e->p, d, sizeof(*d));
+	e->p += sizeof(*d);
+	patch8(over, e->p);
+	mov_rr(e, RDI, RBX);
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)copy);
+	mov_ri(e, RAX, (uint64_t)(uintptr_t)fp_helper);
+	b1(e, 0xff); b1(e, 0xd0);        /* call rax */
+	alu_rr(e, 0, G1_AND, RAX, RAX);  /* nonzero: leave */
+	side_exit(t, CC_NE, pc);
+	return 1;
+}
+
+/* flw, fld, fsw, fsd: f registers stay in h->f */
+static int translate_fmem(struct tx *t, const struct dinsn *d, uint64_t pc)
+{
+	struct em *e = &t->e;
+	int w = d->id == INSN_FLD || d->id == INSN_FSD;
+	if (t->h->fp_slow)
+		return 0;
+	switch (d->id) {
+	case INSN_FLW:
+	case INSN_FLD:
+		address(t, d, w ? 8 : 4, GP_R, GP_R, pc);
+		op_sib(e, 0, w, 0, 0x8b, RCX, R15, RAX, 0);
+		if (!w) {  /* NaN-box */
+			mov_ri(e, RDX, 0xffffffff00000000ull);
+			alu_rr(e, 1, G1_OR, RCX, RDX);
+		}
+		op_rm(e, 1, 0x89, RCX, RBX, FREG(d->rd));
+		return 1;
+	case INSN_FSW:
+	case INSN_FSD:
+		address(t, d, w ? 8 : 4, GP_W | GP_CODE, GP_W, pc);
+		op_rm(e, 1, 0x8b, RCX, RBX, FREG(d->rs2));
+		op_sib(e, 0, w, 0, 0x89, RCX, R15, RAX, 0);
+		return 1;
+	}
+	return 0;
 }
 
 /* A chainable exit to guest pc: a jump (or Jcc) whose target starts as
@@ -481,10 +578,12 @@ struct jit *jit_new(void)
 	j->enter = e.p;
 	for (unsigned i = 0; i < sizeof(saved); i++)
 		push(&e, saved[i]);
+	alu_ri(&e, 1, G1_SUB, RSP, 8);  /* 16-byte aligned for fp_helper calls */
 	mov_rr(&e, RBX, RDI);
 	op_rm(&e, 1, 0x8b, R15, RBX, OFF(mem.base));
 	b1(&e, 0xff); b1(&e, 0xe6);  /* jmp rsi */
 	j->leave = e.p;
+	alu_ri(&e, 1, G1_ADD, RSP, 8);
 	for (unsigned i = sizeof(saved); i-- > 0;)
 		pop(&e, saved[i]);
 	b1(&e, 0xc3);
@@ -582,6 +681,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		 * instruction is not its kind; one no one takes ends the block */
 		if (!translate_alu(&t, &d, at) && !translate_muldiv(&t, &d) &&
 		    !translate_load(&t, &d, at) && !translate_store(&t, &d, at) &&
+		    !translate_fmem(&t, &d, at) && !translate_fp(&t, &d, at) &&
 		    d.id != INSN_FENCE)
 			break;
 		n++;

@@ -4,10 +4,11 @@ differential test (tests/jit/suite.sh). Usage: gen_random.py SEED > prog.S
 
 The program fills x1 and x3..x31 with awkward values (0, -1, the signed
 extremes, random bits), runs a random body twice (so translated blocks run
-again and chain), then writes every register and its 2 KiB data buffer to
+again and chain), then writes every x and f register and its 2 KiB data buffer to
 stdout and exits 0. The body mixes every ALU, shift, compare, multiply and
 divide form the translator handles, loads and stores of each size (some
-misaligned, which leave translated code), short forward branches, x0 as
+misaligned, which leave translated code), F/D operations and accesses,
+short forward branches, x0 as
 source and destination, and instructions the translator leaves to the step
 loop (mulhsu, fence.i, csrr), so blocks end in every way. x2 holds the
 buffer's address and is never written; the same output under qemu-riscv64,
@@ -39,6 +40,30 @@ def value(rng):
     if rng.random() < 0.5:
         return rng.choice(SPECIAL)
     return rng.getrandbits(64) - (1 << 63)
+
+
+def fp(rng):
+    """An F/D instruction: translated through the helper call, which
+    clobbers the caller-saved host registers around it."""
+    f = lambda: f"f{rng.randrange(32)}"
+    k = rng.randrange(9)
+    if k == 0:
+        return f"\tfmv.d.x {f()}, {reg(rng)}"
+    if k == 1:
+        return f"\tfmv.x.d {reg(rng)}, {f()}"
+    if k == 2:
+        return f"\t{rng.choice(['fadd.d', 'fsub.d', 'fmul.d', 'fmin.d', 'fsgnjx.d'])} {f()}, {f()}, {f()}"
+    if k == 3:
+        return f"\tfmadd.d {f()}, {f()}, {f()}, {f()}"
+    if k == 4:
+        return f"\tfcvt.l.d {reg(rng)}, {f()}, rtz"
+    if k == 5:
+        return f"\tfeq.d {reg(rng)}, {f()}, {f()}"
+    if k == 6:
+        return f"\tfadd.s {f()}, {f()}, {f()}"
+    op = "fld" if k == 7 else "fsd"
+    off = rng.randrange(0, 2024, 8) + (1 if rng.random() < 0.1 else 0)
+    return f"\t{op} {f()}, {off}(x2)"
 
 
 def body(rng, n):
@@ -74,6 +99,8 @@ def body(rng, n):
             for _ in range(rng.randint(1, 3)):
                 out.append(f"\taddi {reg(rng)}, {reg(rng)}, {rng.randint(-64, 64)}")
             out.append("1:")
+        elif k < 0.975:
+            out.append(fp(rng))
         elif k < 0.985:
             out.append("\tfence.i")
         else:
@@ -88,6 +115,7 @@ def main():
          "\t.text", "\t.globl _start", "_start:", "\tla x2, buf"]
     for r in [1] + list(range(3, 32)):
         p.append(f"\tli x{r}, {value(rng)}")
+    p += [f"\tfmv.d.x f{i}, x{i if i != 2 else 1}" for i in range(32)]
     p += ["\tli x5, 2", "\tsd x5, 2040(x2)", "again:"]
     p += body(rng, 600)
     p += ["\tld x5, 2040(x2)", "\taddi x5, x5, -1", "\tsd x5, 2040(x2)",
@@ -97,10 +125,11 @@ def main():
     for r in [1] + list(range(3, 32)):
         if r != 5:
             p.append(f"\tsd x{r}, {8 * r}(x5)")
-    p += ["\tli a0, 1", "\tla a1, regs", "\tli a2, 256", "\tli a7, 64", "\tecall",
+    p += [f"\tfsd f{i}, {256 + 8 * i}(x5)" for i in range(32)]
+    p += ["\tli a0, 1", "\tla a1, regs", "\tli a2, 512", "\tli a7, 64", "\tecall",
           "\tli a0, 1", "\tla a1, buf", "\tli a2, 2048", "\tli a7, 64", "\tecall",
           "\tli a0, 0", "\tli a7, 93", "\tecall",
-          "\t.data", "\t.balign 8", "buf:\t.skip 2048", "regs:\t.skip 256"]
+          "\t.data", "\t.balign 8", "buf:\t.skip 2048", "regs:\t.skip 512"]
     print("\n".join(p))
 
 
