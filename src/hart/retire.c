@@ -229,7 +229,8 @@ prepare(struct hart *h, const struct dinsn *d, uint64_t pc, uint64_t fetch_pa, c
 	h->rr_pending = 1;
 }
 
-void retire_finish(struct hart *h, uint64_t pc)
+/* inline in retire_step, the one call per instruction */
+static inline __attribute__((always_inline)) void finish(struct hart *h, uint64_t pc)
 {
 	if (!h->rr_pending)
 		return;
@@ -249,10 +250,15 @@ void retire_finish(struct hart *h, uint64_t pc)
 	}
 }
 
+void retire_finish(struct hart *h, uint64_t pc)
+{
+	finish(h, pc);
+}
+
 void retire_step(struct hart *h, const struct dinsn *d, uint64_t pc, uint64_t fetch_pa,
 		 const uint64_t *x)
 {
-	retire_finish(h, pc);
+	finish(h, pc);
 	if (d->id > INSN_ILLEGAL && d->id < INSN_COUNT)
 		prepare(h, d, pc, fetch_pa, x);
 }
