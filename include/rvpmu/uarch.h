@@ -216,6 +216,9 @@ struct uarch_bpred {
 	uint8_t *pht;
 	uint32_t btb_set_mask, btb_ways;
 	uint64_t *btb_pc, *btb_target, *btb_age;  /* btb_pc: pc | 1, 0 = invalid */
+	/* the way where each pc (hashed) was last found: checked first, so a
+	 * hit seldom scans the set (a pc is in one way at most) */
+	uint8_t btb_hint[256];
 	uint64_t clock;
 	uint64_t *ras;
 	uint32_t ras_depth, ras_top, ras_count;

@@ -126,18 +126,24 @@ static int btb_predict(struct uarch_bpred *b, uint64_t pc, uint64_t target)
 		return 0;
 	uint64_t key = pc | 1;
 	uint32_t base = ((uint32_t)(pc >> 1) & b->btb_set_mask) * b->btb_ways, w, v = 0;
-	uint64_t oldest = UINT64_MAX;
-	for (w = 0; w < b->btb_ways; w++) {
-		uint32_t s = base + w;
-		if (b->btb_pc[s] == key) {
-			int ok = b->btb_target[s] == target;
-			b->btb_target[s] = target;
-			b->btb_age[s] = ++b->clock;
-			return ok;
-		}
-		if (b->btb_age[s] < oldest)     /* invalid entries have age 0 */
-			oldest = b->btb_age[s], v = w;
+	uint8_t *hint = &b->btb_hint[(pc >> 1) & 255];
+	uint32_t s = base + (*hint < b->btb_ways ? *hint : 0);
+	if (b->btb_pc[s] != key) {
+		for (s = base; s < base + b->btb_ways && b->btb_pc[s] != key; s++)
+			;
 	}
+	if (s < base + b->btb_ways) {
+		*hint = (uint8_t)(s - base);
+		int ok = b->btb_target[s] == target;
+		b->btb_target[s] = target;
+		b->btb_age[s] = ++b->clock;
+		return ok;
+	}
+	uint64_t oldest = UINT64_MAX;
+	for (w = 0; w < b->btb_ways; w++)
+		if (b->btb_age[base + w] < oldest)     /* invalid entries have age 0 */
+			oldest = b->btb_age[base + w], v = w;
+	*hint = (uint8_t)v;
 	b->btb_pc[base + v] = key;
 	b->btb_target[base + v] = target;
 	b->btb_age[base + v] = ++b->clock;
