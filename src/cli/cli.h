@@ -36,5 +36,8 @@ enum { CLI_DONE = -1, CLI_HELP = -2, CLI_FAIL = -3 };
  * why (unknown option, missing value). */
 int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv, int *i,
 	     const char **val);
+/* After the cli_next loop ended with k: -1 to go on (CLI_DONE), else the
+ * exit status (0 after printing the usage for CLI_HELP, 2 for CLI_FAIL). */
+int cli_end(const char *cmd, int k);
 
 #endif

@@ -283,6 +283,15 @@ int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv,
 	return CLI_FAIL;
 }
 
+int cli_end(const char *cmd, int k)
+{
+	if (k == CLI_HELP) {
+		cli_usage(cmd, stdout);
+		return 0;
+	}
+	return k == CLI_FAIL ? 2 : -1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {

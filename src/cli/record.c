@@ -109,12 +109,9 @@ int cmd_record(int argc, char **argv)
 		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}
-	if (k == CLI_HELP) {
-		cli_usage("record", stdout);
-		return 0;
-	}
-	if (k == CLI_FAIL)
-		return 2;
+	int end = cli_end("record", k);
+	if (end >= 0)
+		return end;
 	if (i >= argc) {
 		fprintf(stderr, "rvpmu: record: no program given (see 'rvpmu help record')\n");
 		return 2;

@@ -49,12 +49,9 @@ int cmd_run(int argc, char **argv)
 		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}
-	if (k == CLI_HELP) {
-		cli_usage("run", stdout);
-		return 0;
-	}
-	if (k == CLI_FAIL)
-		return 2;
+	int end = cli_end("run", k);
+	if (end >= 0)
+		return end;
 	if (i >= argc) {
 		fprintf(stderr, "rvpmu: run: no program given (see 'rvpmu help run')\n");
 		return 2;

@@ -69,12 +69,9 @@ int cmd_stat(int argc, char **argv)
 		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}
-	if (k == CLI_HELP) {
-		cli_usage("stat", stdout);
-		return 0;
-	}
-	if (k == CLI_FAIL)
-		return 2;
+	int end = cli_end("stat", k);
+	if (end >= 0)
+		return end;
 	if (o.json && o.csv_sep)
 		return cli_error("stat: -x and -j cannot be used together%s", "");
 	if (i >= argc) {

@@ -56,12 +56,9 @@ int cmd_system(int argc, char **argv)
 		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}
-	if (k == CLI_HELP) {
-		cli_usage("system", stdout);
-		return 0;
-	}
-	if (k == CLI_FAIL)
-		return 2;
+	int end = cli_end("system", k);
+	if (end >= 0)
+		return end;
 	if (i < argc)   /* the image is --kernel's: nothing else is positional */
 		return cli_error("system: unexpected argument '%s'", argv[i]);
 	o.bios = bios;

@@ -16,19 +16,8 @@ secs=${1:-60}
 out=$BUILD/fuzz
 mkdir -p "$out/corpus" "$out/obj"
 command -v clang >/dev/null || { echo "run.sh: clang not found (apt-get install clang)" >&2; exit 2; }
-san="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
-objs=
-for f in $(ls "$root"/src/*/*.c | grep -v '/src/cli/'); do
-	o=$out/obj/$(echo "${f#$root/src/}" | tr / _ | sed 's/\.c$/.o/')
-	case $f in
-	*/src/linux/*|*/src/hart/gmem.c) flags=$san ;;
-	*) flags= ;;
-	esac
-	if [ ! -f "$o" ] || [ "$f" -nt "$o" ] || [ -n "$(find "$root/include" "$root/src" -name '*.h' -newer "$o")" ]; then
-		clang -g -O1 $flags -I"$root/include" -c -o "$o" "$f"
-	fi
-	objs="$objs $o"
-done
+. "$here/objs.sh"
+fuzz_objs "$root" "$out" "*/src/linux/*" "*/src/hart/gmem.c"
 clang -g -O1 -fsanitize=fuzzer,address,undefined -I"$root/include" -o "$out/fuzz_elf" \
 	"$here/fuzz_elf.c" $objs -lelf -ldw -lfdt -ljansson -lm
 if command -v riscv64-linux-gnu-gcc >/dev/null; then
