@@ -144,10 +144,11 @@ const char *linux_exe_path(void)
 static void jit_report(struct lx *p, const struct hart *h)
 {
 	uint64_t n, f;
+	if (!getenv("RVPMU_JIT_STATS"))
+		return;
 	hart_jit_stats(h, &n, &f);
-	if (getenv("RVPMU_JIT_STATS"))
-		lx_warn(p, "rvpmu: jit: %llu blocks translated, %llu flushes",
-			(unsigned long long)n, (unsigned long long)f);
+	lx_warn(p, "rvpmu: jit: %llu blocks translated, %llu flushes",
+		(unsigned long long)n, (unsigned long long)f);
 }
 
 int linux_run(struct hart *h, const struct linux_opts *o)
