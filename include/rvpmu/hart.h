@@ -9,6 +9,7 @@
 
 struct ctr;
 struct jit;
+#define HART_JIT_INSNS 64   /* most instructions in a translated block */
 
 /* Exception causes (Privileged ISA, mcause table). */
 enum {
@@ -128,6 +129,9 @@ struct hart {
 	uint8_t no_jit;        /* --no-jit: the step loop only */
 	int64_t jit_budget;
 	uint32_t jit_last;
+	/* with counting blocks: each memory instruction's address, by its
+	 * index in the block, for the retire stream */
+	uint64_t jit_addr[HART_JIT_INSNS];
 
 	/* time as the guest sees it: derived from instret (deterministic) */
 	uint64_t time_hz;      /* modelled timebase, ticks per second */

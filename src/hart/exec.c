@@ -357,10 +357,13 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
 		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data | (h->trace != NULL);
 #endif
-	/* user mode translates blocks while nothing counts per instruction */
+	/* user mode translates blocks; while something counts per
+	 * instruction they are counting blocks, which feed the retire stream
+	 * (not CTR's nor a trace's, which stay in the step loop) */
 	if (!h->jit && !h->system && !h->no_jit && !(h->jit = jit_new()))
 		h->no_jit = 1;
-	struct jit *const jit = class_events || h->system ? NULL : h->jit;
+	struct jit *const jit = h->system || h->ctr_on || h->trace || !h->jit ||
+		!jit_set_counting(h->jit, class_events != 0) ? NULL : h->jit;
 	int jit_skip = 0;  /* the next decode must not start a block */
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;
@@ -383,6 +386,11 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 
 #define GO_FAST() goto *(&&do_NONE + d->handler)
 #define GO_EV() do {                                                    \
+		if (jit && d->handler == jit_handler)                   \
+			goto do_JIT;                                    \
+		GO_EV_STEP();                                           \
+	} while (0)
+#define GO_EV_STEP() do {                                               \
 		h->evc[retire_refine[d->id]]++;  /* undone if it traps */ \
 		if (h->uarch || h->ctr_on || h->trace) {                \
 			/* CTR's time stamps read instret mid-run */    \
@@ -394,6 +402,12 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		goto *(&&do_NONE + handlers_ev[d->id]);                 \
 	} while (0)
 #define GO() do { if (class_events) GO_EV(); GO_FAST(); } while (0)
+/* run the instruction at d in the step loop, never a block from there */
+#define STEP() do {                                                     \
+		if (class_events)                                       \
+			GO_EV_STEP();                                   \
+		goto *(&&do_NONE + handlers[d->id][d->len == 4]);       \
+	} while (0)
 #define DISPATCH() do { if (unlikely(--budget < 0)) goto out_budget; VGO(); } while (0)
 #define NEXT() do { pc += ILEN; d += ILEN / 2; DISPATCH(); } while (0)
 #define OPE(name, e, expr) LBL(name): RD = (expr); EV(e); NEXT();
@@ -494,14 +508,16 @@ do_NONE: {
 	}
 
 do_JIT: {
-		/* a translated block starts here (only the fast variant gets here) */
+		/* a translated block starts here */
 		struct jit_block *b = jit_find(jit, pc);
 		if (unlikely(!b)) {  /* cannot be: a block's slot is reset with it */
 			d->handler = 0;
 			goto do_NONE;
 		}
 		if (unlikely(budget + 1 < (int64_t)b->n))  /* not all of it fits */
-			goto *(&&do_NONE + handlers[d->id][d->len == 4]);
+			STEP();
+		if (class_events)   /* the step loop's last instruction first */
+			retire_finish(h, pc);
 		h->jit_budget = budget + 1;
 		int side;
 		struct jit_block *last = jit_run(jit, h, b, &side);
@@ -510,16 +526,14 @@ do_JIT: {
 		LOOKUP();
 		if (side) {
 			/* the access it left before is the step loop's to do */
-			if (d->handler == jit_handler)
-				goto *(&&do_NONE + handlers[d->id][d->len == 4]);
 			jit_skip = d->handler == 0;
-			GO_FAST();
+			STEP();
 		}
 		/* a block that keeps leaving into the step loop costs more than
 		 * it saves: its first instruction goes back to the step loop */
 		if (d->handler != jit_handler && d->handler != 0 && ++last->exits_out == 16)
 			last->slot->handler = handlers[last->slot->id][last->slot->len == 4];
-		GO_FAST();
+		GO();
 	}
 
 do_ILLEGAL:

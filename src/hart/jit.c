@@ -8,13 +8,15 @@
 #include <sys/mman.h>
 #include "fp_insns.h"
 #include "jit.h"
+#include "retire.h"
 #include "x86emit.h"
 
 #define CODE_BYTES  (32u << 20)
 #define BLOCK_ROOM  (24u << 10)   /* the most one block can need */
 #define MAX_BLOCKS  65536
 #define INDEX_SIZE  (2 * MAX_BLOCKS)
-#define BLOCK_INSNS 64
+#define BLOCK_INSNS HART_JIT_INSNS
+#define STATIC_INSNS (1u << 19)   /* retire_static records (counting blocks) */
 #define JUMP_CACHE  4096          /* entries: guest pc -> block, for jalr */
 
 struct jit {
@@ -29,6 +31,11 @@ struct jit {
 	struct jit_block blocks[MAX_BLOCKS];
 	uint32_t nblocks;
 	uint64_t translated, flushes;  /* since jit_new */
+	/* counting blocks: their exits give the retire stream what they ran
+	 * (retire_block), from records made at translation */
+	uint8_t counting;
+	struct retire_static *rs;
+	uint32_t nrs;
 	int32_t index[INDEX_SIZE];    /* pc hash -> block, -1 empty */
 };
 
@@ -61,6 +68,7 @@ struct tx {
 	struct em e;
 	struct jit *j;
 	struct hart *h;
+	struct retire_static *rs;  /* counting: the block's records, else NULL */
 	uint32_t block;
 	uint32_t index;        /* of the instruction being translated */
 	struct regs r;
@@ -178,6 +186,8 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 		mov_rr(e, RAX, a);
 	if (d->imm)
 		alu_ri(e, 1, G1_ADD, RAX, d->imm);
+	if (t->rs)
+		op_rm(e, 1, 0x89, RAX, RBX, (int32_t)(offsetof(struct hart, jit_addr) + 8 * t->index));
 	if (size > 1) {
 		b1(e, 0xa8); b1(e, size - 1);  /* test al, size-1 */
 		side_exit(t, CC_NE, pc);
@@ -487,6 +497,27 @@ static int translate_fmem(struct tx *t, const struct dinsn *d, uint64_t pc)
 	return 0;
 }
 
+/* Counting blocks: tell the retire stream that the block's first n
+ * instructions retired, the last going on to next (from h->pc when
+ * next_in_pc). Every guest register is written back by now, so the call
+ * may clobber what it likes. */
+static void emit_retire(struct tx *t, uint32_t n, uint64_t next, int next_in_pc, int taken)
+{
+	struct em *e = &t->e;
+	if (!t->rs || !n)
+		return;
+	mov_rr(e, RDI, RBX);
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)t->rs);
+	mov_ri(e, RDX, n);
+	if (next_in_pc)
+		op_rm(e, 1, 0x8b, RCX, RBX, OFF(pc));
+	else
+		mov_ri(e, RCX, next);
+	mov_ri(e, R8, (uint64_t)taken);
+	mov_ri(e, RAX, (uint64_t)(uintptr_t)retire_block);
+	b1(e, 0xff); b1(e, 0xd0);        /* call rax */
+}
+
 /* A chainable exit to guest pc: a jump (or Jcc) whose target starts as
  * a stub that sets h->pc and leaves. */
 static void exit_to(struct tx *t, uint8_t *at, uint64_t pc)
@@ -515,6 +546,7 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 		if (rd >= 0)
 			mov_ri(e, rd, next);
 		writeback(e, &t->r);
+		emit_retire(t, t->index + 1, pc + (uint64_t)(int64_t)d->imm, 0, 0);
 		exit_to(t, jmp32(e), pc + (uint64_t)(int64_t)d->imm);
 		return 1;
 	}
@@ -530,6 +562,10 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 			mov_ri(e, rd, next);
 		writeback(e, &t->r);
 		op_rm(e, 1, 0x89, RAX, RBX, OFF(pc));
+		if (t->rs) {
+			emit_retire(t, t->index + 1, 0, 1, 0);
+			op_rm(e, 1, 0x8b, RAX, RBX, OFF(pc));
+		}
 		/* a block entered at the target before: go straight there */
 		mov_rr32(e, RDX, RAX);
 		shift_ri(e, 0, SH_SHR, RDX, 1);
@@ -550,8 +586,19 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 	int b = src(t, d->rs2, RDX);
 	writeback(e, &t->r);
 	alu_rr(e, 1, G1_CMP, a, b);
-	exit_to(t, jcc32(e, cc), pc + (uint64_t)(int64_t)d->imm);
+	uint64_t target = pc + (uint64_t)(int64_t)d->imm;
+	if (!t->rs) {
+		exit_to(t, jcc32(e, cc), target);
+		exit_to(t, jmp32(e), next);
+		return 1;
+	}
+	/* each way tells the retire stream which it took */
+	uint8_t *taken = jcc32(e, cc);
+	emit_retire(t, t->index + 1, next, 0, 0);
 	exit_to(t, jmp32(e), next);
+	patch32(taken, e->p);
+	emit_retire(t, t->index + 1, target, 0, 1);
+	exit_to(t, jmp32(e), target);
 	return 1;
 }
 
@@ -604,6 +651,7 @@ void jit_free(struct jit *j)
 	if (!j)
 		return;
 	munmap(j->code, CODE_BYTES);
+	free(j->rs);
 	free(j);
 }
 
@@ -613,6 +661,7 @@ void jit_flush(struct jit *j)
 	for (uint32_t i = 0; i < j->nblocks; i++)
 		j->blocks[i].slot->handler = 0;
 	j->nblocks = 0;
+	j->nrs = 0;
 	j->free = j->blocks_start;
 	j->chain_site = NULL;
 	memset(j->index, -1, sizeof(j->index));
@@ -632,7 +681,8 @@ struct jit_block *jit_find(const struct jit *j, uint64_t pc)
 
 struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct dinsn *slot)
 {
-	if (j->nblocks == MAX_BLOCKS || (size_t)(j->end - j->free) < BLOCK_ROOM)
+	if (j->nblocks == MAX_BLOCKS || (size_t)(j->end - j->free) < BLOCK_ROOM ||
+	    (j->counting && j->nrs + BLOCK_INSNS > STATIC_INSNS))
 		jit_flush(j);  /* full: start again (the step loop is outside all code) */
 	static struct tx t;   /* large; one translation at a time */
 	memset(&t, 0, offsetof(struct tx, side));
@@ -640,6 +690,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	t.e.p = j->free;
 	t.j = j;
 	t.h = h;
+	t.rs = j->counting ? j->rs + j->nrs : NULL;
 	t.block = j->nblocks;
 	regs_reset(&t.r);
 	/* head: charge the budget, or leave for the step loop to run it */
@@ -672,6 +723,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		insn_decode(raw, &d);
 		t.r.pinned = 0;
 		t.index = n;
+		if (t.rs)
+			retire_static(&t.rs[n], &d, at);
 		if (translate_jump(&t, &d, at)) {
 			n++;
 			ended = 1;
@@ -691,6 +744,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		return NULL;
 	if (!ended) {
 		writeback(e, &t.r);
+		emit_retire(&t, n, at, 0, 0);
 		exit_to(&t, jmp32(e), at);
 	}
 	memcpy(n_at, &n, 4);
@@ -702,6 +756,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		for (unsigned k = 0; k < s->nat; k++)
 			patch32(s->at[k], e->p);
 		writeback(e, &s->r);
+		emit_retire(&t, s->index, s->pc, 0, 0);
 		alu_mi(e, G1_ADD, RBX, OFF(jit_budget), (int32_t)(n - s->index));
 		set_pc(e, s->pc);
 		leave(&t, NULL, 1);
@@ -727,6 +782,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	j->index[i] = (int32_t)(b - j->blocks);
 	j->free = e->p;
 	j->translated++;
+	if (t.rs)
+		j->nrs += n;
 	return b;
 }
 
@@ -743,4 +800,16 @@ struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, in
 	j->chain_pc = h->pc;
 	*side = (int)(h->jit_last >> 31);
 	return &j->blocks[h->jit_last & 0x7fffffff];
+}
+
+int jit_set_counting(struct jit *j, int on)
+{
+	on = !!on;
+	if (on == j->counting)
+		return 1;
+	if (on && !j->rs && !(j->rs = calloc(STATIC_INSNS, sizeof(*j->rs))))
+		return 0;
+	jit_flush(j);   /* blocks of the other kind must not run */
+	j->counting = (uint8_t)on;
+	return 1;
 }

@@ -120,6 +120,19 @@ static inline uint8_t reg(unsigned r, unsigned fp)
 	return (uint8_t)((r & 31) | fp);
 }
 
+/* The fields of d's record that the instruction alone fixes. */
+static inline void rec_static(struct retire_rec *r, const struct dinsn *d)
+{
+	const struct insn_info *i = &info[d->id];
+	r->ilen = d->len;
+	r->cls = i->cls;
+	r->size = i->size;
+	r->rd = reg(d->rd, i->rd_fp);
+	r->rs1 = reg(d->rs1, i->rs1_fp);
+	r->rs2 = reg(d->rs2, i->rs2_fp);
+	r->flags = (i->csr_rs1 & (d->rs1 != 0)) | i->csr_always ? UARCH_RF_CSR_WRITE : 0;
+}
+
 /* A control transfer for the CTR model; misp from the predictor model. */
 static void ctr_observe(struct hart *h, int misp)
 {
@@ -211,15 +224,8 @@ prepare(struct hart *h, const struct dinsn *d, uint64_t pc, uint64_t fetch_pa, c
 	memcpy(REC_BYTES(r), &w, 8);
 	unsigned cls = (uint8_t)w;
 #else
-	const struct insn_info *i = &info[d->id];
-	unsigned cls = i->cls;
-	r->ilen = d->len;
-	r->cls = (uint8_t)cls;
-	r->size = i->size;
-	r->rd = reg(d->rd, i->rd_fp);
-	r->rs1 = reg(d->rs1, i->rs1_fp);
-	r->rs2 = reg(d->rs2, i->rs2_fp);
-	r->flags = (i->csr_rs1 & (d->rs1 != 0)) | i->csr_always ? UARCH_RF_CSR_WRITE : 0;
+	rec_static(r, d);
+	unsigned cls = r->cls;
 #endif
 	/* a taken branch to the next instruction looks not taken by its pc */
 	r->taken = cls == UARCH_CLS_BRANCH && d->imm == d->len && branch_cond(d->id, a, x[d->rs2]);
@@ -261,4 +267,51 @@ void retire_step(struct hart *h, const struct dinsn *d, uint64_t pc, uint64_t fe
 	finish(h, pc);
 	if (d->id > INSN_ILLEGAL && d->id < INSN_COUNT)
 		prepare(h, d, pc, fetch_pa, x);
+}
+
+static int is_link(unsigned r) { return r == 1 || r == 5; }
+
+void retire_static(struct retire_static *s, const struct dinsn *d, uint64_t pc)
+{
+	memset(s, 0, sizeof(*s));
+	rec_static(&s->r, d);
+	s->r.pc = s->r.fetch_pa = pc;   /* user mode: untranslated */
+	/* the EV()s of the instruction's handler (exec_ops.h), for the
+	 * classes the translator takes */
+	static const uint8_t class_ev[UARCH_CLS_COUNT] = {
+		[UARCH_CLS_LOAD] = PMU_EV_LOAD, [UARCH_CLS_STORE] = PMU_EV_STORE,
+		[UARCH_CLS_BRANCH] = PMU_EV_BRANCH, [UARCH_CLS_JAL] = PMU_EV_JAL,
+		[UARCH_CLS_JALR] = PMU_EV_JALR, [UARCH_CLS_MUL] = PMU_EV_INT_MUL,
+		[UARCH_CLS_DIV] = PMU_EV_INT_DIV, [UARCH_CLS_FP] = PMU_EV_FP,
+		[UARCH_CLS_FP_DIV] = PMU_EV_FP,
+	};
+	s->ev[0] = retire_refine[d->id];
+	s->ev[1] = class_ev[s->r.cls];
+	if ((s->r.cls == UARCH_CLS_JAL || s->r.cls == UARCH_CLS_JALR) && is_link(d->rd))
+		s->ev[2] = PMU_EV_CALL;
+	else if (s->r.cls == UARCH_CLS_JALR && is_link(d->rs1))
+		s->ev[2] = PMU_EV_RET;
+}
+
+void retire_block(struct hart *h, const struct retire_static *s, uint32_t n, uint64_t next_pc,
+		  uint32_t taken)
+{
+	uint64_t *evc = h->evc;
+	for (uint32_t k = 0; k < n; k++) {
+		evc[s[k].ev[0]]++;
+		evc[s[k].ev[1]]++;
+		evc[s[k].ev[2]]++;
+	}
+	evc[PMU_EV_BRANCH_TAKEN] += taken;
+	struct uarch *u = h->uarch;
+	if (!u)
+		return;
+	struct retire_rec r;
+	for (uint32_t k = 0; k < n; k++) {
+		r = s[k].r;
+		r.addr = r.paddr = h->jit_addr[k];
+		r.next_pc = k + 1 < n ? r.pc + r.ilen : next_pc;
+		r.taken = (uint8_t)(r.cls == UARCH_CLS_BRANCH && taken);
+		uarch_retire_inline(u, &r);
+	}
 }

@@ -141,6 +141,48 @@ else
 	fail record-addresses "annotate of '${sym:-?}' differs or failed"
 fi
 
+# 6. counting blocks: with the models on (stat) every count equals the
+# step loop's, and blocks were translated. compute and branchy count every
+# event the profile names, as many at a time as it has counters so nothing
+# multiplexes; memory (slow to set up) the memory system's. Both runs have
+# RVPMU_JIT_STATS in the guest's environment: it moves the stack.
+events() {
+	"$RVPMU" list --profile "$1" 2>&1 | grep -v "not supported" |
+		awk 'NF == 1 || /\[Hardware/ { print $1 }' | grep -v ':$'
+}
+# same_counts PROFILE PROG EVENTS: empty when equal, else why
+same_counts() {
+	for m in jit step; do
+		flag=; [ $m = step ] && flag=--no-jit
+		RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" stat $flag --profile "$1" -x, -e "$3" \
+			-o "$out/cnt.$m" "$2" 1 >/dev/null 2>"$out/cnt.$m.err"
+	done
+	n=$(translated "$out/cnt.jit.err")
+	if [ "${n:-0}" -lt 50 ]; then
+		echo "only '${n:-none}' blocks translated"
+	elif ! grep -q '^[0-9]' "$out/cnt.jit" || ! cmp -s "$out/cnt.jit" "$out/cnt.step"; then
+		echo "$3: $(diff "$out/cnt.jit" "$out/cnt.step" | head -n 4 | tr '\n' ' ')"
+	fi
+}
+for p in u74:2 virt:16; do
+	prof=${p%:*} per=${p#*:}
+	for w in compute branchy; do
+		why= groups=0
+		set -- $(events "$prof")
+		while [ $# -gt 0 ] && [ -z "$why" ]; do
+			g=$1; shift; i=1
+			while [ $i -lt "$per" ] && [ $# -gt 0 ]; do g=$g,$1; shift; i=$((i + 1)); done
+			groups=$((groups + 1))
+			why=$(same_counts "$prof" "$out/$w" "$g")
+		done
+		[ $groups -lt 2 ] && why="${why:-no events listed}"
+		if [ -z "$why" ]; then pass "counting-$prof-$w"; else fail "counting-$prof-$w" "$why"; fi
+	done
+done
+why=$(same_counts u74 "$out/memory" cycles,instructions,DCACHE_MISSES_OR_MMIO,DTLB_MISSES)
+[ -z "$why" ] && why=$(same_counts virt "$out/memory" cycles,instructions,L1D_READ_MISSES,L1D_WRITE_MISSES,L1D_WRITEBACKS,LL_READ_MISSES,LL_WRITE_ACCESSES,LL_WRITE_MISSES,DTLB_READ_MISSES,DTLB_WRITE_MISSES,L2TLB_MISSES,STALL_DCACHE_BUSY,STALL_LOAD_USE,BRANCH_MISPREDICTS,STALL_BACKEND)
+if [ -z "$why" ]; then pass counting-memory; else fail counting-memory "$why"; fi
+
 # 5. --max-insns stops inside blocks exactly: the count file says so
 for n in 1 2 3 1000 123457; do
 	timeout "$T" "$RVPMU" run --max-insns "$n" --insn-count "$out/max.n" "$prog" 2 \
