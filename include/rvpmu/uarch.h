@@ -277,7 +277,37 @@ struct uarch {
 	/* the real page tables' walks (NULL: a walk costs walk_lat) */
 	uarch_walk_fn walk;
 	void *walk_ctx;
+	struct uarch_memo *memo;   /* block timings seen (block.c), made on first use */
 };
+
+/* A straight-line run of instructions retired in one call (a translated
+ * block, user mode: physical = virtual addresses). r[] holds its records
+ * but for addr, paddr, next_pc and taken. Its timing is memoised: the
+ * pipeline state it starts from, relative to the cycle it starts in, and
+ * its cache and TLB miss cycles determine its cycles, stalls and end
+ * state exactly, so a block seen before from the same relative state
+ * replays them (src/uarch/block.c). */
+#define UARCH_BLOCK_LIVE 40   /* most registers read before written, to memoise */
+#define UARCH_BLOCK_WR 24     /* most registers written, to memoise */
+struct uarch_block {
+	const struct retire_rec *r;
+	uint32_t n;
+	uint64_t tag;           /* unique to the block; 0: not memoised */
+	uint8_t nlive, nwr;
+	uint8_t div;            /* 1: it divides, 2: FP divides (or both) */
+	uint8_t nops;
+	uint8_t live[UARCH_BLOCK_LIVE], wr[UARCH_BLOCK_WR];
+	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
+	uint8_t ops[3 * 64];
+};
+enum { UARCH_OP_FETCH, UARCH_OP_FETCH2, UARCH_OP_LOAD, UARCH_OP_STORE };
+void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct retire_rec *r,
+		      uint32_t n);
+/* The first n instructions of b retired (all: n = b->n) with data
+ * addresses addr[] (by instruction), the last going on to next_pc and
+ * a branch taken when taken: as uarch_retire() on each in turn. */
+void uarch_retire_block(struct uarch *u, const struct uarch_block *b, uint32_t n,
+			const uint64_t *addr, uint64_t next_pc, int taken);
 
 /* 0, or -1 with a message in err (which may be NULL) naming the bad field.
  * On failure nothing stays allocated. */

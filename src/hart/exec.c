@@ -363,7 +363,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	if (!h->jit && !h->system && !h->no_jit && !(h->jit = jit_new()))
 		h->no_jit = 1;
 	struct jit *const jit = h->system || h->ctr_on || h->trace || !h->jit ||
-		!jit_set_counting(h->jit, class_events != 0) ? NULL : h->jit;
+		!jit_set_counting(h->jit, class_events != 0, h->uarch) ? NULL : h->jit;
 	int jit_skip = 0;  /* the next decode must not start a block */
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;

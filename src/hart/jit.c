@@ -16,7 +16,7 @@
 #define MAX_BLOCKS  65536
 #define INDEX_SIZE  (2 * MAX_BLOCKS)
 #define BLOCK_INSNS HART_JIT_INSNS
-#define STATIC_INSNS (1u << 19)   /* retire_static records (counting blocks) */
+#define STATIC_INSNS (1u << 19)   /* records of counting blocks' instructions */
 #define JUMP_CACHE  4096          /* entries: guest pc -> block, for jalr */
 
 struct jit {
@@ -34,8 +34,11 @@ struct jit {
 	/* counting blocks: their exits give the retire stream what they ran
 	 * (retire_block), from records made at translation */
 	uint8_t counting;
-	struct retire_static *rs;
-	uint32_t nrs;
+	const struct uarch *uarch;      /* the models they were made for */
+	struct retire_jblock *rb;       /* [block] */
+	struct retire_rec *rec;         /* [STATIC_INSNS], nrec used */
+	uint8_t (*ev)[3];
+	uint32_t nrec;
 	int32_t index[INDEX_SIZE];    /* pc hash -> block, -1 empty */
 };
 
@@ -68,7 +71,7 @@ struct tx {
 	struct em e;
 	struct jit *j;
 	struct hart *h;
-	struct retire_static *rs;  /* counting: the block's records, else NULL */
+	struct retire_jblock *rb;  /* counting: what the block tells the retire stream */
 	uint32_t block;
 	uint32_t index;        /* of the instruction being translated */
 	struct regs r;
@@ -186,7 +189,7 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 		mov_rr(e, RAX, a);
 	if (d->imm)
 		alu_ri(e, 1, G1_ADD, RAX, d->imm);
-	if (t->rs)
+	if (t->rb)
 		op_rm(e, 1, 0x89, RAX, RBX, (int32_t)(offsetof(struct hart, jit_addr) + 8 * t->index));
 	if (size > 1) {
 		b1(e, 0xa8); b1(e, size - 1);  /* test al, size-1 */
@@ -504,10 +507,10 @@ static int translate_fmem(struct tx *t, const struct dinsn *d, uint64_t pc)
 static void emit_retire(struct tx *t, uint32_t n, uint64_t next, int next_in_pc, int taken)
 {
 	struct em *e = &t->e;
-	if (!t->rs || !n)
+	if (!t->rb || !n)
 		return;
 	mov_rr(e, RDI, RBX);
-	mov_ri(e, RSI, (uint64_t)(uintptr_t)t->rs);
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)t->rb);
 	mov_ri(e, RDX, n);
 	if (next_in_pc)
 		op_rm(e, 1, 0x8b, RCX, RBX, OFF(pc));
@@ -562,7 +565,7 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 			mov_ri(e, rd, next);
 		writeback(e, &t->r);
 		op_rm(e, 1, 0x89, RAX, RBX, OFF(pc));
-		if (t->rs) {
+		if (t->rb) {
 			emit_retire(t, t->index + 1, 0, 1, 0);
 			op_rm(e, 1, 0x8b, RAX, RBX, OFF(pc));
 		}
@@ -587,7 +590,7 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 	writeback(e, &t->r);
 	alu_rr(e, 1, G1_CMP, a, b);
 	uint64_t target = pc + (uint64_t)(int64_t)d->imm;
-	if (!t->rs) {
+	if (!t->rb) {
 		exit_to(t, jcc32(e, cc), target);
 		exit_to(t, jmp32(e), next);
 		return 1;
@@ -651,7 +654,9 @@ void jit_free(struct jit *j)
 	if (!j)
 		return;
 	munmap(j->code, CODE_BYTES);
-	free(j->rs);
+	free(j->rb);
+	free(j->rec);
+	free(j->ev);
 	free(j);
 }
 
@@ -661,7 +666,7 @@ void jit_flush(struct jit *j)
 	for (uint32_t i = 0; i < j->nblocks; i++)
 		j->blocks[i].slot->handler = 0;
 	j->nblocks = 0;
-	j->nrs = 0;
+	j->nrec = 0;
 	j->free = j->blocks_start;
 	j->chain_site = NULL;
 	memset(j->index, -1, sizeof(j->index));
@@ -682,7 +687,7 @@ struct jit_block *jit_find(const struct jit *j, uint64_t pc)
 struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct dinsn *slot)
 {
 	if (j->nblocks == MAX_BLOCKS || (size_t)(j->end - j->free) < BLOCK_ROOM ||
-	    (j->counting && j->nrs + BLOCK_INSNS > STATIC_INSNS))
+	    (j->counting && j->nrec + BLOCK_INSNS > STATIC_INSNS))
 		jit_flush(j);  /* full: start again (the step loop is outside all code) */
 	static struct tx t;   /* large; one translation at a time */
 	memset(&t, 0, offsetof(struct tx, side));
@@ -690,7 +695,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	t.e.p = j->free;
 	t.j = j;
 	t.h = h;
-	t.rs = j->counting ? j->rs + j->nrs : NULL;
+	t.rb = j->counting ? &j->rb[j->nblocks] : NULL;
 	t.block = j->nblocks;
 	regs_reset(&t.r);
 	/* head: charge the budget, or leave for the step loop to run it */
@@ -723,8 +728,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		insn_decode(raw, &d);
 		t.r.pinned = 0;
 		t.index = n;
-		if (t.rs)
-			retire_static(&t.rs[n], &d, at);
+		if (t.rb)
+			retire_static(&j->rec[j->nrec + n], j->ev[j->nrec + n], &d, at);
 		if (translate_jump(&t, &d, at)) {
 			n++;
 			ended = 1;
@@ -782,8 +787,11 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	j->index[i] = (int32_t)(b - j->blocks);
 	j->free = e->p;
 	j->translated++;
-	if (t.rs)
-		j->nrs += n;
+	if (t.rb) {
+		retire_jblock_init(t.rb, j->uarch, &j->rec[j->nrec],
+				   (const uint8_t (*)[3])&j->ev[j->nrec], n);
+		j->nrec += n;
+	}
 	return b;
 }
 
@@ -802,14 +810,22 @@ struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, in
 	return &j->blocks[h->jit_last & 0x7fffffff];
 }
 
-int jit_set_counting(struct jit *j, int on)
+int jit_set_counting(struct jit *j, int on, const struct uarch *u)
 {
 	on = !!on;
-	if (on == j->counting)
+	if (!on)
+		u = NULL;
+	if (on == j->counting && u == j->uarch)
 		return 1;
-	if (on && !j->rs && !(j->rs = calloc(STATIC_INSNS, sizeof(*j->rs))))
-		return 0;
+	if (on && !j->rb) {
+		j->rb = calloc(MAX_BLOCKS, sizeof(*j->rb));
+		j->rec = calloc(STATIC_INSNS, sizeof(*j->rec));
+		j->ev = calloc(STATIC_INSNS, sizeof(*j->ev));
+		if (!j->rb || !j->rec || !j->ev)
+			return 0;
+	}
 	jit_flush(j);   /* blocks of the other kind must not run */
 	j->counting = (uint8_t)on;
+	j->uarch = u;
 	return 1;
 }

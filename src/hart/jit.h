@@ -34,10 +34,11 @@ struct jit_block *jit_find(const struct jit *j, uint64_t pc);
  * when it left before an access for the step loop to do. The exit's jump
  * is patched to the next block entered, when that is its target. */
 struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, int *side);
-/* Counting blocks (on) report what they retire to the retire stream
- * (models and instruction-class events); the mode's blocks only run.
- * Changing it forgets every block. 0 when memory for it is refused. */
-int jit_set_counting(struct jit *j, int on);
+/* Counting blocks (on) report what they retire to the retire stream:
+ * instruction-class events and the models u (may be NULL). Only blocks
+ * made for the current mode and models run: a change forgets every
+ * block. 0 when memory for counting blocks is refused. */
+int jit_set_counting(struct jit *j, int on, const struct uarch *u);
 /* Forget every block; each one's slot is reset to "decode on next use". */
 void jit_flush(struct jit *j);
 /* Blocks translated and flushes, since jit_new. */

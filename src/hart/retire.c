@@ -271,11 +271,11 @@ void retire_step(struct hart *h, const struct dinsn *d, uint64_t pc, uint64_t fe
 
 static int is_link(unsigned r) { return r == 1 || r == 5; }
 
-void retire_static(struct retire_static *s, const struct dinsn *d, uint64_t pc)
+void retire_static(struct retire_rec *r, uint8_t ev[3], const struct dinsn *d, uint64_t pc)
 {
-	memset(s, 0, sizeof(*s));
-	rec_static(&s->r, d);
-	s->r.pc = s->r.fetch_pa = pc;   /* user mode: untranslated */
+	memset(r, 0, sizeof(*r));
+	rec_static(r, d);
+	r->pc = r->fetch_pa = pc;   /* user mode: untranslated */
 	/* the EV()s of the instruction's handler (exec_ops.h), for the
 	 * classes the translator takes */
 	static const uint8_t class_ev[UARCH_CLS_COUNT] = {
@@ -285,33 +285,50 @@ void retire_static(struct retire_static *s, const struct dinsn *d, uint64_t pc)
 		[UARCH_CLS_DIV] = PMU_EV_INT_DIV, [UARCH_CLS_FP] = PMU_EV_FP,
 		[UARCH_CLS_FP_DIV] = PMU_EV_FP,
 	};
-	s->ev[0] = retire_refine[d->id];
-	s->ev[1] = class_ev[s->r.cls];
-	if ((s->r.cls == UARCH_CLS_JAL || s->r.cls == UARCH_CLS_JALR) && is_link(d->rd))
-		s->ev[2] = PMU_EV_CALL;
-	else if (s->r.cls == UARCH_CLS_JALR && is_link(d->rs1))
-		s->ev[2] = PMU_EV_RET;
+	ev[0] = retire_refine[d->id];
+	ev[1] = class_ev[r->cls];
+	ev[2] = 0;
+	if ((r->cls == UARCH_CLS_JAL || r->cls == UARCH_CLS_JALR) && is_link(d->rd))
+		ev[2] = PMU_EV_CALL;
+	else if (r->cls == UARCH_CLS_JALR && is_link(d->rs1))
+		ev[2] = PMU_EV_RET;
 }
 
-void retire_block(struct hart *h, const struct retire_static *s, uint32_t n, uint64_t next_pc,
+void retire_jblock_init(struct retire_jblock *b, const struct uarch *u, const struct retire_rec *r,
+			const uint8_t (*ev)[3], uint32_t n)
+{
+	uint8_t count[PMU_EV_MAX] = {0};
+	if (u)
+		uarch_block_init(u, &b->ub, r, n);
+	b->ub.r = r;
+	b->ub.n = n;
+	b->ev = ev;
+	for (uint32_t k = 0; k < n; k++)
+		for (int i = 0; i < 3; i++)
+			count[ev[k][i]]++;
+	b->nsum = 0;
+	for (unsigned e = 0; e < PMU_EV_MAX; e++)
+		if (count[e]) {
+			b->sum[b->nsum].ev = (uint8_t)e;
+			b->sum[b->nsum++].n = count[e];
+		}
+}
+
+void retire_block(struct hart *h, const struct retire_jblock *b, uint32_t n, uint64_t next_pc,
 		  uint32_t taken)
 {
 	uint64_t *evc = h->evc;
-	for (uint32_t k = 0; k < n; k++) {
-		evc[s[k].ev[0]]++;
-		evc[s[k].ev[1]]++;
-		evc[s[k].ev[2]]++;
+	if (n == b->ub.n) {
+		for (unsigned i = 0; i < b->nsum; i++)
+			evc[b->sum[i].ev] += b->sum[i].n;
+	} else {
+		for (uint32_t k = 0; k < n; k++) {
+			evc[b->ev[k][0]]++;
+			evc[b->ev[k][1]]++;
+			evc[b->ev[k][2]]++;
+		}
 	}
 	evc[PMU_EV_BRANCH_TAKEN] += taken;
-	struct uarch *u = h->uarch;
-	if (!u)
-		return;
-	struct retire_rec r;
-	for (uint32_t k = 0; k < n; k++) {
-		r = s[k].r;
-		r.addr = r.paddr = h->jit_addr[k];
-		r.next_pc = k + 1 < n ? r.pc + r.ilen : next_pc;
-		r.taken = (uint8_t)(r.cls == UARCH_CLS_BRANCH && taken);
-		uarch_retire_inline(u, &r);
-	}
+	if (h->uarch)
+		uarch_retire_block(h->uarch, &b->ub, n, h->jit_addr, next_pc, (int)taken);
 }

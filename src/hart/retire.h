@@ -17,20 +17,26 @@ void retire_finish(struct hart *h, uint64_t pc);
  * variant's one call per instruction. */
 void retire_step(struct hart *h, const struct dinsn *d, uint64_t pc, uint64_t fetch_pa,
 		 const uint64_t *x);
-/* A translated instruction as the retire stream sees it: its record
- * without the fields known only when it runs (addr, paddr, next_pc,
- * taken), and the class events the counting step loop raises for it
- * (0: none; a branch's "taken" is added at run time). */
-struct retire_static {
-	struct retire_rec r;
-	uint8_t ev[3];
+/* A translated block as the retire stream sees it: its instructions'
+ * records without the fields known only when they run (addr, paddr,
+ * next_pc, taken) in ub, the class events the counting step loop raises
+ * for each (0: none; a branch's "taken" is added at run time), and their
+ * sums over the whole block. */
+struct retire_jblock {
+	struct uarch_block ub;
+	const uint8_t (*ev)[3];
+	uint8_t nsum;
+	struct { uint8_t ev, n; } sum[PMU_EV_MAX];
 };
-void retire_static(struct retire_static *s, const struct dinsn *d, uint64_t pc);
-/* The first n instructions of a translated block retired (user mode),
- * the last one going on to next_pc, taken when it is a taken branch; the
- * memory addresses are in h->jit_addr[]. Raises what the counting step
- * loop would for each, in the same order. */
-void retire_block(struct hart *h, const struct retire_static *s, uint32_t n, uint64_t next_pc,
+/* Instruction d at pc of a block being translated (user mode). */
+void retire_static(struct retire_rec *r, uint8_t ev[3], const struct dinsn *d, uint64_t pc);
+/* The block of the n instructions so recorded, for the models u (or NULL). */
+void retire_jblock_init(struct retire_jblock *b, const struct uarch *u, const struct retire_rec *r,
+			const uint8_t (*ev)[3], uint32_t n);
+/* The first n instructions of block b retired, the last one going on to
+ * next_pc, taken when it is a taken branch; the memory addresses are in
+ * h->jit_addr[]. Raises what the counting step loop would for them. */
+void retire_block(struct hart *h, const struct retire_jblock *b, uint32_t n, uint64_t next_pc,
 		  uint32_t taken);
 /* Add the models' events since the last fold to h->evc. */
 void retire_fold(struct hart *h);

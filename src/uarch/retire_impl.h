@@ -65,13 +65,19 @@ static HOT_INLINE uint32_t data_line(struct uarch *u, uint64_t va, uint64_t addr
 
 /* An access crossing a line touches both; the second's physical address
  * is taken as contiguous (a crossing into another page is rarer still). */
+static HOT_INLINE uint32_t data_access_at(struct uarch *u, uint64_t a, uint64_t pa, unsigned size,
+				  unsigned flags, int write)
+{
+	uint64_t last = (size ? size : 1) - 1;
+	uint32_t c = data_line(u, a, pa, write, flags);
+	if (((a + last) >> u->dline_shift) != (a >> u->dline_shift))
+		c += data_line(u, a + last, pa + last, write, flags);
+	return c;
+}
+
 static HOT_INLINE uint32_t data_access(struct uarch *u, const struct retire_rec *r, int write)
 {
-	uint64_t a = r->addr, last = (r->size ? r->size : 1) - 1;
-	uint32_t c = data_line(u, a, r->paddr, write, r->flags);
-	if (((a + last) >> u->dline_shift) != (a >> u->dline_shift))
-		c += data_line(u, a + last, r->paddr + last, write, r->flags);
-	return c;
+	return data_access_at(u, r->addr, r->paddr, r->size, r->flags, write);
 }
 
 static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_rec *rp)

@@ -51,6 +51,17 @@ static inline uint64_t timing_special(struct uarch_timing *t, const struct retir
 	return i;
 }
 
+/* What an instruction's redirect and prediction (bp as timing_issue()
+ * takes it) leave for the next one. */
+static inline __attribute__((always_inline)) void timing_after(struct uarch_timing *t, unsigned bp)
+{
+	if (bp & UARCH_BP_REDIRECT)
+		t->slots = t->cfg.width;        /* the next fetch block starts a group */
+	if (bp & (UARCH_BP_DIR | UARCH_BP_RAS | UARCH_BP_TARGET))
+		t->fe_pending = (bp & (UARCH_BP_DIR | UARCH_BP_RAS)) || !(bp & UARCH_BP_DECODE)
+			? t->cfg.mispredict_penalty : t->cfg.redirect_penalty;
+}
+
 static inline __attribute__((always_inline)) void
 timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, uint32_t be,
 	     unsigned bp, uint64_t *ev)
@@ -102,8 +113,8 @@ timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, ui
 		now += be;
 		t->slots = t->cfg.width;
 	}
-	if (unit == U_SER || (bp & UARCH_BP_REDIRECT))
-		t->slots = t->cfg.width;        /* the next fetch block starts a group */
+	if (unit == U_SER)
+		t->slots = t->cfg.width;        /* it issues alone */
 	t->now = now;
 
 	uint32_t lat = t->lat[cls];
@@ -120,9 +131,7 @@ timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, ui
 			t->fdiv_free = now + lat;
 	}
 
-	if (bp & (UARCH_BP_DIR | UARCH_BP_RAS | UARCH_BP_TARGET))
-		t->fe_pending = (bp & (UARCH_BP_DIR | UARCH_BP_RAS)) || !(bp & UARCH_BP_DECODE)
-			? t->cfg.mispredict_penalty : t->cfg.redirect_penalty;
+	timing_after(t, bp);
 	ev[UARCH_EV_CYCLES] += now - start;
 }
 

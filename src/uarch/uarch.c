@@ -13,6 +13,7 @@
  * L2 (a write access, allocating there). L1 TLB misses look up the L2 TLB;
  * its misses are page walks. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "rvpmu/uarch.h"
 #include "retire_impl.h"
@@ -93,6 +94,8 @@ void uarch_free(struct uarch *u)
 	uarch_tlb_free(&u->dtlb);
 	uarch_tlb_free(&u->l2tlb);
 	uarch_bpred_free(&u->bp);
+	free(u->memo);
+	u->memo = NULL;
 }
 
 void uarch_reset(struct uarch *u)

@@ -1,0 +1,308 @@
+/* Retiring a straight-line block in one call (translated code), with a
+ * memo of block timings.
+ *
+ * The models see a block's instructions as uarch_retire() would, in the
+ * same order: each one's fetch blocks and data accesses in turn, then the
+ * predictor for the last one (the only control transfer). Only how the
+ * timing is computed differs.
+ *
+ * Timing memo: timing_issue() over a block reads, of the pipeline state,
+ * the open group's slots and units, the pending redirect penalty, the
+ * ready cycle and stall cause of each register the block reads before it
+ * writes it, the dividers' free cycles when it divides, and the fetch and
+ * data miss cycles of its instructions. Everything it computes is relative
+ * to `now`: shift all of it by a constant and the result shifts by that
+ * constant. A ready cycle at or before the block's first `now` delays
+ * nothing (every instruction issues at `now` or later), so it is keyed as
+ * 0. That key and the block's tag find an entry holding what the block
+ * did: cycles advanced, the group's state, each written register's ready
+ * cycle and cause, the latest ready cycle, the dividers and the timing
+ * events. The last instruction's redirect and predictor result are
+ * applied afterwards, as timing_issue() applies them last. ready_max is
+ * read only by serialising instructions, which memoised blocks do not
+ * hold. */
+#include <stdlib.h>
+#include <string.h>
+#include "rvpmu/uarch.h"
+#include "retire_impl.h"
+
+#define MEMO_SIZE (1u << 14)   /* entries, direct-mapped */
+#define MEMO_KEY 48            /* words: state, live registers, dividers, misses */
+#define TEV UARCH_EV_CYCLES    /* the timing events are the last ones */
+#define NTEV (UARCH_EV_COUNT - TEV)
+_Static_assert(UARCH_EV_STALL_FRONTEND > TEV && UARCH_EV_STALL_BACKEND > TEV &&
+	       UARCH_EV_STALL_LOAD_USE > TEV && UARCH_EV_STALL_DCACHE_BUSY > TEV &&
+	       UARCH_EV_FLUSH_OTHER > TEV && UARCH_EV_RAS_MISPREDICT < TEV,
+	       "timing_issue() raises only the events from CYCLES on");
+
+struct memo_entry {
+	uint64_t tag;          /* the block's; 0: empty */
+	uint32_t nkey;
+	uint32_t key[MEMO_KEY];
+	/* relative to the block's first now */
+	uint32_t dnow, ready_max, div_free, fdiv_free, ready[UARCH_BLOCK_WR];
+	uint32_t slots, units;
+	uint8_t why[UARCH_BLOCK_WR];
+	uint8_t nev, ev[NTEV];  /* the timing events it raised, and by how much */
+	uint32_t evn[NTEV];
+};
+struct uarch_memo {
+	struct memo_entry e[MEMO_SIZE];
+};
+
+void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct retire_rec *r,
+		      uint32_t n)
+{
+	static uint64_t next_tag = 1;
+	uint64_t written = 0, live = 0;
+	memset(b, 0, sizeof(*b));
+	if (n > 64)
+		return;
+	int ok = 1;
+	b->r = r;
+	b->n = n;
+	const unsigned fs = u->fetch_shift;
+	for (uint32_t k = 0; k < n && ok; k++) {
+		unsigned cls = r[k].cls < UARCH_CLS_COUNT ? r[k].cls : UARCH_CLS_ALU;
+		uint64_t first = r[k].fetch_pa >> fs;
+		uint64_t last = (r[k].fetch_pa + (r[k].ilen ? r[k].ilen : 4) - 1) >> fs;
+		/* the first instruction's fetch depends on what ran before */
+		if (!k || first != (r[k - 1].fetch_pa + (r[k - 1].ilen ? r[k - 1].ilen : 4) - 1) >> fs)
+			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_FETCH);
+		if (last != first)
+			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_FETCH2);
+		if (cls == UARCH_CLS_LOAD)
+			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_LOAD);
+		else if (cls == UARCH_CLS_STORE || cls == UARCH_CLS_ATOMIC)
+			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_STORE);
+		const unsigned src[2] = {r[k].rs1 & 63u, r[k].rs2 & 63u};
+		for (int i = 0; i < 2; i++) {
+			uint64_t bit = UINT64_C(1) << src[i];
+			if (!src[i] || ((written | live) & bit))
+				continue;
+			if (b->nlive == UARCH_BLOCK_LIVE)
+				ok = 0;
+			else
+				b->live[b->nlive++] = (uint8_t)src[i];
+			live |= bit;
+		}
+		b->div |= cls == UARCH_CLS_DIV ? 1 : cls == UARCH_CLS_FP_DIV ? 2 : 0;
+		if (unit_of[cls] == U_SER)
+			ok = 0;
+		unsigned rd = r[k].rd & 63u;
+		if (u->tm.lat[cls] && rd && !(written >> rd & 1)) {
+			if (b->nwr == UARCH_BLOCK_WR)
+				ok = 0;
+			else
+				b->wr[b->nwr++] = (uint8_t)rd;
+			written |= UINT64_C(1) << rd;
+		}
+	}
+	b->tag = ok ? next_tag++ : 0;
+}
+
+/* The fetch and data miss cycles of a block's instructions: a list of
+ * (instruction << 1 | data, cycles), in order. */
+struct misses {
+	uint32_t n;
+	uint32_t m[2 * 3 * 64];
+};
+
+/* timing_issue() on each of the first n instructions, redirects aside */
+static void simulate(struct uarch *u, const struct retire_rec *r, uint32_t n,
+		     const struct misses *ms)
+{
+	uint32_t c[2][64] = {{0}};   /* [data][instruction] */
+	for (uint32_t i = 0; i < ms->n; i += 2)
+		c[ms->m[i] & 1][ms->m[i] >> 1] += ms->m[i + 1];
+	for (uint32_t k = 0; k < n; k++)
+		timing_issue(&u->tm, &r[k], c[0][k], c[1][k], 0, u->ev);
+}
+
+static uint64_t rel(uint64_t cycle, uint64_t base)
+{
+	return cycle > base ? cycle - base : 0;
+}
+
+/* The memo's key for b from the current state; 0 when it cannot have one */
+static uint32_t make_key(const struct uarch_timing *t, const struct uarch_block *b,
+			 const struct misses *ms, uint32_t *key)
+{
+	const uint64_t base = t->now;
+	uint32_t nk = 0;
+	if (t->fe_pending >= (1u << 20))
+		return 0;
+	key[nk++] = t->slots | t->units << 4 | t->fe_pending << 12;
+	for (unsigned i = 0; i < b->nlive; i++) {
+		uint64_t d = rel(t->ready[b->live[i]], base);
+		if (d >= (1u << 24))
+			return 0;
+		key[nk++] = d ? (uint32_t)d << 8 | t->why[b->live[i]] : 0;
+	}
+	if (b->div & 1)
+		key[nk++] = (uint32_t)rel(t->div_free, base);
+	if (b->div & 2)
+		key[nk++] = (uint32_t)rel(t->fdiv_free, base);
+	if (nk + ms->n > MEMO_KEY)
+		return 0;
+	memcpy(key + nk, ms->m, ms->n * sizeof(key[0]));
+	return nk + ms->n;
+}
+
+static void replay(struct uarch *u, const struct uarch_block *b, const struct memo_entry *e)
+{
+	struct uarch_timing *t = &u->tm;
+	const uint64_t base = t->now;
+	t->now = base + e->dnow;
+	t->slots = e->slots;
+	t->units = e->units;
+	t->fe_pending = 0;
+	for (unsigned i = 0; i < b->nwr; i++) {
+		t->ready[b->wr[i]] = base + e->ready[i];
+		t->why[b->wr[i]] = e->why[i];
+	}
+	if (e->ready_max)
+		t->ready_max = max64(t->ready_max, base + e->ready_max);
+	if (b->div & 1)
+		t->div_free = base + e->div_free;
+	if (b->div & 2)
+		t->fdiv_free = base + e->fdiv_free;
+	for (unsigned i = 0; i < e->nev; i++)
+		u->ev[e->ev[i]] += e->evn[i];
+}
+
+/* simulate(), keeping what it did in e */
+static void record(struct uarch *u, const struct uarch_block *b, const struct misses *ms,
+		   struct memo_entry *e)
+{
+	struct uarch_timing *t = &u->tm;
+	const uint64_t base = t->now, ready_max = t->ready_max;
+	uint64_t ev[NTEV];
+	memcpy(ev, &u->ev[TEV], sizeof(ev));
+	t->ready_max = 0;   /* now the latest ready cycle of this block's writes */
+	simulate(u, b->r, b->n, ms);
+	int fits = t->now - base < UINT32_MAX && rel(t->ready_max, base) < UINT32_MAX &&
+		   (!(b->div & 1) || rel(t->div_free, base) < UINT32_MAX) &&
+		   (!(b->div & 2) || rel(t->fdiv_free, base) < UINT32_MAX);
+	e->dnow = (uint32_t)(t->now - base);
+	e->ready_max = (uint32_t)rel(t->ready_max, base);
+	e->div_free = (uint32_t)rel(t->div_free, base);
+	e->fdiv_free = (uint32_t)rel(t->fdiv_free, base);
+	e->slots = t->slots;
+	e->units = t->units;
+	for (unsigned i = 0; i < b->nwr; i++) {
+		uint64_t d = rel(t->ready[b->wr[i]], base);
+		fits &= d < UINT32_MAX;
+		e->ready[i] = (uint32_t)d;
+		e->why[i] = t->why[b->wr[i]];
+	}
+	e->nev = 0;
+	for (unsigned i = 0; i < NTEV; i++) {
+		uint64_t d = u->ev[TEV + i] - ev[i];
+		fits &= d < UINT32_MAX;
+		if (d) {
+			e->ev[e->nev] = (uint8_t)(TEV + i);
+			e->evn[e->nev++] = (uint32_t)d;
+		}
+	}
+	t->ready_max = max64(t->ready_max, ready_max);
+	if (!fits)
+		e->tag = 0;
+}
+
+static int same_key(const struct memo_entry *e, uint64_t tag, const uint32_t *key, uint32_t nk)
+{
+	if (e->tag != tag || e->nkey != nk)
+		return 0;
+	uint32_t d = 0;
+	for (uint32_t i = 0; i < nk; i++)
+		d |= e->key[i] ^ key[i];
+	return !d;
+}
+
+static void timing_block(struct uarch *u, const struct uarch_block *b, uint32_t n,
+			 const struct misses *ms)
+{
+	uint32_t key[MEMO_KEY], nk;
+	if (n != b->n || !b->tag || !(nk = make_key(&u->tm, b, ms, key)) ||
+	    (!u->memo && !(u->memo = calloc(1, sizeof(*u->memo))))) {
+		simulate(u, b->r, n, ms);
+		return;
+	}
+	uint64_t hash = b->tag * UINT64_C(0x9e3779b97f4a7c15);
+	for (uint32_t i = 0; i < nk; i++)
+		hash = (hash ^ key[i]) * UINT64_C(0x100000001b3);
+	struct memo_entry *e = &u->memo->e[(hash >> 40) & (MEMO_SIZE - 1)];
+	if (same_key(e, b->tag, key, nk)) {
+		replay(u, b, e);
+		return;
+	}
+	e->tag = b->tag;
+	e->nkey = nk;
+	memcpy(e->key, key, nk * sizeof(key[0]));
+	record(u, b, ms, e);
+}
+
+void uarch_retire_block(struct uarch *u, const struct uarch_block *b, uint32_t n,
+			const uint64_t *addr, uint64_t next_pc, int taken)
+{
+	const struct retire_rec *r = b->r;
+	const unsigned fs = u->fetch_shift;
+	struct misses ms;
+	ms.n = 0;
+	if (!n || n > b->n)
+		return;
+	for (unsigned i = 0; i < b->nops && b->ops[i] >> 2 < n; i++) {
+		unsigned k = b->ops[i] >> 2, c = 0, data = 0;
+		const struct retire_rec *x = &r[k];
+		const int bare = x->flags & UARCH_RF_BARE_FETCH;
+		switch (b->ops[i] & 3) {
+		case UARCH_OP_FETCH:
+			if (k || (x->fetch_pa >> fs) != u->fetch_line || u->redirect)
+				c = fetch_block(u, x->pc >> fs << fs, x->fetch_pa >> fs << fs, bare);
+			break;
+		case UARCH_OP_FETCH2: {
+			uint64_t end = (x->ilen ? x->ilen : 4) - 1;
+			c = fetch_block(u, (x->pc + end) >> fs << fs, (x->fetch_pa + end) >> fs << fs, bare);
+			break;
+		}
+		case UARCH_OP_LOAD:
+		case UARCH_OP_STORE:
+			data = 1;
+			c = data_access_at(u, addr[k], addr[k], x->size, x->flags,
+					   (b->ops[i] & 3) == UARCH_OP_STORE);
+			break;
+		}
+		if (c) {
+			ms.m[ms.n++] = k << 1 | data;
+			ms.m[ms.n++] = c;
+		}
+	}
+	const struct retire_rec *l = &r[n - 1];
+	u->fetch_line = (l->fetch_pa + (l->ilen ? l->ilen : 4) - 1) >> fs;
+	int redirect = next_pc != l->pc + (l->ilen ? l->ilen : 4);
+	unsigned bp = 0;
+	switch (l->cls) {
+	case UARCH_CLS_BRANCH:
+		redirect |= taken;
+		goto predict;
+	case UARCH_CLS_JAL:
+	case UARCH_CLS_JALR:
+		redirect = 1;
+	predict: {
+		struct retire_rec q = *l;
+		q.next_pc = next_pc;
+		q.taken = (uint8_t)(l->cls == UARCH_CLS_BRANCH && taken);
+		bp = uarch_bpred_retire(&u->bp, &q);
+		u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] += (bp & UARCH_BP_DIR) != 0;
+		u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] += (bp & UARCH_BP_TARGET) != 0;
+		u->ev[UARCH_EV_RAS_MISPREDICT] += (bp & UARCH_BP_RAS) != 0;
+		break;
+	}
+	default:
+		break;
+	}
+	u->redirect = (uint8_t)redirect;
+	timing_block(u, b, n, &ms);
+	timing_after(&u->tm, bp | (redirect ? UARCH_BP_REDIRECT : 0));
+}
