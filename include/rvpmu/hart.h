@@ -132,6 +132,7 @@ struct hart {
 	/* with counting blocks: each memory instruction's address, by its
 	 * index in the block, for the retire stream */
 	uint64_t jit_addr[HART_JIT_INSNS];
+	uint8_t jit_classes;   /* instruction-class events are counted this run */
 
 	/* time as the guest sees it: derived from instret (deterministic) */
 	uint64_t time_hz;      /* modelled timebase, ticks per second */

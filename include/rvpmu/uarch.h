@@ -182,6 +182,7 @@ void uarch_cache_invalidate(struct uarch_cache *c);   /* drops dirty lines too *
  * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
  * UARCH_WB when a dirty line was evicted (its address in *victim). */
 unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim);
+void uarch_cache_plru_touch(struct uarch_cache *c, uint32_t set, uint32_t slot);
 static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 					  uint64_t *victim)
 {
@@ -192,6 +193,23 @@ static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, 
 	if (__builtin_expect(line + 1 == c->f_key[0], 1)) {
 		if (write)
 			c->dirty[c->f_slot[0]] |= (uint8_t)write;
+		return UARCH_HIT;
+	}
+	/* The one before it (two lines or pages in turn): a touch changes the
+	 * order only when the last one shares its set. */
+	if (line + 1 == c->f_key[1]) {
+		uint32_t slot = c->f_slot[1];
+		if (c->f_key[0] && !(((c->f_key[0] - 1) ^ line) & c->set_mask)) {
+			if (c->repl == UARCH_REPL_LRU)
+				c->age[slot] = ++c->clock;
+			else
+				uarch_cache_plru_touch(c, (uint32_t)line & c->set_mask, slot);
+		}
+		c->dirty[slot] |= (uint8_t)write;
+		c->f_key[1] = c->f_key[0];
+		c->f_slot[1] = c->f_slot[0];
+		c->f_key[0] = line + 1;
+		c->f_slot[0] = slot;
 		return UARCH_HIT;
 	}
 	return uarch_cache_access_slow(c, line, write, victim);
@@ -296,6 +314,7 @@ struct uarch_block {
 	uint8_t nlive, nwr;
 	uint8_t div;            /* 1: it divides, 2: FP divides (or both) */
 	uint8_t nops;
+	uint32_t hint;          /* the memo entry it used last */
 	uint8_t live[UARCH_BLOCK_LIVE], wr[UARCH_BLOCK_WR];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * 64];
@@ -306,7 +325,7 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 /* The first n instructions of b retired (all: n = b->n) with data
  * addresses addr[] (by instruction), the last going on to next_pc and
  * a branch taken when taken: as uarch_retire() on each in turn. */
-void uarch_retire_block(struct uarch *u, const struct uarch_block *b, uint32_t n,
+void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			const uint64_t *addr, uint64_t next_pc, int taken);
 
 /* 0, or -1 with a message in err (which may be NULL) naming the bad field.

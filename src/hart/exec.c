@@ -362,6 +362,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	 * (not CTR's nor a trace's, which stay in the step loop) */
 	if (!h->jit && !h->system && !h->no_jit && !(h->jit = jit_new()))
 		h->no_jit = 1;
+	h->jit_classes = (class_events & ~PMU_EV_BIT(PMU_EV_NONE)) != 0;
 	struct jit *const jit = h->system || h->ctr_on || h->trace || !h->jit ||
 		!jit_set_counting(h->jit, class_events != 0, h->uarch) ? NULL : h->jit;
 	int jit_skip = 0;  /* the next decode must not start a block */

@@ -314,20 +314,21 @@ void retire_jblock_init(struct retire_jblock *b, const struct uarch *u, const st
 		}
 }
 
-void retire_block(struct hart *h, const struct retire_jblock *b, uint32_t n, uint64_t next_pc,
+void retire_block(struct hart *h, struct retire_jblock *b, uint32_t n, uint64_t next_pc,
 		  uint32_t taken)
 {
 	uint64_t *evc = h->evc;
-	if (n == b->ub.n) {
+	if (!h->jit_classes)
+		;   /* no counter counts them */
+	else if (n == b->ub.n)
 		for (unsigned i = 0; i < b->nsum; i++)
 			evc[b->sum[i].ev] += b->sum[i].n;
-	} else {
+	else
 		for (uint32_t k = 0; k < n; k++) {
 			evc[b->ev[k][0]]++;
 			evc[b->ev[k][1]]++;
 			evc[b->ev[k][2]]++;
 		}
-	}
 	evc[PMU_EV_BRANCH_TAKEN] += taken;
 	if (h->uarch)
 		uarch_retire_block(h->uarch, &b->ub, n, h->jit_addr, next_pc, (int)taken);

@@ -36,7 +36,7 @@ void retire_jblock_init(struct retire_jblock *b, const struct uarch *u, const st
 /* The first n instructions of block b retired, the last one going on to
  * next_pc, taken when it is a taken branch; the memory addresses are in
  * h->jit_addr[]. Raises what the counting step loop would for them. */
-void retire_block(struct hart *h, const struct retire_jblock *b, uint32_t n, uint64_t next_pc,
+void retire_block(struct hart *h, struct retire_jblock *b, uint32_t n, uint64_t next_pc,
 		  uint32_t taken);
 /* Add the models' events since the last fold to h->evc. */
 void retire_fold(struct hart *h);

@@ -124,29 +124,40 @@ static uint64_t rel(uint64_t cycle, uint64_t base)
 	return cycle > base ? cycle - base : 0;
 }
 
-/* The memo's key for b from the current state; 0 when it cannot have one */
+/* The memo's key for b from the current state; 0 when it cannot have one.
+ * *diff: whether it differs from the key of entry e. */
 static uint32_t make_key(const struct uarch_timing *t, const struct uarch_block *b,
-			 const struct misses *ms, uint32_t *key)
+			 const struct misses *ms, uint32_t *key, const struct memo_entry *e,
+			 uint32_t *diff)
 {
 	const uint64_t base = t->now;
-	uint32_t nk = 0;
+	uint32_t nk = 0, big = 0, d = 0;
 	if (t->fe_pending >= (1u << 20))
 		return 0;
-	key[nk++] = t->slots | t->units << 4 | t->fe_pending << 12;
+	key[nk] = t->slots | t->units << 4 | t->fe_pending << 12;
+	d |= key[nk] ^ e->key[nk];
+	nk++;
 	for (unsigned i = 0; i < b->nlive; i++) {
-		uint64_t d = rel(t->ready[b->live[i]], base);
-		if (d >= (1u << 24))
-			return 0;
-		key[nk++] = d ? (uint32_t)d << 8 | t->why[b->live[i]] : 0;
+		uint64_t r = rel(t->ready[b->live[i]], base);
+		big |= r >= (1u << 24);
+		key[nk] = r ? (uint32_t)r << 8 | t->why[b->live[i]] : 0;
+		d |= key[nk] ^ e->key[nk];
+		nk++;
 	}
+	if (big)
+		return 0;
 	if (b->div & 1)
 		key[nk++] = (uint32_t)rel(t->div_free, base);
 	if (b->div & 2)
 		key[nk++] = (uint32_t)rel(t->fdiv_free, base);
 	if (nk + ms->n > MEMO_KEY)
 		return 0;
-	memcpy(key + nk, ms->m, ms->n * sizeof(key[0]));
-	return nk + ms->n;
+	for (uint32_t i = 0; i < ms->n; i++, nk++) {
+		key[nk] = ms->m[i];
+		d |= key[nk] ^ e->key[nk];
+	}
+	*diff = d | (e->tag != b->tag) | (e->nkey != nk);
+	return nk;
 }
 
 static void replay(struct uarch *u, const struct uarch_block *b, const struct memo_entry *e)
@@ -220,19 +231,30 @@ static int same_key(const struct memo_entry *e, uint64_t tag, const uint32_t *ke
 	return !d;
 }
 
-static void timing_block(struct uarch *u, const struct uarch_block *b, uint32_t n,
+static void timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			 const struct misses *ms)
 {
-	uint32_t key[MEMO_KEY], nk;
-	if (n != b->n || !b->tag || !(nk = make_key(&u->tm, b, ms, key)) ||
-	    (!u->memo && !(u->memo = calloc(1, sizeof(*u->memo))))) {
+	uint32_t key[MEMO_KEY], nk, diff;
+	if (n != b->n || !b->tag || (!u->memo && !(u->memo = calloc(1, sizeof(*u->memo))))) {
 		simulate(u, b->r, n, ms);
 		return;
 	}
-	uint64_t hash = b->tag * UINT64_C(0x9e3779b97f4a7c15);
+	/* a block mostly starts as it did last time: try that entry first */
+	struct memo_entry *e = &u->memo->e[b->hint];
+	if (!(nk = make_key(&u->tm, b, ms, key, e, &diff))) {
+		simulate(u, b->r, n, ms);
+		return;
+	}
+	if (!diff) {
+		replay(u, b, e);
+		return;
+	}
+	uint64_t hash = 0;   /* the words mixed independently, then once */
 	for (uint32_t i = 0; i < nk; i++)
-		hash = (hash ^ key[i]) * UINT64_C(0x100000001b3);
-	struct memo_entry *e = &u->memo->e[(hash >> 40) & (MEMO_SIZE - 1)];
+		hash += (uint64_t)key[i] << (i * 13 % 41);
+	hash = (hash ^ b->tag) * UINT64_C(0x9e3779b97f4a7c15);
+	b->hint = (uint32_t)(hash >> 40) & (MEMO_SIZE - 1);
+	e = &u->memo->e[b->hint];
 	if (same_key(e, b->tag, key, nk)) {
 		replay(u, b, e);
 		return;
@@ -243,7 +265,7 @@ static void timing_block(struct uarch *u, const struct uarch_block *b, uint32_t 
 	record(u, b, ms, e);
 }
 
-void uarch_retire_block(struct uarch *u, const struct uarch_block *b, uint32_t n,
+void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			const uint64_t *addr, uint64_t next_pc, int taken)
 {
 	const struct retire_rec *r = b->r;

@@ -114,6 +114,11 @@ static inline __attribute__((always_inline)) void touch(struct uarch_cache *c, u
 		plru_touch(&c->age[set], c->ways_log2, slot & (c->ways - 1));
 }
 
+void uarch_cache_plru_touch(struct uarch_cache *c, uint32_t set, uint32_t slot)
+{
+	plru_touch(&c->age[set], c->ways_log2, slot & (c->ways - 1));
+}
+
 /* put (key, slot) first in the filter, dropping entry `drop` */
 _Static_assert(UARCH_CACHE_FILTER == 4, "filter_front is unrolled for 4 entries");
 static inline void filter_front(struct uarch_cache *c, uint64_t key, uint32_t slot, unsigned drop)
