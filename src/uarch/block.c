@@ -38,13 +38,14 @@ _Static_assert(UARCH_EV_STALL_FRONTEND > TEV && UARCH_EV_STALL_BACKEND > TEV &&
 struct memo_entry {
 	uint64_t tag;          /* the block's; 0: empty */
 	uint32_t nkey;
-	uint32_t key[MEMO_KEY];
 	/* relative to the block's first now */
-	uint32_t dnow, ready_max, div_free, fdiv_free, ready[UARCH_BLOCK_WR];
-	uint32_t slots, units;
-	uint8_t why[UARCH_BLOCK_WR];
+	uint32_t dnow, ready_max, div_free, fdiv_free;
+	uint8_t slots, units;
 	uint8_t nev, ev[NTEV];  /* the timing events it raised, and by how much */
 	uint32_t evn[NTEV];
+	uint32_t key[MEMO_KEY];
+	uint32_t ready[UARCH_BLOCK_WR];
+	uint8_t why[UARCH_BLOCK_WR];
 };
 struct uarch_memo {
 	struct memo_entry e[MEMO_SIZE];
@@ -199,8 +200,8 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct mi
 	e->ready_max = (uint32_t)rel(t->ready_max, base);
 	e->div_free = (uint32_t)rel(t->div_free, base);
 	e->fdiv_free = (uint32_t)rel(t->fdiv_free, base);
-	e->slots = t->slots;
-	e->units = t->units;
+	e->slots = (uint8_t)t->slots;
+	e->units = (uint8_t)t->units;
 	for (unsigned i = 0; i < b->nwr; i++) {
 		uint64_t d = rel(t->ready[b->wr[i]], base);
 		fits &= d < UINT32_MAX;
@@ -251,7 +252,7 @@ static void timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 	}
 	uint64_t hash = 0;   /* the words mixed independently, then once */
 	for (uint32_t i = 0; i < nk; i++)
-		hash += (uint64_t)key[i] << (i * 13 % 41);
+		hash += (uint64_t)key[i] << (i & 31);
 	hash = (hash ^ b->tag) * UINT64_C(0x9e3779b97f4a7c15);
 	b->hint = (uint32_t)(hash >> 40) & (MEMO_SIZE - 1);
 	e = &u->memo->e[b->hint];
