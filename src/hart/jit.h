@@ -1,4 +1,4 @@
-/* Block translation to x86-64 for user mode's functional path (jit.c).
+/* Block translation to x86-64 for user mode (jit.c).
  *
  * A block is a run of integer instructions starting at one guest pc and
  * ending at a control transfer, an instruction the translator leaves to
@@ -6,8 +6,9 @@
  * instruction budget at its head, so retirement counts stay exact; any
  * access the fast path cannot do (misaligned, unmapped, a code page)
  * leaves the block before that instruction, which the step loop then
- * runs. The step loop enters blocks only while nothing counts events per
- * instruction (no models, no class events, no CTR, no trace). */
+ * runs. While the models or instruction-class events count, blocks are
+ * counting blocks: each exit first tells the retire stream what retired
+ * (retire_block). CTR and --trace keep to the step loop. */
 #ifndef RVPMU_HART_JIT_H
 #define RVPMU_HART_JIT_H
 #include <stdint.h>
