@@ -821,8 +821,15 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u)
 		j->rb = calloc(MAX_BLOCKS, sizeof(*j->rb));
 		j->rec = calloc(STATIC_INSNS, sizeof(*j->rec));
 		j->ev = calloc(STATIC_INSNS, sizeof(*j->ev));
-		if (!j->rb || !j->rec || !j->ev)
+		if (!j->rb || !j->rec || !j->ev) {
+			free(j->rb);
+			free(j->rec);
+			free(j->ev);
+			j->rb = NULL;
+			j->rec = NULL;
+			j->ev = NULL;
 			return 0;
+		}
 	}
 	jit_flush(j);   /* blocks of the other kind must not run */
 	j->counting = (uint8_t)on;

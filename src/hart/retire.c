@@ -300,6 +300,8 @@ void retire_jblock_init(struct retire_jblock *b, const struct uarch *u, const st
 	uint8_t count[PMU_EV_MAX] = {0};
 	if (u)
 		uarch_block_init(u, &b->ub, r, n);
+	else
+		memset(&b->ub, 0, sizeof(b->ub));
 	b->ub.r = r;
 	b->ub.n = n;
 	b->ev = ev;

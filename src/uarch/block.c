@@ -133,30 +133,26 @@ static uint32_t make_key(const struct uarch_timing *t, const struct uarch_block 
 {
 	const uint64_t base = t->now;
 	uint32_t nk = 0, big = 0, d = 0;
+#define PUT(w) (key[nk] = (w), d |= key[nk] ^ e->key[nk], nk++)
 	if (t->fe_pending >= (1u << 20))
 		return 0;
-	key[nk] = t->slots | t->units << 4 | t->fe_pending << 12;
-	d |= key[nk] ^ e->key[nk];
-	nk++;
+	PUT(t->slots | t->units << 4 | t->fe_pending << 12);
 	for (unsigned i = 0; i < b->nlive; i++) {
 		uint64_t r = rel(t->ready[b->live[i]], base);
 		big |= r >= (1u << 24);
-		key[nk] = r ? (uint32_t)r << 8 | t->why[b->live[i]] : 0;
-		d |= key[nk] ^ e->key[nk];
-		nk++;
+		PUT(r ? (uint32_t)r << 8 | t->why[b->live[i]] : 0);
 	}
-	if (big)
+	const uint64_t div = b->div & 1 ? rel(t->div_free, base) : 0;
+	const uint64_t fdiv = b->div & 2 ? rel(t->fdiv_free, base) : 0;
+	if (big || div >= UINT32_MAX || fdiv >= UINT32_MAX || nk + 2 + ms->n > MEMO_KEY)
 		return 0;
 	if (b->div & 1)
-		key[nk++] = (uint32_t)rel(t->div_free, base);
+		PUT((uint32_t)div);
 	if (b->div & 2)
-		key[nk++] = (uint32_t)rel(t->fdiv_free, base);
-	if (nk + ms->n > MEMO_KEY)
-		return 0;
-	for (uint32_t i = 0; i < ms->n; i++, nk++) {
-		key[nk] = ms->m[i];
-		d |= key[nk] ^ e->key[nk];
-	}
+		PUT((uint32_t)fdiv);
+	for (uint32_t i = 0; i < ms->n; i++)
+		PUT(ms->m[i]);
+#undef PUT
 	*diff = d | (e->tag != b->tag) | (e->nkey != nk);
 	return nk;
 }

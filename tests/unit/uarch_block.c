@@ -1,0 +1,133 @@
+/* uarch_retire_block() against uarch_retire() on each instruction: random
+ * blocks (every class a translated block holds, dependent registers,
+ * divides, 2- and 4-byte instructions straddling fetch blocks, accesses
+ * crossing lines, misses), run in a random order many times so the
+ * timing memo replays most of them, sometimes only partly (a side exit).
+ * After every block the two models must hold the same events and the same
+ * pipeline state. */
+#include <string.h>
+#include "uarch_test.h"
+
+#define NBLOCKS 48
+#define MAXN 24
+
+static uint64_t rng = 0x9e3779b97f4a7c15;
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static uint8_t reg(void)
+{
+	static const uint8_t r[] = {0, 1, 2, 3, 5, 8, 9, 10, 33, 34, 40};
+	return r[next() % sizeof(r)];
+}
+
+struct blk {
+	struct retire_rec r[MAXN];
+	struct uarch_block ub;
+	uint64_t target;
+};
+
+static void make_block(struct blk *b, uint64_t pc)
+{
+	static const uint8_t body[] = {
+		UARCH_CLS_ALU, UARCH_CLS_ALU, UARCH_CLS_ALU, UARCH_CLS_LOAD, UARCH_CLS_LOAD,
+		UARCH_CLS_STORE, UARCH_CLS_MUL, UARCH_CLS_DIV, UARCH_CLS_FP, UARCH_CLS_FP_DIV,
+	};
+	static const uint8_t last[] = {UARCH_CLS_BRANCH, UARCH_CLS_JAL, UARCH_CLS_JALR, UARCH_CLS_ALU};
+	uint32_t n = 1 + (uint32_t)(next() % MAXN);
+	for (uint32_t k = 0; k < n; k++) {
+		uint8_t cls = k + 1 < n ? body[next() % sizeof(body)] : last[next() % sizeof(last)];
+		struct retire_rec *r = &b->r[k];
+		*r = ut_op(cls, pc, reg(), reg(), reg());
+		r->ilen = next() % 3 ? 4 : 2;
+		if (cls == UARCH_CLS_LOAD || cls == UARCH_CLS_STORE)
+			r->size = (uint8_t)(1u << (next() % 4));
+		if (cls == UARCH_CLS_STORE || cls == UARCH_CLS_BRANCH)
+			r->rd = 0;
+		if (cls == UARCH_CLS_JALR && next() % 2)
+			r->rs1 = 1, r->rd = 0;         /* a return */
+		if (cls == UARCH_CLS_JAL && next() % 2)
+			r->rd = 1;                     /* a call */
+		pc += r->ilen;
+	}
+	b->target = 0x10000 + (next() % NBLOCKS) * 0x130;
+	b->ub.n = n;
+}
+
+/* the retire stream the per-instruction model sees for the first n */
+static void retire_each(struct uarch *u, const struct blk *b, uint32_t n, const uint64_t *addr,
+			uint64_t next_pc, int taken)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		struct retire_rec r = b->r[k];
+		r.addr = r.paddr = addr[k];
+		r.next_pc = k + 1 < n ? r.pc + r.ilen : next_pc;
+		r.taken = (uint8_t)(r.cls == UARCH_CLS_BRANCH && taken);
+		uarch_retire(u, &r);
+	}
+}
+
+static int same_state(const struct uarch *a, const struct uarch *b)
+{
+	const struct uarch_timing *x = &a->tm, *y = &b->tm;
+	return !memcmp(a->ev, b->ev, sizeof(a->ev)) && x->now == y->now && x->slots == y->slots &&
+	       x->units == y->units && x->fe_pending == y->fe_pending &&
+	       !memcmp(x->ready, y->ready, sizeof(x->ready)) && !memcmp(x->why, y->why, sizeof(x->why)) &&
+	       x->ready_max == y->ready_max && x->div_free == y->div_free &&
+	       x->fdiv_free == y->fdiv_free && a->fetch_line == b->fetch_line &&
+	       a->redirect == b->redirect;
+}
+
+void test_block_memo(void)
+{
+	static struct blk blocks[NBLOCKS];
+	struct uarch_config c;
+	uarch_config_default(&c);
+	c.l1d.sets = 16;     /* small enough for misses */
+	c.dtlb.entries = c.dtlb.ways = 8;
+	struct uarch a, b;
+	ut_init(&a, &c);
+	ut_init(&b, &c);
+	for (int i = 0; i < NBLOCKS; i++) {
+		make_block(&blocks[i], 0x10000 + (uint64_t)i * 0x130 + (next() % 64));
+		uarch_block_init(&b, &blocks[i].ub, blocks[i].r, blocks[i].ub.n);
+		CHECK(blocks[i].ub.tag != 0, "block %d not memoised", i);
+	}
+	uint64_t addr[64];
+	int runs = 0;
+	for (; runs < 200000; runs++) {
+		struct blk *k = &blocks[next() % NBLOCKS];
+		uint32_t n = k->ub.n;
+		if (next() % 10 == 0)
+			n = 1 + (uint32_t)(next() % n);     /* left before instruction n */
+		for (uint32_t i = 0; i < n; i++)          /* mostly a few hot lines */
+			addr[i] = (next() % 16 == 0) + (next() % 4 ? 0x400000 + (next() % 4) * 0x1000 + (next() % 32) * 8
+					     : 0x800000 + (next() % 64) * 0x1000 + (next() % 512) * 8);
+		const struct retire_rec *l = &k->r[n - 1];
+		int taken = n == k->ub.n && l->cls == UARCH_CLS_BRANCH && next() % 3 != 0;
+		uint64_t np = l->pc + l->ilen;
+		if (n == k->ub.n && (taken || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR))
+			np = l->cls == UARCH_CLS_JALR && next() % 4 == 0 ? k->target + 0x40 : k->target;
+		retire_each(&a, k, n, addr, np, taken);
+		uarch_retire_block(&b, &k->ub, n, addr, np, taken);
+		if (!same_state(&a, &b)) {
+			CHECK(0, "run %d (block of %u, %u retired): models differ, cycles %llu / %llu",
+			      runs, k->ub.n, n, (unsigned long long)a.ev[UARCH_EV_CYCLES],
+			      (unsigned long long)b.ev[UARCH_EV_CYCLES]);
+			break;
+		}
+	}
+	CHECK(a.ev[UARCH_EV_L1D_READ_MISS] > 1000 && a.ev[UARCH_EV_STALL_LONG_LATENCY] > 1000 &&
+	      a.ev[UARCH_EV_BRANCH_DIR_MISPREDICT] > 1000,
+	      "the stream should miss, divide and mispredict (%llu %llu %llu)",
+	      (unsigned long long)a.ev[UARCH_EV_L1D_READ_MISS],
+	      (unsigned long long)a.ev[UARCH_EV_STALL_LONG_LATENCY],
+	      (unsigned long long)a.ev[UARCH_EV_BRANCH_DIR_MISPREDICT]);
+	uarch_free(&a);
+	uarch_free(&b);
+}
