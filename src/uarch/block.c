@@ -35,17 +35,18 @@ _Static_assert(UARCH_EV_STALL_FRONTEND > TEV && UARCH_EV_STALL_BACKEND > TEV &&
 	       UARCH_EV_FLUSH_OTHER > TEV && UARCH_EV_RAS_MISPREDICT < TEV,
 	       "timing_issue() raises only the events from CYCLES on");
 
+/* Small fields, so that a replay reads few host cache lines; a block
+ * whose numbers do not fit them is not kept. */
 struct memo_entry {
 	uint64_t tag;          /* the block's; 0: empty */
-	uint32_t nkey;
 	/* relative to the block's first now */
 	uint32_t dnow, ready_max, div_free, fdiv_free;
-	uint8_t slots, units;
+	uint8_t nkey, slots, units;
 	uint8_t nev, ev[NTEV];  /* the timing events it raised, and by how much */
-	uint32_t evn[NTEV];
-	uint32_t key[MEMO_KEY];
-	uint32_t ready[UARCH_BLOCK_WR];
+	uint16_t evn[NTEV];
+	uint16_t ready[UARCH_BLOCK_WR];
 	uint8_t why[UARCH_BLOCK_WR];
+	uint32_t key[MEMO_KEY];
 };
 struct uarch_memo {
 	struct memo_entry e[MEMO_SIZE];
@@ -200,17 +201,17 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct mi
 	e->units = (uint8_t)t->units;
 	for (unsigned i = 0; i < b->nwr; i++) {
 		uint64_t d = rel(t->ready[b->wr[i]], base);
-		fits &= d < UINT32_MAX;
-		e->ready[i] = (uint32_t)d;
+		fits &= d <= UINT16_MAX;
+		e->ready[i] = (uint16_t)d;
 		e->why[i] = t->why[b->wr[i]];
 	}
 	e->nev = 0;
 	for (unsigned i = 0; i < NTEV; i++) {
 		uint64_t d = u->ev[TEV + i] - ev[i];
-		fits &= d < UINT32_MAX;
+		fits &= d <= UINT16_MAX;
 		if (d) {
 			e->ev[e->nev] = (uint8_t)(TEV + i);
-			e->evn[e->nev++] = (uint32_t)d;
+			e->evn[e->nev++] = (uint16_t)d;
 		}
 	}
 	t->ready_max = max64(t->ready_max, ready_max);
@@ -257,7 +258,7 @@ static void timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 		return;
 	}
 	e->tag = b->tag;
-	e->nkey = nk;
+	e->nkey = (uint8_t)nk;
 	memcpy(e->key, key, nk * sizeof(key[0]));
 	record(u, b, ms, e);
 }
@@ -301,25 +302,11 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 	u->fetch_line = (l->fetch_pa + (l->ilen ? l->ilen : 4) - 1) >> fs;
 	int redirect = next_pc != l->pc + (l->ilen ? l->ilen : 4);
 	unsigned bp = 0;
-	switch (l->cls) {
-	case UARCH_CLS_BRANCH:
-		redirect |= taken;
-		goto predict;
-	case UARCH_CLS_JAL:
-	case UARCH_CLS_JALR:
-		redirect = 1;
-	predict: {
+	if (l->cls == UARCH_CLS_BRANCH || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR) {
 		struct retire_rec q = *l;
 		q.next_pc = next_pc;
 		q.taken = (uint8_t)(l->cls == UARCH_CLS_BRANCH && taken);
-		bp = uarch_bpred_retire(&u->bp, &q);
-		u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] += (bp & UARCH_BP_DIR) != 0;
-		u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] += (bp & UARCH_BP_TARGET) != 0;
-		u->ev[UARCH_EV_RAS_MISPREDICT] += (bp & UARCH_BP_RAS) != 0;
-		break;
-	}
-	default:
-		break;
+		bp = predict(u, &q, &redirect);
 	}
 	u->redirect = (uint8_t)redirect;
 	timing_block(u, b, n, &ms);

@@ -80,6 +80,29 @@ static HOT_INLINE uint32_t data_access(struct uarch *u, const struct retire_rec 
 	return data_access_at(u, r->addr, r->paddr, r->size, r->flags, write);
 }
 
+/* The predictor on a control transfer r (0 for any other instruction):
+ * its UARCH_BP_* result, counted as mispredict events; *redirect is set
+ * when fetch redirects after it. */
+static HOT_INLINE unsigned predict(struct uarch *u, const struct retire_rec *r, int *redirect)
+{
+	switch (r->cls) {
+	case UARCH_CLS_BRANCH:
+		*redirect |= r->taken != 0;
+		break;
+	case UARCH_CLS_JAL:
+	case UARCH_CLS_JALR:
+		*redirect = 1;           /* a jump is taken even to pc + ilen */
+		break;
+	default:
+		return 0;
+	}
+	unsigned bp = uarch_bpred_retire(&u->bp, r);
+	u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] += (bp & UARCH_BP_DIR) != 0;
+	u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] += (bp & UARCH_BP_TARGET) != 0;
+	u->ev[UARCH_EV_RAS_MISPREDICT] += (bp & UARCH_BP_RAS) != 0;
+	return bp;
+}
+
 static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_rec *rp)
 {
 	const struct retire_rec *r = rp;
@@ -105,20 +128,8 @@ static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_
 	case UARCH_CLS_ATOMIC:
 		be = data_access(u, r, 1);
 		break;
-	case UARCH_CLS_BRANCH:
-		if (r->taken)
-			redirect = 1;
-		goto predict;
-	case UARCH_CLS_JAL:
-	case UARCH_CLS_JALR:
-		redirect = 1;           /* a jump is taken even to pc + ilen */
-	predict:
-		bp = uarch_bpred_retire(&u->bp, rp);
-		u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] += (bp & UARCH_BP_DIR) != 0;
-		u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] += (bp & UARCH_BP_TARGET) != 0;
-		u->ev[UARCH_EV_RAS_MISPREDICT] += (bp & UARCH_BP_RAS) != 0;
-		break;
 	default:
+		bp = predict(u, rp, &redirect);
 		break;
 	}
 	u->redirect = (uint8_t)redirect;

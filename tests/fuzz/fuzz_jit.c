@@ -1,8 +1,11 @@
 /* libFuzzer target for the block translator (src/hart/jit.c): any byte
  * string, run as user-mode code, must leave the same state translated and
  * in the step loop alone: registers, pc, retired instructions, the trap
- * that ended it and the data it wrote. Built and run by
- * tests/fuzz/run_jit.sh (clang -fsanitize=fuzzer,address,undefined). */
+ * that ended it and the data it wrote; and, run again with the default
+ * models on (counting blocks, src/uarch/block.c), the same state and every
+ * model event equal. Built and run by tests/fuzz/run_jit.sh (clang
+ * -fsanitize=fuzzer,address,undefined). */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include "rvpmu/hart.h"
@@ -16,15 +19,24 @@ struct outcome {
 	uint64_t x[32], f[32], pc, instret, cause, tval;
 	uint32_t fflags;
 	uint8_t data[DATA_BYTES];
+	uint64_t ev[UARCH_EV_COUNT];  /* last: only the model runs compare it */
 };
 
-static void run(const uint8_t *code, size_t n, int no_jit, struct outcome *o)
+static void run(const uint8_t *code, size_t n, int no_jit, int models, struct outcome *o)
 {
 	static struct hart h;
+	static struct uarch u;
 	memset(o, 0, sizeof(*o));
 	if (hart_init(&h))
 		__builtin_trap();
 	h.no_jit = (uint8_t)no_jit;
+	if (models) {
+		struct uarch_config c;
+		uarch_config_default(&c);
+		if (uarch_init(&u, &c, NULL, 0))
+			__builtin_trap();
+		h.uarch = &u;
+	}
 	if (gmem_map(&h.mem, CODE, GPAGE_SIZE, GP_R | GP_X) ||
 	    gmem_map(&h.mem, DATA, DATA_BYTES, GP_R | GP_W))
 		__builtin_trap();
@@ -50,17 +62,25 @@ static void run(const uint8_t *code, size_t n, int no_jit, struct outcome *o)
 	o->instret = h.instret;
 	o->fflags = h.fflags;
 	memcpy(o->data, h.mem.base + DATA, DATA_BYTES);
+	if (models) {
+		memcpy(o->ev, u.ev, sizeof(o->ev));
+		uarch_free(&u);
+	}
 	hart_free(&h);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct outcome a, b;
+	static struct outcome a, b, c, d;
 	if (size < 2 || size > GPAGE_SIZE)
 		return 0;
-	run(data, size, 0, &a);
-	run(data, size, 1, &b);
+	run(data, size, 0, 0, &a);
+	run(data, size, 1, 0, &b);
 	if (memcmp(&a, &b, sizeof(a)))
 		__builtin_trap();  /* translated and step-loop runs differ */
+	run(data, size, 0, 1, &c);
+	run(data, size, 1, 1, &d);
+	if (memcmp(&c, &d, sizeof(c)) || memcmp(&a, &c, offsetof(struct outcome, ev)))
+		__builtin_trap();  /* with the models: counts or state differ */
 	return 0;
 }
