@@ -64,7 +64,7 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 	b->r = r;
 	b->n = n;
 	const unsigned fs = u->fetch_shift;
-	for (uint32_t k = 0; k < n && ok; k++) {
+	for (uint32_t k = 0; k < n; k++) {   /* ok or not, the ops are all needed */
 		unsigned cls = r[k].cls < UARCH_CLS_COUNT ? r[k].cls : UARCH_CLS_ALU;
 		uint64_t first = r[k].fetch_pa >> fs;
 		uint64_t last = (r[k].fetch_pa + (r[k].ilen ? r[k].ilen : 4) - 1) >> fs;

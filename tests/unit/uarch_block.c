@@ -2,14 +2,15 @@
  * blocks (every class a translated block holds, dependent registers,
  * divides, 2- and 4-byte instructions straddling fetch blocks, accesses
  * crossing lines, misses), run in a random order many times so the
- * timing memo replays most of them, sometimes only partly (a side exit).
+ * timing memo replays most of them, sometimes only partly (a side exit);
+ * some blocks read or write more registers than the memo keeps.
  * After every block the two models must hold the same events and the same
  * pipeline state. */
 #include <string.h>
 #include "uarch_test.h"
 
 #define NBLOCKS 48
-#define MAXN 24
+#define MAXN 40
 
 static uint64_t rng = 0x9e3779b97f4a7c15;
 static uint64_t next(void)
@@ -20,10 +21,12 @@ static uint64_t next(void)
 	return rng;
 }
 
-static uint8_t reg(void)
+/* a few registers, so that instructions depend on each other; or (wide)
+ * any, so that a long block reads and writes more than the memo keeps */
+static uint8_t reg(int wide)
 {
 	static const uint8_t r[] = {0, 1, 2, 3, 5, 8, 9, 10, 33, 34, 40};
-	return r[next() % sizeof(r)];
+	return wide ? (uint8_t)(next() % 64) : r[next() % sizeof(r)];
 }
 
 struct blk {
@@ -40,10 +43,11 @@ static void make_block(struct blk *b, uint64_t pc)
 	};
 	static const uint8_t last[] = {UARCH_CLS_BRANCH, UARCH_CLS_JAL, UARCH_CLS_JALR, UARCH_CLS_ALU};
 	uint32_t n = 1 + (uint32_t)(next() % MAXN);
+	int wide = next() % 4 == 0;
 	for (uint32_t k = 0; k < n; k++) {
 		uint8_t cls = k + 1 < n ? body[next() % sizeof(body)] : last[next() % sizeof(last)];
 		struct retire_rec *r = &b->r[k];
-		*r = ut_op(cls, pc, reg(), reg(), reg());
+		*r = ut_op(cls, pc, reg(wide), reg(wide), reg(wide));
 		r->ilen = next() % 3 ? 4 : 2;
 		if (cls == UARCH_CLS_LOAD || cls == UARCH_CLS_STORE)
 			r->size = (uint8_t)(1u << (next() % 4));
@@ -55,7 +59,7 @@ static void make_block(struct blk *b, uint64_t pc)
 			r->rd = 1;                     /* a call */
 		pc += r->ilen;
 	}
-	b->target = 0x10000 + (next() % NBLOCKS) * 0x130;
+	b->target = 0x10000 + (next() % NBLOCKS) * 0x200;
 	b->ub.n = n;
 }
 
@@ -93,11 +97,14 @@ void test_block_memo(void)
 	struct uarch a, b;
 	ut_init(&a, &c);
 	ut_init(&b, &c);
+	int memoised = 0;
 	for (int i = 0; i < NBLOCKS; i++) {
-		make_block(&blocks[i], 0x10000 + (uint64_t)i * 0x130 + (next() % 64));
+		make_block(&blocks[i], 0x10000 + (uint64_t)i * 0x200 + (next() % 64));
 		uarch_block_init(&b, &blocks[i].ub, blocks[i].r, blocks[i].ub.n);
-		CHECK(blocks[i].ub.tag != 0, "block %d not memoised", i);
+		memoised += blocks[i].ub.tag != 0;
 	}
+	/* most are; the others (too many registers) take timing_issue() */
+	CHECK(memoised > NBLOCKS / 2 && memoised < NBLOCKS, "%d of %d blocks memoised", memoised, NBLOCKS);
 	uint64_t addr[64];
 	int runs = 0;
 	for (; runs < 200000; runs++) {
