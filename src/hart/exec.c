@@ -597,6 +597,9 @@ trap:
 		h->evc[retire_refine[d->id]]--;
 	h->rr_pending = 0;
 trap_nocount:
+	/* a fetch fault at pc: the instruction before it retired and went
+	 * there (the models and CTR see it before the trap) */
+	retire_finish(h, pc);
 	stop = STOP_TRAP;
 	goto out;
 out_budget:
