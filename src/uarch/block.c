@@ -176,6 +176,7 @@ static void replay(struct uarch *u, const struct uarch_block *b, const struct me
 		t->div_free = base + e->div_free;
 	if (b->div & 2)
 		t->fdiv_free = base + e->fdiv_free;
+	u->ev[UARCH_EV_CYCLES] += e->dnow;   /* each issue adds its now - start */
 	for (unsigned i = 0; i < e->nev; i++)
 		u->ev[e->ev[i]] += e->evn[i];
 }
@@ -208,11 +209,11 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct mi
 	e->nev = 0;
 	for (unsigned i = 0; i < NTEV; i++) {
 		uint64_t d = u->ev[TEV + i] - ev[i];
+		if (!d || TEV + i == UARCH_EV_CYCLES)   /* cycles: dnow */
+			continue;
 		fits &= d <= UINT16_MAX;
-		if (d) {
-			e->ev[e->nev] = (uint8_t)(TEV + i);
-			e->evn[e->nev++] = (uint16_t)d;
-		}
+		e->ev[e->nev] = (uint8_t)(TEV + i);
+		e->evn[e->nev++] = (uint16_t)d;
 	}
 	t->ready_max = max64(t->ready_max, ready_max);
 	if (!fits)
