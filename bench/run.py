@@ -543,8 +543,8 @@ def main():
 			"",
 			"The same runs, interleaved with the table above. *step loop*: "
 			"`rvpmu run --no-jit`, every instruction in the interpreter (what "
-			"runs whenever something counts per instruction: models, class "
-			"events, CTR), *step/qemu* = qemu CPU s / step-loop CPU s. *no-PMU "
+			"system mode, CTR and `--trace` run), *step/qemu* = qemu CPU s / "
+			"step-loop CPU s. *no-PMU "
 			"build*: `rvpmu run --no-jit` of `build-nopmu/rvpmu` (`make nopmu`: "
 			"the same sources with `-DRVPMU_NO_PMU`, which compiles out all "
 			"counting: no counter updates, no overflow horizon, no event-class "
@@ -553,7 +553,8 @@ def main():
 			"still count), measured on the step loop because translated blocks "
 			"hold no PMU code at all. *u74 models*: `rvpmu stat --profile u74 -e "
 			"cycles` (caches, TLBs, branch predictor and pipeline timing all on, "
-			"the counter driven through the SBI); *models/functional* = "
+			"the counter driven through the SBI; translated counting blocks, "
+			"their timing memoised); *models/functional* = "
 			"functional CPU s / models CPU s (the share of functional "
 			"throughput kept), *models/qemu* = qemu CPU s / models CPU s.",
 			"",
