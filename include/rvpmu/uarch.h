@@ -162,6 +162,7 @@ struct uarch_cache {
 	uint8_t repl, present;
 	uint64_t *tag;          /* [set * ways + way]: line number + 1, 0 = invalid */
 	uint64_t *age;          /* LRU: last-use stamp per line; PLRU: tree bits per set */
+	uint64_t *plru;         /* PLRU: per way, the tree bits a touch keeps and sets */
 	uint8_t *dirty;
 	uint64_t clock;
 	/* the last lines touched, most recent first (key, 0 = none; slot): a

@@ -158,7 +158,7 @@ static uint32_t make_key(const struct uarch_timing *t, const struct uarch_block 
 	return nk;
 }
 
-static void replay(struct uarch *u, const struct uarch_block *b, const struct memo_entry *e)
+static HOT_INLINE void replay(struct uarch *u, const struct uarch_block *b, const struct memo_entry *e)
 {
 	struct uarch_timing *t = &u->tm;
 	const uint64_t base = t->now;

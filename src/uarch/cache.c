@@ -17,6 +17,42 @@ static uint32_t log2u(uint32_t x)
 	return n;
 }
 
+/* Tree PLRU: node 1 is the root, node i has children 2i and 2i+1; bit i of
+ * the set's word says which half holds the victim (0 = lower ways). A touch
+ * points every node on the way's path away from it: the path's bits are
+ * fixed per way, so init makes them a mask pair (plru[2w]: the bits kept,
+ * plru[2w + 1]: the bits set). */
+static void plru_masks(uint64_t *m, uint32_t levels, uint32_t way)
+{
+	uint64_t path = 0, set = 0;
+	uint32_t node = 1;
+	for (uint32_t l = levels; l-- > 0;) {
+		uint32_t b = (way >> l) & 1;
+		path |= UINT64_C(1) << node;
+		if (!b)
+			set |= UINT64_C(1) << node;
+		node = node * 2 + b;
+	}
+	m[0] = ~path;
+	m[1] = set;
+}
+
+static inline void plru_touch(const struct uarch_cache *c, uint64_t *bits, uint32_t way)
+{
+	*bits = (*bits & c->plru[2 * way]) | c->plru[2 * way + 1];
+}
+
+static uint32_t plru_victim(uint64_t bits, uint32_t levels)
+{
+	uint32_t node = 1, way = 0;
+	for (uint32_t l = 0; l < levels; l++) {
+		uint32_t b = (bits >> node) & 1;
+		way = way * 2 + b;
+		node = node * 2 + b;
+	}
+	return way;
+}
+
 int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg)
 {
 	memset(c, 0, sizeof *c);
@@ -38,6 +74,15 @@ int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg
 	c->tag = calloc(n, sizeof *c->tag);
 	c->dirty = calloc(n, 1);
 	c->age = calloc(cfg->repl == UARCH_REPL_LRU ? n : cfg->sets, sizeof *c->age);
+	if (cfg->repl == UARCH_REPL_PLRU) {
+		c->plru = malloc(2 * (size_t)cfg->ways * sizeof *c->plru);
+		if (!c->plru) {
+			uarch_cache_free(c);
+			return -1;
+		}
+		for (uint32_t w = 0; w < cfg->ways; w++)
+			plru_masks(&c->plru[2 * w], c->ways_log2, w);
+	}
 	uint32_t bits = log2u((uint32_t)n) + 2;   /* at most a quarter full */
 	if (cfg->ways >= HX_MIN_WAYS && n <= (UINT32_C(1) << 24)) {
 		c->hx_mask = (UINT32_C(1) << bits) - 1;
@@ -62,6 +107,7 @@ void uarch_cache_free(struct uarch_cache *c)
 	free(c->dirty);
 	free(c->age);
 	free(c->hx);
+	free(c->plru);
 	memset(c, 0, sizeof *c);
 }
 
@@ -79,44 +125,17 @@ void uarch_cache_invalidate(struct uarch_cache *c)
 		memset(c->hx, 0, ((size_t)c->hx_mask + 1) * sizeof *c->hx);
 }
 
-/* Tree PLRU: node 1 is the root, node i has children 2i and 2i+1; bit i of
- * the set's word says which half holds the victim (0 = lower ways). A touch
- * points every node on the way's path away from it. */
-static void plru_touch(uint64_t *bits, uint32_t levels, uint32_t way)
-{
-	uint32_t node = 1;
-	for (uint32_t l = levels; l-- > 0;) {
-		uint32_t b = (way >> l) & 1;
-		if (b)
-			*bits &= ~(UINT64_C(1) << node);
-		else
-			*bits |= UINT64_C(1) << node;
-		node = node * 2 + b;
-	}
-}
-
-static uint32_t plru_victim(uint64_t bits, uint32_t levels)
-{
-	uint32_t node = 1, way = 0;
-	for (uint32_t l = 0; l < levels; l++) {
-		uint32_t b = (bits >> node) & 1;
-		way = way * 2 + b;
-		node = node * 2 + b;
-	}
-	return way;
-}
-
 static inline __attribute__((always_inline)) void touch(struct uarch_cache *c, uint32_t set, uint32_t slot)
 {
 	if (c->repl == UARCH_REPL_LRU)
 		c->age[slot] = ++c->clock;
 	else
-		plru_touch(&c->age[set], c->ways_log2, slot & (c->ways - 1));
+		plru_touch(c, &c->age[set], slot & (c->ways - 1));
 }
 
 void uarch_cache_plru_touch(struct uarch_cache *c, uint32_t set, uint32_t slot)
 {
-	plru_touch(&c->age[set], c->ways_log2, slot & (c->ways - 1));
+	plru_touch(c, &c->age[set], slot & (c->ways - 1));
 }
 
 /* put (key, slot) first in the filter, dropping entry `drop` */
