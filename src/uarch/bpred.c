@@ -120,7 +120,8 @@ static int ind_predict(struct uarch_bpred *b, uint64_t pc, uint64_t target)
 
 /* The target the BTB predicts for pc, training it with the actual target;
  * 1 when the prediction was right. */
-static int btb_predict(struct uarch_bpred *b, uint64_t pc, uint64_t target)
+static inline __attribute__((always_inline)) int btb_predict(struct uarch_bpred *b, uint64_t pc,
+							 uint64_t target)
 {
 	if (!b->has_btb)
 		return 0;

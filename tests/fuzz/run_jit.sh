@@ -2,8 +2,10 @@
 # Build the block translator's differential fuzzer and run it for N
 # seconds (default 60).
 #   tests/fuzz/run_jit.sh [SECONDS]
-# Needs clang with libFuzzer. The hart (src/hart) is built with libFuzzer
-# coverage, ASan and UBSan, the rest plainly. Seeds: the code of the random
+# Needs clang with libFuzzer. The hart and the models (src/hart, src/uarch)
+# are built with libFuzzer coverage, ASan and UBSan, the rest plainly (an
+# object is rebuilt when its source or a header changed, not when only
+# these flags did: delete $BUILD/fuzz-jit/obj then). Seeds: the code of the random
 # programs tests/jit/gen_random.py makes and of tests/jit/blocks.S, when
 # the riscv64 cross toolchain is installed. A divergence between the
 # translated and the step-loop run is a crash, written to
@@ -17,7 +19,7 @@ out=$BUILD/fuzz-jit
 mkdir -p "$out/corpus" "$out/obj"
 command -v clang >/dev/null || { echo "run_jit.sh: clang not found (apt-get install clang)" >&2; exit 2; }
 . "$here/objs.sh"
-fuzz_objs "$root" "$out" "*/src/hart/*"
+fuzz_objs "$root" "$out" "*/src/hart/*" "*/src/uarch/*"
 # shellcheck disable=SC2086
 clang -g -O1 -fsanitize=fuzzer,address,undefined -I"$root/include" -o "$out/fuzz_jit" \
 	"$here/fuzz_jit.c" $objs -lelf -ldw -lfdt -ljansson -lm
