@@ -64,13 +64,15 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 	b->r = r;
 	b->n = n;
 	const unsigned fs = u->fetch_shift;
+	uint64_t prev = 0;   /* the fetch block the instruction before ended in */
 	for (uint32_t k = 0; k < n; k++) {   /* ok or not, the ops are all needed */
 		unsigned cls = r[k].cls < UARCH_CLS_COUNT ? r[k].cls : UARCH_CLS_ALU;
 		uint64_t first = r[k].fetch_pa >> fs;
-		uint64_t last = (r[k].fetch_pa + (r[k].ilen ? r[k].ilen : 4) - 1) >> fs;
+		uint64_t last = (r[k].fetch_pa + rec_ilen(&r[k]) - 1) >> fs;
 		/* the first instruction's fetch depends on what ran before */
-		if (!k || first != (r[k - 1].fetch_pa + (r[k - 1].ilen ? r[k - 1].ilen : 4) - 1) >> fs)
+		if (!k || first != prev)
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_FETCH);
+		prev = last;
 		if (last != first)
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_FETCH2);
 		if (cls == UARCH_CLS_LOAD)
@@ -283,7 +285,7 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 				c = fetch_block(u, x->pc >> fs << fs, x->fetch_pa >> fs << fs, bare);
 			break;
 		case UARCH_OP_FETCH2: {
-			uint64_t end = (x->ilen ? x->ilen : 4) - 1;
+			uint64_t end = rec_ilen(x) - 1;
 			c = fetch_block(u, (x->pc + end) >> fs << fs, (x->fetch_pa + end) >> fs << fs, bare);
 			break;
 		}
@@ -300,8 +302,8 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 		}
 	}
 	const struct retire_rec *l = &r[n - 1];
-	u->fetch_line = (l->fetch_pa + (l->ilen ? l->ilen : 4) - 1) >> fs;
-	int redirect = next_pc != l->pc + (l->ilen ? l->ilen : 4);
+	u->fetch_line = (l->fetch_pa + rec_ilen(l) - 1) >> fs;
+	int redirect = next_pc != l->pc + rec_ilen(l);
 	unsigned bp = 0;
 	if (l->cls == UARCH_CLS_BRANCH || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR) {
 		struct retire_rec q = *l;

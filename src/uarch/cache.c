@@ -189,12 +189,12 @@ static void hx_remove(struct uarch_cache *c, uint32_t p)
 	c->hx[p] = 0;
 }
 
-/* the filter's first entry missed (uarch_cache_access in uarch.h) */
+/* the filter's first two entries missed (uarch_cache_access in uarch.h) */
 unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
 {
 	uint64_t key = line + 1;
 	uint32_t set = (uint32_t)line & c->set_mask, base = set * c->ways;
-	for (unsigned k = 1; k < UARCH_CACHE_FILTER; k++) {
+	for (unsigned k = 2; k < UARCH_CACHE_FILTER; k++) {
 		if (c->f_key[k] == key) {
 			uint32_t s = c->f_slot[k];
 			/* The filter holds every resident line touched after this

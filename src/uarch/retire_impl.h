@@ -14,6 +14,12 @@ COLD uint32_t uarch_tlb_refill(struct uarch *u, uint64_t addr);  /* cost of an L
 COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr);     /* cost of an L1 miss */
 COLD void uarch_writeback(struct uarch *u, uint64_t victim);     /* dirty L1D victim to L2 */
 
+/* the record's instruction bytes (ilen 0 means 4) */
+static HOT_INLINE uint32_t rec_ilen(const struct retire_rec *r)
+{
+	return r->ilen ? r->ilen : 4;
+}
+
 /* the fetch block at virtual va, physical pa; bare: untranslated */
 static HOT_INLINE uint32_t fetch_block(struct uarch *u, uint64_t va, uint64_t pa, int bare)
 {
@@ -106,7 +112,7 @@ static HOT_INLINE unsigned predict(struct uarch *u, const struct retire_rec *r, 
 static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_rec *rp)
 {
 	const struct retire_rec *r = rp;
-	uint32_t ilen = r->ilen ? r->ilen : 4, fe = 0, be = 0;
+	uint32_t ilen = rec_ilen(r), fe = 0, be = 0;
 	unsigned bp = 0;
 	/* blocks by physical address; one straddling into the next page is
 	 * taken as physically contiguous */
