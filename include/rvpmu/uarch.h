@@ -257,7 +257,9 @@ int uarch_bpred_init(struct uarch_bpred *b, const struct uarch_bpred_config *cfg
 void uarch_bpred_free(struct uarch_bpred *b);
 void uarch_bpred_reset(struct uarch_bpred *b);
 /* Predict, then train on, one retired branch/jal/jalr. */
-unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r);
+/* r's own next_pc and taken are not read: they are passed */
+unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r, uint64_t next_pc,
+			    int taken);
 
 struct uarch_timing {
 	struct uarch_timing_config cfg;
@@ -269,6 +271,10 @@ struct uarch_timing {
 	uint64_t ready_max;     /* latest of ready[] */
 	uint64_t div_free, fdiv_free;
 	uint32_t fe_pending;    /* redirect penalty for the next instruction */
+	/* registers whose ready[] may be after now (a superset: a bit is set
+	 * on every write and dropped lazily), so that block.c's memo key
+	 * visits only those */
+	uint64_t pend;
 	uint32_t lat[UARCH_CLS_COUNT];  /* result latency; 0: writes no register */
 };
 int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *cfg);
@@ -306,17 +312,17 @@ struct uarch {
  * its cache and TLB miss cycles determine its cycles, stalls and end
  * state exactly, so a block seen before from the same relative state
  * replays them (src/uarch/block.c). */
-#define UARCH_BLOCK_LIVE 40   /* most registers read before written, to memoise */
 #define UARCH_BLOCK_WR 24     /* most registers written, to memoise */
 struct uarch_block {
 	const struct retire_rec *r;
 	uint32_t n;
 	uint64_t tag;           /* unique to the block; 0: not memoised */
-	uint8_t nlive, nwr;
+	uint64_t live, wrmask;  /* registers read before written; written */
+	uint8_t nwr;
 	uint8_t div;            /* 1: it divides, 2: FP divides (or both) */
 	uint8_t nops;
 	uint32_t hint;          /* the memo entry it used last */
-	uint8_t live[UARCH_BLOCK_LIVE], wr[UARCH_BLOCK_WR];
+	uint8_t wr[UARCH_BLOCK_WR];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * 64];
 };

@@ -80,16 +80,9 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 		else if (cls == UARCH_CLS_STORE || cls == UARCH_CLS_ATOMIC)
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_STORE);
 		const unsigned src[2] = {r[k].rs1 & 63u, r[k].rs2 & 63u};
-		for (int i = 0; i < 2; i++) {
-			uint64_t bit = UINT64_C(1) << src[i];
-			if (!src[i] || ((written | live) & bit))
-				continue;
-			if (b->nlive == UARCH_BLOCK_LIVE)
-				ok = 0;
-			else
-				b->live[b->nlive++] = (uint8_t)src[i];
-			live |= bit;
-		}
+		for (int i = 0; i < 2; i++)
+			if (src[i])
+				live |= (UINT64_C(1) << src[i]) & ~written;
 		b->div |= cls == UARCH_CLS_DIV ? 1 : cls == UARCH_CLS_FP_DIV ? 2 : 0;
 		if (unit_of[cls] == U_SER)
 			ok = 0;
@@ -102,6 +95,8 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 			written |= UINT64_C(1) << rd;
 		}
 	}
+	b->live = live;
+	b->wrmask = written;
 	b->tag = ok ? next_tag++ : 0;
 }
 
@@ -129,25 +124,33 @@ static uint64_t rel(uint64_t cycle, uint64_t base)
 }
 
 /* The memo's key for b from the current state; 0 when it cannot have one.
- * *diff: whether it differs from the key of entry e. */
-static uint32_t make_key(const struct uarch_timing *t, const struct uarch_block *b,
+ * *diff: whether it differs from the key of entry e. Of the registers b
+ * reads first, only those still pending are keyed (the others are 0),
+ * each with its number; t->pend drops the ones found ready. */
+static uint32_t make_key(struct uarch_timing *t, const struct uarch_block *b,
 			 const struct misses *ms, uint32_t *key, const struct memo_entry *e,
 			 uint32_t *diff)
 {
 	const uint64_t base = t->now;
-	uint32_t nk = 0, big = 0, d = 0;
+	uint32_t nk = 0, d = 0;
 #define PUT(w) (key[nk] = (w), d |= key[nk] ^ e->key[nk], nk++)
 	if (t->fe_pending >= (1u << 20))
 		return 0;
 	PUT(t->slots | t->units << 4 | t->fe_pending << 12);
-	for (unsigned i = 0; i < b->nlive; i++) {
-		uint64_t r = rel(t->ready[b->live[i]], base);
-		big |= r >= (1u << 24);
-		PUT(r ? (uint32_t)r << 8 | t->why[b->live[i]] : 0);
+	for (uint64_t m = t->pend & b->live; m; m &= m - 1) {
+		unsigned reg = (unsigned)__builtin_ctzll(m);
+		uint64_t r = rel(t->ready[reg], base);
+		if (!r) {
+			t->pend &= ~(UINT64_C(1) << reg);
+			continue;
+		}
+		if (r >= (1u << 18) || nk == MEMO_KEY - 2)
+			return 0;
+		PUT((uint32_t)r << 14 | reg << 8 | t->why[reg]);
 	}
 	const uint64_t div = b->div & 1 ? rel(t->div_free, base) : 0;
 	const uint64_t fdiv = b->div & 2 ? rel(t->fdiv_free, base) : 0;
-	if (big || div >= UINT32_MAX || fdiv >= UINT32_MAX || nk + 2 + ms->n > MEMO_KEY)
+	if (div >= UINT32_MAX || fdiv >= UINT32_MAX || nk + 2 + ms->n > MEMO_KEY)
 		return 0;
 	if (b->div & 1)
 		PUT((uint32_t)div);
@@ -168,6 +171,7 @@ static HOT_INLINE void replay(struct uarch *u, const struct uarch_block *b, cons
 	t->slots = e->slots;
 	t->units = e->units;
 	t->fe_pending = 0;
+	t->pend |= b->wrmask;
 	for (unsigned i = 0; i < b->nwr; i++) {
 		t->ready[b->wr[i]] = base + e->ready[i];
 		t->why[b->wr[i]] = e->why[i];
@@ -275,25 +279,30 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 	ms.n = 0;
 	if (!n || n > b->n)
 		return;
-	for (unsigned i = 0; i < b->nops && b->ops[i] >> 2 < n; i++) {
-		unsigned k = b->ops[i] >> 2, c = 0, data = 0;
+	unsigned nops = b->nops;
+	if (n < b->n)   /* a side exit: the ops of the first n instructions */
+		for (nops = 0; nops < b->nops && b->ops[nops] >> 2 < n; nops++)
+			;
+	for (const uint8_t *op = b->ops, *end = op + nops; op < end; op++) {
+		unsigned k = *op >> 2, c = 0, data = 0;
 		const struct retire_rec *x = &r[k];
-		const int bare = x->flags & UARCH_RF_BARE_FETCH;
-		switch (b->ops[i] & 3) {
+		switch (*op & 3) {
 		case UARCH_OP_FETCH:
 			if (k || (x->fetch_pa >> fs) != u->fetch_line || u->redirect)
-				c = fetch_block(u, x->pc >> fs << fs, x->fetch_pa >> fs << fs, bare);
+				c = fetch_block(u, x->pc >> fs << fs, x->fetch_pa >> fs << fs,
+						x->flags & UARCH_RF_BARE_FETCH);
 			break;
 		case UARCH_OP_FETCH2: {
-			uint64_t end = rec_ilen(x) - 1;
-			c = fetch_block(u, (x->pc + end) >> fs << fs, (x->fetch_pa + end) >> fs << fs, bare);
+			uint64_t last = rec_ilen(x) - 1;
+			c = fetch_block(u, (x->pc + last) >> fs << fs, (x->fetch_pa + last) >> fs << fs,
+					x->flags & UARCH_RF_BARE_FETCH);
 			break;
 		}
 		case UARCH_OP_LOAD:
 		case UARCH_OP_STORE:
 			data = 1;
 			c = data_access_at(u, addr[k], addr[k], x->size, x->flags,
-					   (b->ops[i] & 3) == UARCH_OP_STORE);
+					   (*op & 3) == UARCH_OP_STORE);
 			break;
 		}
 		if (c) {
@@ -304,13 +313,7 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 	const struct retire_rec *l = &r[n - 1];
 	u->fetch_line = (l->fetch_pa + rec_ilen(l) - 1) >> fs;
 	int redirect = next_pc != l->pc + rec_ilen(l);
-	unsigned bp = 0;
-	if (l->cls == UARCH_CLS_BRANCH || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR) {
-		struct retire_rec q = *l;
-		q.next_pc = next_pc;
-		q.taken = (uint8_t)(l->cls == UARCH_CLS_BRANCH && taken);
-		bp = predict(u, &q, &redirect);
-	}
+	unsigned bp = predict(u, l, next_pc, l->cls == UARCH_CLS_BRANCH && taken, &redirect);
 	u->redirect = (uint8_t)redirect;
 	timing_block(u, b, n, &ms);
 	timing_after(&u->tm, bp | (redirect ? UARCH_BP_REDIRECT : 0));

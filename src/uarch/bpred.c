@@ -173,8 +173,10 @@ static int is_link(uint8_t r) { return r == 1 || r == 5; }
 
 /* Unprivileged ISA 2.5.1 "Unconditional Jumps", table "Return-address stack
  * prediction hints encoded in the register operands of a JALR instruction". */
-unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r)
+unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r, uint64_t next_pc,
+			    int taken)
 {
+	taken = taken != 0;
 	uint64_t ra = r->pc + (r->ilen ? r->ilen : 4);
 	unsigned res = 0;
 	switch (r->cls) {
@@ -184,12 +186,11 @@ unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r)
 			i ^= b->ghist;
 		i &= b->pht_mask;
 		uint8_t c = b->pht[i];
-		int taken = r->taken != 0;
 		if ((c >= b->ctr_thr) != taken)
 			res = UARCH_BP_DIR;
 		if (taken) {
 			b->pht[i] = c < b->ctr_max ? c + 1 : c;
-			if (!btb_predict(b, r->pc, r->next_pc) && !res)
+			if (!btb_predict(b, r->pc, next_pc) && !res)
 				res = UARCH_BP_TARGET | UARCH_BP_DECODE;
 		} else {
 			b->pht[i] = c ? c - 1 : 0;
@@ -198,7 +199,7 @@ unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r)
 		break;
 	}
 	case UARCH_CLS_JAL:
-		if (!btb_predict(b, r->pc, r->next_pc))
+		if (!btb_predict(b, r->pc, next_pc))
 			res = UARCH_BP_TARGET | UARCH_BP_DECODE;
 		if (is_link(r->rd))
 			ras_push(b, ra);
@@ -207,10 +208,10 @@ unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r)
 		int rdl = is_link(r->rd), rsl = is_link(r->rs1);
 		if (rsl && (!rdl || r->rd != r->rs1) && b->ras_depth) {
 			/* pop, or pop then push when rd and rs1 are different links */
-			if (!b->ras_count || ras_pop(b) != r->next_pc)
+			if (!b->ras_count || ras_pop(b) != next_pc)
 				res = UARCH_BP_RAS;
-		} else if (b->ind_entries ? !ind_predict(b, r->pc, r->next_pc)
-					  : !btb_predict(b, r->pc, r->next_pc)) {
+		} else if (b->ind_entries ? !ind_predict(b, r->pc, next_pc)
+					  : !btb_predict(b, r->pc, next_pc)) {
 			res = UARCH_BP_TARGET;
 		}
 		if (rdl)

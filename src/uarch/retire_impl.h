@@ -86,14 +86,16 @@ static HOT_INLINE uint32_t data_access(struct uarch *u, const struct retire_rec 
 	return data_access_at(u, r->addr, r->paddr, r->size, r->flags, write);
 }
 
-/* The predictor on a control transfer r (0 for any other instruction):
+/* The predictor on a control transfer r to next_pc, a taken branch when
+ * taken (0 for any other instruction):
  * its UARCH_BP_* result, counted as mispredict events; *redirect is set
  * when fetch redirects after it. */
-static HOT_INLINE unsigned predict(struct uarch *u, const struct retire_rec *r, int *redirect)
+static HOT_INLINE unsigned predict(struct uarch *u, const struct retire_rec *r, uint64_t next_pc,
+				   int taken, int *redirect)
 {
 	switch (r->cls) {
 	case UARCH_CLS_BRANCH:
-		*redirect |= r->taken != 0;
+		*redirect |= taken;
 		break;
 	case UARCH_CLS_JAL:
 	case UARCH_CLS_JALR:
@@ -102,7 +104,7 @@ static HOT_INLINE unsigned predict(struct uarch *u, const struct retire_rec *r, 
 	default:
 		return 0;
 	}
-	unsigned bp = uarch_bpred_retire(&u->bp, r);
+	unsigned bp = uarch_bpred_retire(&u->bp, r, next_pc, taken);
 	u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] += (bp & UARCH_BP_DIR) != 0;
 	u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] += (bp & UARCH_BP_TARGET) != 0;
 	u->ev[UARCH_EV_RAS_MISPREDICT] += (bp & UARCH_BP_RAS) != 0;
@@ -135,7 +137,7 @@ static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_
 		be = data_access(u, r, 1);
 		break;
 	default:
-		bp = predict(u, rp, &redirect);
+		bp = predict(u, rp, r->next_pc, r->taken != 0, &redirect);
 		break;
 	}
 	u->redirect = (uint8_t)redirect;

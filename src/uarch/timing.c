@@ -74,6 +74,7 @@ void uarch_timing_reset(struct uarch_timing *t)
 	memset(t->why, 0, sizeof t->why);
 	t->ready_max = t->div_free = t->fdiv_free = 0;
 	t->fe_pending = 0;
+	t->pend = 0;
 }
 
 void uarch_timing_issue(struct uarch_timing *t, const struct retire_rec *r,

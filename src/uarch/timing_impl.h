@@ -121,6 +121,7 @@ timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, ui
 	if (lat && r->rd) {
 		uint64_t ready = now + lat;
 		t->ready[r->rd & 63] = ready;
+		t->pend |= UINT64_C(1) << (r->rd & 63);
 		t->ready_max = max64(t->ready_max, ready);
 		t->why[r->rd & 63] = cause[cls];
 	}
