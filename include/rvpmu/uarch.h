@@ -64,6 +64,7 @@ enum {
  * the walk for va reads, in order, into pte[0..max); how many (0: va is
  * not translated by a page table, so the walk costs walk_lat). */
 typedef unsigned (*uarch_walk_fn)(void *ctx, uint64_t va, uint64_t *pte, unsigned max);
+#define UARCH_WALK_MAX 5   /* PTEs a walk reads at most (Sv57 has five levels) */
 
 /* Events accumulated in uarch.ev[] (cumulative since init/reset). */
 #define UARCH_EVENTS(X) \
@@ -279,6 +280,10 @@ struct uarch_timing {
 };
 int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *cfg);
 void uarch_timing_reset(struct uarch_timing *t);
+/* The most any model event (cycles, a stall, a count) can grow by in one
+ * retired instruction under c, walks reading page tables when pte_walks
+ * (uarch.walk set): bounds the PMU's overflow horizon. */
+uint64_t uarch_timing_max_per_insn(const struct uarch_timing_config *c, int pte_walks);
 /* Issue one instruction. fe/be: extra frontend cycles before it (fetch
  * misses) and backend cycles it blocks for (data misses); bp: its
  * uarch_bpred_retire() result, plus UARCH_BP_REDIRECT when it is a taken

@@ -5,10 +5,6 @@
 #include "rvpmu/core.h"
 #include "rvpmu/ctr.h"
 
-/* Most cycles or model events one instruction can raise: bounds the PMU's
- * overflow horizon when the models run. */
-#define MODEL_MAX_PER_STEP 4096
-
 static uint32_t log2u(uint32_t v)
 {
 	return v ? 31 - (uint32_t)__builtin_clz(v) : 0;
@@ -112,11 +108,16 @@ static void event_map(struct hart *h)
 int core_setup(struct hart *h, const struct profile *p, bool models, char *err, size_t errlen)
 {
 	struct pmu_config cfg;
+	struct uarch_config uc;
 	profile_pmu_config(p, &cfg);
-	if (models)
+	uarch_cfg(&uc, p);
+	if (models) {
+		/* the overflow horizon: the most an instruction can raise */
+		uint64_t most = uarch_timing_max_per_insn(&uc.timing, h->system);
 		for (int e = 0; e < PMU_EV_MAX; e++)
 			if (e == PMU_EV_CYCLES || e >= PMU_EV_COUNT)
-				cfg.max_per_step[e] = MODEL_MAX_PER_STEP;
+				cfg.max_per_step[e] = most < UINT32_MAX ? (uint32_t)most : UINT32_MAX;
+	}
 	/* keep what the mode set up: counter enables (user mode) */
 	uint32_t mcen = h->pmu.mcounteren, scen = h->pmu.scounteren;
 	hart_pmu_init(h, &cfg);
@@ -148,8 +149,6 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 	}
 	if (!models)
 		return 0;
-	struct uarch_config uc;
-	uarch_cfg(&uc, p);
 	struct uarch *u = calloc(1, sizeof(*u));
 	if (!u || uarch_init(u, &uc, err, errlen)) {
 		free(u);

@@ -65,6 +65,35 @@ int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *
 	return 0;
 }
 
+/* From the rules above: an instruction adds 1 cycle, its frontend cycles
+ * (two fetch blocks, each an ITLB and an L1I miss, plus the larger
+ * redirect penalty), its backend wait (every result and divider is free by
+ * the issue cycle of its producer plus the longest latency, and no
+ * producer issues after it) and its blocking data misses (two lines, each
+ * a DTLB and an L1D miss). A miss costs at most l2_lat + mem_lat, a TLB
+ * miss l2tlb_lat plus walk_lat, or with page tables (pte_walks) the larger
+ * of that and UARCH_WALK_MAX PTE reads (load_use plus an L1 miss each). The stall events are parts of those
+ * cycles. The counted events are smaller: L2 accesses, the largest, are at
+ * most the four walks' PTE fills and writebacks plus four L1 fills and two
+ * writebacks. Absent caches and TLBs only lower each term. */
+uint64_t uarch_timing_max_per_insn(const struct uarch_timing_config *c, int pte_walks)
+{
+	const uint64_t miss = (uint64_t)c->l2_lat + c->mem_lat;
+	uint64_t walk = pte_walks ? UARCH_WALK_MAX * (c->load_use + miss) : 0;
+	if (walk < c->walk_lat)
+		walk = c->walk_lat;
+	const uint64_t access = c->l2tlb_lat + walk + miss;   /* a TLB and a cache miss */
+	uint64_t lat = 1;
+	const uint32_t l[] = {c->load_use, c->mul_lat, c->div_lat, c->fp_lat, c->fp_div_lat};
+	for (unsigned i = 0; i < sizeof(l) / sizeof(l[0]); i++)
+		lat = l[i] > lat ? l[i] : lat;
+	const uint64_t redirect = c->mispredict_penalty > c->redirect_penalty
+		? c->mispredict_penalty : c->redirect_penalty;
+	const uint64_t cycles = 1 + 2 * access + redirect + lat + 2 * access;
+	const uint64_t counts = 4 * 2 * UARCH_WALK_MAX + 4 + 2;
+	return cycles > counts ? cycles : counts;
+}
+
 void uarch_timing_reset(struct uarch_timing *t)
 {
 	t->now = 0;

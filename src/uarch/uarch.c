@@ -133,8 +133,8 @@ void uarch_fence_i(struct uarch *u)
  * tables (user mode) a walk costs walk_lat. */
 static uint32_t page_walk(struct uarch *u, uint64_t va)
 {
-	uint64_t pte[8];
-	unsigned n = u->walk ? u->walk(u->walk_ctx, va, pte, 8) : 0;
+	uint64_t pte[UARCH_WALK_MAX];
+	unsigned n = u->walk ? u->walk(u->walk_ctx, va, pte, UARCH_WALK_MAX) : 0;
 	u->ev[UARCH_EV_PAGE_WALK]++;
 	if (!n)
 		return u->tm.cfg.walk_lat;

@@ -33,7 +33,7 @@ struct retire_rec ut_jump(uint8_t cls, uint64_t pc, uint64_t target, uint8_t rd,
 	X(bimodal_loop) X(gshare_alternate) \
 	X(ras_overflow) X(ras_hints) X(btb_conflict) X(timing_w1) \
 	X(bpred_counter_bits) X(indirect_history) X(indirect_pc) \
-	X(timing_w2) X(config_reject) X(determinism) X(block_memo)
+	X(timing_w2) X(config_reject) X(determinism) X(block_memo) X(max_per_insn)
 #define DECL(g) void test_##g(void);
 UARCH_GROUPS(DECL)
 #undef DECL
