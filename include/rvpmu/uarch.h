@@ -166,6 +166,7 @@ struct uarch_cache {
 	uint64_t *plru;         /* PLRU: per way, the tree bits a touch keeps and sets */
 	uint8_t *dirty;
 	uint64_t clock;
+	uint64_t nvalid;        /* valid lines: once all are, no miss looks for an empty way */
 	/* the last lines touched, most recent first (key, 0 = none; slot): a
 	 * lookup filter that spares the set scan, with no effect on state */
 	uint64_t f_key[UARCH_CACHE_FILTER];

@@ -120,6 +120,7 @@ void uarch_cache_invalidate(struct uarch_cache *c)
 	memset(c->dirty, 0, n);
 	memset(c->age, 0, (c->repl == UARCH_REPL_LRU ? n : c->sets) * sizeof *c->age);
 	c->clock = 0;
+	c->nvalid = 0;
 	memset(c->f_key, 0, sizeof c->f_key);
 	if (c->hx)
 		memset(c->hx, 0, ((size_t)c->hx_mask + 1) * sizeof *c->hx);
@@ -240,11 +241,14 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 			if (a[i] < best)
 				best = a[i], w = i;
 	} else {
-		for (w = 0; w < c->ways && t[w]; w++)
-			;
+		w = c->ways;
+		if (c->nvalid < (uint64_t)c->sets * c->ways)   /* an empty way first */
+			for (w = 0; w < c->ways && t[w]; w++)
+				;
 		if (w == c->ways)
 			w = plru_victim(c->age[set], c->ways_log2);
 	}
+	c->nvalid += !t[w];
 	unsigned res = UARCH_MISS;
 	if (t[w] && c->dirty[base + w]) {
 		if (victim)
