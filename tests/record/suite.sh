@@ -173,6 +173,19 @@ trace_checks() (
 	[ -n "$ex" ] && [ "$ex" = "$n" ] && pass "skid: exactly $skid retirements for all $n samples" ||
 		fail "skid: exactly $skid" "$ex of $n samples (${r})"
 
+	# sampling cycles: the step loop runs as far as the overflow horizon,
+	# which trusts a bound on what one instruction can add to the models'
+	# cycles (uarch_timing_max_per_insn); a bound too small shows here as an
+	# overflow seen late, past the skid (calls' startup misses a lot)
+	"$RVPMU" record -e cycles -c 997 --trace "$out/callsc.trace" -o "$out/callsc.data" \
+		"$out/calls" 200000 >/dev/null 2>"$out/callsc.err"
+	perf script -i "$out/callsc.data" -F ip > "$out/callsc-ips.txt" 2>/dev/null
+	r=$(python3 "$chk" skid "$out/callsc.trace" 997 "$skid" "$out/callsc-ips.txt")
+	case $r in
+	ok*) pass "skid on cycles (the models): samples within $skid of the overflow (${r#ok })" ;;
+	*) fail "skid on cycles" "${r#bad }" ;;
+	esac
+
 	# branch stacks = the last transfers the program really made (the trace)
 	"$RVPMU" record -b -e loads -c $P --trace "$out/loopb.trace" -o "$out/loopb.data" "$out/loop" \
 		>/dev/null 2>"$out/loopb.err"
