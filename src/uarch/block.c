@@ -44,6 +44,8 @@ struct memo_entry {
 	uint8_t nkey, slots, units;
 	uint8_t nev, ev[NTEV];  /* the timing events it raised, and by how much */
 	uint16_t evn[NTEV];
+	uint64_t late;          /* the written registers still pending at the end, */
+	uint32_t late_i;        /* and their indices in the block's wr[] */
 	uint16_t ready[UARCH_BLOCK_WR];
 	uint8_t why[UARCH_BLOCK_WR];
 	uint32_t key[MEMO_KEY];
@@ -163,6 +165,11 @@ static uint32_t make_key(struct uarch_timing *t, const struct uarch_block *b,
 	return nk;
 }
 
+/* Only the registers still pending at the end get their ready cycle and
+ * cause: another written one is ready by then, which its old value may
+ * contradict only when that is still pending (in t->pend), and any cycle
+ * up to the end means the same (nothing reads a cause that is not
+ * waited for). */
 static HOT_INLINE void replay(struct uarch *u, const struct uarch_block *b, const struct memo_entry *e)
 {
 	struct uarch_timing *t = &u->tm;
@@ -171,8 +178,11 @@ static HOT_INLINE void replay(struct uarch *u, const struct uarch_block *b, cons
 	t->slots = e->slots;
 	t->units = e->units;
 	t->fe_pending = 0;
-	t->pend |= b->wrmask;
-	for (unsigned i = 0; i < b->nwr; i++) {
+	for (uint64_t m = t->pend & b->wrmask & ~e->late; m; m &= m - 1)
+		t->ready[__builtin_ctzll(m)] = 0;
+	t->pend = (t->pend & ~b->wrmask) | e->late;
+	for (uint32_t m = e->late_i; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
 		t->ready[b->wr[i]] = base + e->ready[i];
 		t->why[b->wr[i]] = e->why[i];
 	}
@@ -206,8 +216,14 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct mi
 	e->fdiv_free = (uint32_t)rel(t->fdiv_free, base);
 	e->slots = (uint8_t)t->slots;
 	e->units = (uint8_t)t->units;
+	e->late = 0;
+	e->late_i = 0;
 	for (unsigned i = 0; i < b->nwr; i++) {
 		uint64_t d = rel(t->ready[b->wr[i]], base);
+		if (t->ready[b->wr[i]] > t->now) {
+			e->late |= UINT64_C(1) << b->wr[i];
+			e->late_i |= UINT32_C(1) << i;
+		}
 		fits &= d <= UINT16_MAX;
 		e->ready[i] = (uint16_t)d;
 		e->why[i] = t->why[b->wr[i]];

@@ -76,12 +76,25 @@ static void retire_each(struct uarch *u, const struct blk *b, uint32_t n, const 
 	}
 }
 
+/* Registers compare as what the timing reads of them: a ready cycle at or
+ * before now delays nothing (its cause is never read), and a pending one
+ * must be in the pending mask. */
+static int same_regs(const struct uarch_timing *x, const struct uarch_timing *y)
+{
+	for (int r = 0; r < 64; r++) {
+		int px = x->ready[r] > x->now, py = y->ready[r] > y->now;
+		if (px != py || (px && (x->ready[r] != y->ready[r] || x->why[r] != y->why[r] ||
+					!(x->pend >> r & 1) || !(y->pend >> r & 1))))
+			return 0;
+	}
+	return 1;
+}
+
 static int same_state(const struct uarch *a, const struct uarch *b)
 {
 	const struct uarch_timing *x = &a->tm, *y = &b->tm;
 	return !memcmp(a->ev, b->ev, sizeof(a->ev)) && x->now == y->now && x->slots == y->slots &&
-	       x->units == y->units && x->fe_pending == y->fe_pending &&
-	       !memcmp(x->ready, y->ready, sizeof(x->ready)) && !memcmp(x->why, y->why, sizeof(x->why)) &&
+	       x->units == y->units && x->fe_pending == y->fe_pending && same_regs(x, y) &&
 	       x->ready_max == y->ready_max && x->div_free == y->div_free &&
 	       x->fdiv_free == y->fdiv_free && a->fetch_line == b->fetch_line &&
 	       a->redirect == b->redirect;
