@@ -156,21 +156,20 @@ void retire_fold(struct hart *h)
 	struct uarch *u = h->uarch;
 	if (!u)
 		return;
+	uint64_t *evc = h->evc;   /* evc[PMU_EV_NONE] is a sink: unmapped events go there */
+	const uint8_t *map = h->uarch_map;
 	uint64_t d[UARCH_EV_COUNT];
 	for (int e = 0; e < UARCH_EV_COUNT; e++) {
 		d[e] = u->ev[e] - h->uev_synced[e];
 		h->uev_synced[e] = u->ev[e];
+		evc[map[e]] += d[e];
 	}
 	/* L2 writebacks and DTLB store lookups are also in the totals, which
 	 * count as reads */
-	d[UARCH_EV_L2_ACCESS] -= d[UARCH_EV_L2_WRITE_ACCESS];
-	d[UARCH_EV_L2_MISS] -= d[UARCH_EV_L2_WRITE_MISS];
-	d[UARCH_EV_DTLB_ACCESS] -= d[UARCH_EV_DTLB_WRITE_ACCESS];
-	d[UARCH_EV_DTLB_MISS] -= d[UARCH_EV_DTLB_WRITE_MISS];
-	const uint8_t *map = h->uarch_map;
-	for (int e = 0; e < UARCH_EV_COUNT; e++)
-		if (map[e])
-			h->evc[map[e]] += d[e];
+	evc[map[UARCH_EV_L2_ACCESS]] -= d[UARCH_EV_L2_WRITE_ACCESS];
+	evc[map[UARCH_EV_L2_MISS]] -= d[UARCH_EV_L2_WRITE_MISS];
+	evc[map[UARCH_EV_DTLB_ACCESS]] -= d[UARCH_EV_DTLB_WRITE_ACCESS];
+	evc[map[UARCH_EV_DTLB_MISS]] -= d[UARCH_EV_DTLB_WRITE_MISS];
 }
 
 static uint64_t mispredicts(const struct uarch *u)
