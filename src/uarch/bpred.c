@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvpmu/uarch.h"
+#include "bpred_impl.h"
 
 static int is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
 
@@ -118,37 +119,18 @@ static int ind_predict(struct uarch_bpred *b, uint64_t pc, uint64_t target)
 	return ok;
 }
 
-/* The target the BTB predicts for pc, training it with the actual target;
- * 1 when the prediction was right. */
-static inline __attribute__((always_inline)) int btb_predict(struct uarch_bpred *b, uint64_t pc,
-							 uint64_t target)
+__attribute__((cold)) void uarch_btb_fill(struct uarch_bpred *b, uint32_t base, uint64_t key,
+					 uint64_t target, uint8_t *hint)
 {
-	if (!b->has_btb)
-		return 0;
-	uint64_t key = pc | 1;
-	uint32_t base = ((uint32_t)(pc >> 1) & b->btb_set_mask) * b->btb_ways, w, v = 0;
-	uint8_t *hint = &b->btb_hint[(pc >> 1) & 255];
-	uint32_t s = base + (*hint < b->btb_ways ? *hint : 0);
-	if (b->btb_pc[s] != key) {
-		for (s = base; s < base + b->btb_ways && b->btb_pc[s] != key; s++)
-			;
-	}
-	if (s < base + b->btb_ways) {
-		*hint = (uint8_t)(s - base);
-		int ok = b->btb_target[s] == target;
-		b->btb_target[s] = target;
-		b->btb_age[s] = ++b->clock;
-		return ok;
-	}
 	uint64_t oldest = UINT64_MAX;
-	for (w = 0; w < b->btb_ways; w++)
+	uint32_t v = 0;
+	for (uint32_t w = 0; w < b->btb_ways; w++)
 		if (b->btb_age[base + w] < oldest)     /* invalid entries have age 0 */
 			oldest = b->btb_age[base + w], v = w;
 	*hint = (uint8_t)v;
 	b->btb_pc[base + v] = key;
 	b->btb_target[base + v] = target;
 	b->btb_age[base + v] = ++b->clock;
-	return 0;
 }
 
 static void ras_push(struct uarch_bpred *b, uint64_t ra)
@@ -180,24 +162,9 @@ unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r, u
 	uint64_t ra = r->pc + (r->ilen ? r->ilen : 4);
 	unsigned res = 0;
 	switch (r->cls) {
-	case UARCH_CLS_BRANCH: {
-		uint32_t i = (uint32_t)(r->pc >> 1);
-		if (b->dir == UARCH_DIR_GSHARE)
-			i ^= b->ghist;
-		i &= b->pht_mask;
-		uint8_t c = b->pht[i];
-		if ((c >= b->ctr_thr) != taken)
-			res = UARCH_BP_DIR;
-		if (taken) {
-			b->pht[i] = c < b->ctr_max ? c + 1 : c;
-			if (!btb_predict(b, r->pc, next_pc) && !res)
-				res = UARCH_BP_TARGET | UARCH_BP_DECODE;
-		} else {
-			b->pht[i] = c ? c - 1 : 0;
-		}
-		b->ghist = ((b->ghist << 1) | (uint32_t)taken) & b->hist_mask;
+	case UARCH_CLS_BRANCH:
+		res = bpred_branch(b, r->pc, next_pc, taken);
 		break;
-	}
 	case UARCH_CLS_JAL:
 		if (!btb_predict(b, r->pc, next_pc))
 			res = UARCH_BP_TARGET | UARCH_BP_DECODE;

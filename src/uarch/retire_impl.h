@@ -6,6 +6,7 @@
 #define RVPMU_UARCH_RETIRE_IMPL_H
 #include "rvpmu/uarch.h"
 #include "timing_impl.h"
+#include "bpred_impl.h"
 
 #define COLD __attribute__((noinline, cold))
 #define HOT_INLINE inline __attribute__((always_inline))
@@ -104,7 +105,8 @@ static HOT_INLINE unsigned predict(struct uarch *u, const struct retire_rec *r, 
 	default:
 		return 0;
 	}
-	unsigned bp = uarch_bpred_retire(&u->bp, r, next_pc, taken);
+	unsigned bp = r->cls == UARCH_CLS_BRANCH ? bpred_branch(&u->bp, r->pc, next_pc, taken != 0)
+						 : uarch_bpred_retire(&u->bp, r, next_pc, taken);
 	u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] += (bp & UARCH_BP_DIR) != 0;
 	u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] += (bp & UARCH_BP_TARGET) != 0;
 	u->ev[UARCH_EV_RAS_MISPREDICT] += (bp & UARCH_BP_RAS) != 0;

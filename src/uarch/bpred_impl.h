@@ -1,0 +1,63 @@
+/* The predictor's per-branch path (rules: the top of bpred.c), inline so
+ * that the retire stream and translated blocks predict a conditional
+ * branch without a call. Private to src/uarch. */
+#ifndef RVPMU_UARCH_BPRED_IMPL_H
+#define RVPMU_UARCH_BPRED_IMPL_H
+#include "rvpmu/uarch.h"
+
+/* a BTB miss: the set's least recently used way takes pc's key and target */
+void uarch_btb_fill(struct uarch_bpred *b, uint32_t base, uint64_t key, uint64_t target,
+		    uint8_t *hint);
+
+/* The target the BTB predicts for pc, training it with the actual target;
+ * 1 when the prediction was right. */
+static inline __attribute__((always_inline)) int btb_predict(struct uarch_bpred *b, uint64_t pc,
+							 uint64_t target)
+{
+	if (!b->has_btb)
+		return 0;
+	uint64_t key = pc | 1;
+	uint32_t base = ((uint32_t)(pc >> 1) & b->btb_set_mask) * b->btb_ways;
+	uint8_t *hint = &b->btb_hint[(pc >> 1) & 255];
+	uint32_t s = base + (*hint < b->btb_ways ? *hint : 0);
+	if (b->btb_pc[s] != key) {
+		for (s = base; s < base + b->btb_ways && b->btb_pc[s] != key; s++)
+			;
+	}
+	if (s < base + b->btb_ways) {
+		*hint = (uint8_t)(s - base);
+		int ok = b->btb_target[s] == target;
+		b->btb_target[s] = target;
+		b->btb_age[s] = ++b->clock;
+		return ok;
+	}
+	uarch_btb_fill(b, base, key, target, hint);
+	return 0;
+}
+
+/* A conditional branch at pc going to next_pc, taken or not (0 or 1): its
+ * UARCH_BP_* result, the counter, BTB and history trained. */
+static inline __attribute__((always_inline)) unsigned bpred_branch(struct uarch_bpred *b,
+								   uint64_t pc, uint64_t next_pc,
+								   int taken)
+{
+	unsigned res = 0;
+	uint32_t i = (uint32_t)(pc >> 1);
+	if (b->dir == UARCH_DIR_GSHARE)
+		i ^= b->ghist;
+	i &= b->pht_mask;
+	uint8_t c = b->pht[i];
+	if ((c >= b->ctr_thr) != taken)
+		res = UARCH_BP_DIR;
+	if (taken) {
+		b->pht[i] = c < b->ctr_max ? c + 1 : c;
+		if (!btb_predict(b, pc, next_pc) && !res)
+			res = UARCH_BP_TARGET | UARCH_BP_DECODE;
+	} else {
+		b->pht[i] = c ? c - 1 : 0;
+	}
+	b->ghist = ((b->ghist << 1) | (uint32_t)taken) & b->hist_mask;
+	return res;
+}
+
+#endif
