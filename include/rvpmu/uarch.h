@@ -176,7 +176,13 @@ struct uarch_cache {
 	 * 0 = empty; linear probing) that replaces the scan of the set */
 	uint32_t *hx;
 	uint32_t hx_mask, hx_shift;
+	/* wide LRU sets: the oldest lines found by the last scan of each set,
+	 * oldest first, with their stamps then (a line touched since has a new
+	 * one); a miss takes the first still untouched instead of scanning */
+	struct uarch_old { uint32_t slot; uint64_t age; } *old;
+	uint8_t *nold, *iold;   /* [set]: entries, next entry */
 };
+#define UARCH_CACHE_OLD 8     /* entries per wide LRU set */
 enum { UARCH_HIT = 0, UARCH_MISS = 1, UARCH_WB = 2 };
 int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg);
 void uarch_cache_free(struct uarch_cache *c);

@@ -88,7 +88,12 @@ int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg
 		c->hx_mask = (UINT32_C(1) << bits) - 1;
 		c->hx_shift = 64 - bits;
 		c->hx = calloc((size_t)c->hx_mask + 1, sizeof *c->hx);
-		if (!c->hx) {
+		if (cfg->repl == UARCH_REPL_LRU) {
+			c->old = calloc((size_t)cfg->sets * UARCH_CACHE_OLD, sizeof *c->old);
+			c->nold = calloc(cfg->sets, 1);
+			c->iold = calloc(cfg->sets, 1);
+		}
+		if (!c->hx || (cfg->repl == UARCH_REPL_LRU && (!c->old || !c->nold || !c->iold))) {
 			uarch_cache_free(c);
 			return -1;
 		}
@@ -108,6 +113,9 @@ void uarch_cache_free(struct uarch_cache *c)
 	free(c->age);
 	free(c->hx);
 	free(c->plru);
+	free(c->old);
+	free(c->nold);
+	free(c->iold);
 	memset(c, 0, sizeof *c);
 }
 
@@ -124,6 +132,8 @@ void uarch_cache_invalidate(struct uarch_cache *c)
 	memset(c->f_key, 0, sizeof c->f_key);
 	if (c->hx)
 		memset(c->hx, 0, ((size_t)c->hx_mask + 1) * sizeof *c->hx);
+	if (c->nold)
+		memset(c->nold, 0, c->sets);   /* the stamps restart: rescan */
 }
 
 static inline __attribute__((always_inline)) void touch(struct uarch_cache *c, uint32_t set, uint32_t slot)
@@ -190,6 +200,43 @@ static void hx_remove(struct uarch_cache *c, uint32_t p)
 	c->hx[p] = 0;
 }
 
+/* The LRU way of a wide set: the oldest line of the last scan not touched
+ * since. Touches only make lines newest and fills fill the way they take,
+ * so every line outside the list is newer than the list's last entry was,
+ * or was touched since: the first untouched entry is the oldest line. An
+ * exhausted list is rebuilt by a scan keeping the UARCH_CACHE_OLD oldest
+ * by (stamp, way), as the plain scan picks the first of equal stamps (the
+ * invalid lines' 0). */
+static uint32_t lru_oldest(struct uarch_cache *c, uint32_t set)
+{
+	struct uarch_old *o = c->old + (size_t)set * UARCH_CACHE_OLD;
+	const uint64_t *a = c->age + (size_t)set * c->ways;
+	for (;;) {
+		while (c->iold[set] < c->nold[set]) {
+			const struct uarch_old *x = &o[c->iold[set]++];
+			if (a[x->slot] == x->age)
+				return x->slot;
+		}
+		unsigned n = 0;
+		for (uint32_t w = 0; w < c->ways; w++) {
+			if (n == UARCH_CACHE_OLD && a[w] >= o[n - 1].age)
+				continue;
+			/* insertion into the sorted list; ways ascend, so a tie
+			 * stays behind the way before it */
+			unsigned j = n < UARCH_CACHE_OLD ? n++ : UARCH_CACHE_OLD;
+			while (j > 0 && o[j - 1].age > a[w]) {
+				if (j < UARCH_CACHE_OLD)
+					o[j] = o[j - 1];
+				j--;
+			}
+			if (j < UARCH_CACHE_OLD)
+				o[j] = (struct uarch_old){ w, a[w] };
+		}
+		c->nold[set] = (uint8_t)n;
+		c->iold[set] = 0;
+	}
+}
+
 /* the filter's first two entries missed (uarch_cache_access in uarch.h) */
 unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
 {
@@ -234,7 +281,9 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 	}
 	c->misses++;
 	uint32_t w = 0;
-	if (c->repl == UARCH_REPL_LRU) {
+	if (c->old) {
+		w = lru_oldest(c, set);
+	} else if (c->repl == UARCH_REPL_LRU) {
 		/* invalid lines have stamp 0, so the first of them wins */
 		uint64_t *a = c->age + base, best = a[0];
 		for (uint32_t i = 1; i < c->ways; i++)

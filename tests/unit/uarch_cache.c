@@ -320,7 +320,8 @@ void test_cache_reference(void)
 		{ 4, 4, 16, UARCH_REPL_LRU }, { 2, 8, 16, UARCH_REPL_PLRU },
 		{ 1, 32, 16, UARCH_REPL_LRU }, { 1, 32, 16, UARCH_REPL_PLRU },
 		{ 8, 1, 16, UARCH_REPL_LRU }, { 4, 2, 16, UARCH_REPL_PLRU },
-		{ 2, 3, 16, UARCH_REPL_LRU },
+		{ 2, 3, 16, UARCH_REPL_LRU }, { 1, 40, 16, UARCH_REPL_LRU },
+		{ 2, 64, 16, UARCH_REPL_LRU },
 	};
 	static struct ref_cache ref;
 	for (unsigned k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {
@@ -339,6 +340,14 @@ void test_cache_reference(void)
 			a += (x >> 40) & 15;
 			int wr = (x >> 20) % 3 == 0;
 			prev[i & 1] = a;
+			if (i == 100000) {   /* a flush, then the same again from cold */
+				uarch_cache_invalidate(&c);
+				memset(ref.line, 0, sizeof ref.line);
+				memset(ref.dirty, 0, sizeof ref.dirty);
+				memset(ref.order, 0, sizeof ref.order);
+				memset(ref.n, 0, sizeof ref.n);
+				memset(ref.tree, 0, sizeof ref.tree);
+			}
 			uint64_t v1 = 0, v2 = 0;
 			unsigned r1 = uarch_cache_access(&c, a, wr, &v1), r2 = ref_access(&ref, a, wr, &v2);
 			if (r1 != r2 || ((r1 & UARCH_WB) && v1 != v2)) {
