@@ -142,14 +142,15 @@ class Rvpmu:
 
 # Further rvpmu modes measured beside the functional run, each as the
 # argv before the program: the step loop alone (no block translation), the
-# PMU-less build's step loop (idle-PMU cost, issue 3) and every model of the
-# u74 profile on (issue 4).
+# PMU-less build's step loop (idle-PMU cost, issue 3), every model of the
+# u74 profile on (issue 4), and sampling with the default profile's models.
 def modes(rvpmu, nopmu):
 	m = [("step", [rvpmu, "run", "--no-jit", "--"])]
 	if nopmu:
 		m.append(("nopmu", [nopmu, "run", "--no-jit", "--"]))
 	m.append(("models", [rvpmu, "stat", "--profile", "u74", "-e", "cycles",
 			     "-o", os.devnull, "--"]))
+	m.append(("record", [rvpmu, "record", "-q", "-o", os.devnull, "--"]))
 	return m
 
 
@@ -377,7 +378,9 @@ def fmt_modes(rows, tags):
 	if "nopmu" in tags:
 		head += ["no-PMU build CPU s", "idle PMU cost"]
 	head += ["u74 models CPU s", "models MIPS", "models/functional", "models/qemu"]
-	out, cost, rel, vq, sq = [], [], [], [], []
+	if "record" in tags:
+		head += ["record CPU s", "record MIPS", "record/qemu"]
+	out, cost, rel, vq, sq, rq = [], [], [], [], [], []
 
 	def num(v, f):
 		return "-" if v is None else f.format(v)
@@ -405,6 +408,13 @@ def fmt_modes(rows, tags):
 			vq.append(qr)
 		mips = r["insns"] / t / 1e6 if t and r["insns"] else None
 		cells += [num(t, "{:.3f}"), num(mips, "{:.0f}"), num(fr, "{:.3f}"), num(qr, "{:.3f}")]
+		if "record" in tags:
+			rc = m.get("record")
+			q = r["qemu_cpu"] / rc if rc else None
+			if q:
+				rq.append(q)
+			rm = r["insns"] / rc / 1e6 if rc and r["insns"] else None
+			cells += [num(rc, "{:.3f}"), num(rm, "{:.0f}"), num(q, "{:.3f}")]
 		out.append(cells)
 	if out:
 		g = ["geomean", "", "", num(sq and statistics.geometric_mean(sq), "{:.3f}")]
@@ -412,6 +422,8 @@ def fmt_modes(rows, tags):
 			g += ["", num(cost and 100 * (statistics.geometric_mean(cost) - 1), "{:+.1f}%")]
 		g += ["", "", num(rel and statistics.geometric_mean(rel), "{:.3f}"),
 		      num(vq and statistics.geometric_mean(vq), "{:.3f}")]
+		if "record" in tags:
+			g += ["", "", num(rq and statistics.geometric_mean(rq), "{:.3f}")]
 		out.append(g)
 	return head, out
 
@@ -556,7 +568,10 @@ def main():
 			"the counter driven through the SBI; translated counting blocks, "
 			"their timing memoised); *models/functional* = "
 			"functional CPU s / models CPU s (the share of functional "
-			"throughput kept), *models/qemu* = qemu CPU s / models CPU s.",
+			"throughput kept), *models/qemu* = qemu CPU s / models CPU s. "
+			"*record*: `rvpmu record -q -o /dev/null` (the virt profile's models, "
+			"cycles sampled about 4000 times per modelled second, each sample "
+			"written), *record/qemu* = qemu CPU s / record CPU s.",
 			"",
 			md_table(mhead, mcells),
 			"",

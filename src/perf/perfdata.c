@@ -38,6 +38,7 @@ struct perfdata_writer {
 	uint64_t now, first_time, last_time;
 	char **dsos;            /* distinct mapped paths, for HEADER_BUILD_ID */
 	unsigned ndsos;
+	uint64_t written;       /* bytes put (not ftell: a device such as /dev/null has no position) */
 	int failed;
 	int any_branch;
 };
@@ -46,6 +47,7 @@ static void put(struct perfdata_writer *w, const void *p, size_t n)
 {
 	if (n && fwrite(p, 1, n, w->f) != n)
 		w->failed = errno ? errno : EIO;
+	w->written += n;
 }
 
 static void put_u64(struct perfdata_writer *w, uint64_t v) { put(w, &v, 8); }
@@ -388,7 +390,7 @@ static size_t string_size(const char *s)
  * feature writer is run twice: once counting bytes, once writing. */
 static uint64_t feat_write(struct perfdata_writer *w, int feat, int emit)
 {
-	long start = emit ? ftell(w->f) : 0;
+	const uint64_t start = w->written;
 	uint64_t size = 0;
 	switch (feat) {
 	case HEADER_BUILD_ID:
@@ -485,7 +487,7 @@ static uint64_t feat_write(struct perfdata_writer *w, int feat, int emit)
 		}
 		break;
 	}
-	if (emit && !w->failed && (uint64_t)(ftell(w->f) - start) != size)
+	if (emit && !w->failed && w->written - start != size)
 		w->failed = EIO;
 	return size;
 }
