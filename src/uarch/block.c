@@ -150,14 +150,18 @@ static uint32_t make_key(struct uarch_timing *t, const struct uarch_block *b,
 			return 0;
 		PUT((uint32_t)r << 14 | reg << 8 | t->why[reg]);
 	}
-	const uint64_t div = b->div & 1 ? rel(t->div_free, base) : 0;
-	const uint64_t fdiv = b->div & 2 ? rel(t->fdiv_free, base) : 0;
-	if (div >= UINT32_MAX || fdiv >= UINT32_MAX || nk + 2 + ms->n > MEMO_KEY)
+	if (nk + 2 + ms->n > MEMO_KEY)
 		return 0;
-	if (b->div & 1)
-		PUT((uint32_t)div);
-	if (b->div & 2)
-		PUT((uint32_t)fdiv);
+	if (b->div) {
+		const uint64_t div = b->div & 1 ? rel(t->div_free, base) : 0;
+		const uint64_t fdiv = b->div & 2 ? rel(t->fdiv_free, base) : 0;
+		if (div >= UINT32_MAX || fdiv >= UINT32_MAX)
+			return 0;
+		if (b->div & 1)
+			PUT((uint32_t)div);
+		if (b->div & 2)
+			PUT((uint32_t)fdiv);
+	}
 	for (uint32_t i = 0; i < ms->n; i++)
 		PUT(ms->m[i]);
 #undef PUT
@@ -188,10 +192,12 @@ static HOT_INLINE void replay(struct uarch *u, const struct uarch_block *b, cons
 	}
 	if (e->ready_max)
 		t->ready_max = max64(t->ready_max, base + e->ready_max);
-	if (b->div & 1)
-		t->div_free = base + e->div_free;
-	if (b->div & 2)
-		t->fdiv_free = base + e->fdiv_free;
+	if (b->div) {
+		if (b->div & 1)
+			t->div_free = base + e->div_free;
+		if (b->div & 2)
+			t->fdiv_free = base + e->fdiv_free;
+	}
 	u->ev[UARCH_EV_CYCLES] += e->dnow;   /* each issue adds its now - start */
 	for (unsigned i = 0; i < e->nev; i++)
 		u->ev[e->ev[i]] += e->evn[i];
@@ -256,7 +262,9 @@ static void timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			 const struct misses *ms)
 {
 	uint32_t key[MEMO_KEY], nk, diff;
-	if (n != b->n || !b->tag || (!u->memo && !(u->memo = calloc(1, sizeof(*u->memo))))) {
+	if (__builtin_expect(!u->memo, 0) && b->tag && !(u->memo = calloc(1, sizeof(*u->memo))))
+		b->tag = 0;   /* no memory for a memo: simulate */
+	if (n != b->n || !b->tag) {
 		simulate(u, b->r, n, ms);
 		return;
 	}
