@@ -118,6 +118,9 @@ struct hart {
 	/* Sscofpmf skid: a counter overflow raises LCOFIP skid retirements
 	 * after the overflowing instruction (lcofi_at: when; ~0 = none) */
 	uint64_t skid, lcofi_at;
+	/* with the models: a run stops once their cycles reach this (a
+	 * cycles counter wraps there; UINT64_MAX: never), set by hart_horizon */
+	uint64_t cycle_stop;
 
 	/* system mode: loads and stores outside RAM go here; 0 or -1 (fault) */
 	int (*mmio)(void *ctx, uint64_t addr, unsigned size, uint64_t *val, int write);
@@ -173,6 +176,11 @@ void hart_pmu_init(struct hart *h, const struct pmu_config *cfg);
 
 /* Report retired instructions to the PMU (before any counter access). */
 void hart_sync_pmu(struct hart *h);
+/* After hart_sync_pmu: how many instructions a run may retire before a
+ * counter can overflow (pmu_horizon). With the models, counters of the
+ * cycles event alone are stopped exactly instead: h->cycle_stop, which
+ * hart_run honours after the instruction that reaches it. */
+uint64_t hart_horizon(struct hart *h);
 /* Set mip.LCOFIP once the skid after an overflow has retired. */
 void hart_deliver_lcofi(struct hart *h);
 

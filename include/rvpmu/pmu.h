@@ -150,6 +150,10 @@ uint32_t pmu_retire_n(struct pmu *p, unsigned priv, uint64_t n);
  * counter can request one. Counts each step as raising max_per_step of
  * every event. */
 uint64_t pmu_horizon(const struct pmu *p, unsigned priv);
+/* pmu_horizon() without the counters that count the cycles event alone,
+ * for a hart that stops itself once that event has grown by *cycles (the
+ * fewest any of them needs to wrap; UINT64_MAX: none). */
+uint64_t pmu_horizon_cycles(const struct pmu *p, unsigned priv, uint64_t *cycles);
 /* Events counter i needs until it wraps (2^W - value). */
 uint64_t pmu_to_wrap(const struct pmu *p, unsigned i);
 /* Union of the events counted at priv: events the hart must report. */

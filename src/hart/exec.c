@@ -366,6 +366,12 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	struct jit *const jit = h->system || h->ctr_on || h->trace || !h->jit ||
 		!jit_set_counting(h->jit, class_events != 0, h->uarch) ? NULL : h->jit;
 	int jit_skip = 0;  /* the next decode must not start a block */
+	/* with the models: stop once their cycles reach cstop (hart_horizon),
+	 * blocks running only as far as cmax cycles per instruction allow */
+	static const uint64_t no_cycles;
+	const uint64_t *const cyc = h->uarch ? &h->uarch->ev[UARCH_EV_CYCLES] : &no_cycles;
+	const uint64_t cstop = h->uarch ? h->cycle_stop : UINT64_MAX;
+	const uint64_t cmax = h->pmu.cfg.max_per_step[PMU_EV_CYCLES] ? h->pmu.cfg.max_per_step[PMU_EV_CYCLES] : 1;
 	uint64_t *restrict x = h->x;
 	uint64_t *restrict f = h->f;
 	uint8_t *const base = h->mem.base;
@@ -399,6 +405,8 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 			budget_in = (uint64_t)budget + 1;               \
 			retire_step(h, d, pc, (pg->vpn << GPAGE_SHIFT) | \
 				    (pc & (GPAGE_SIZE - 1)), x);        \
+			if (unlikely(*cyc >= cstop))                    \
+				goto cycle_stop;                        \
 		}                                                       \
 		goto *(&&do_NONE + handlers_ev[d->id]);                 \
 	} while (0)
@@ -515,14 +523,21 @@ do_JIT: {
 			d->handler = 0;
 			goto do_NONE;
 		}
-		if (unlikely(budget + 1 < (int64_t)b->n))  /* not all of it fits */
-			STEP();
 		if (class_events)   /* the step loop's last instruction first */
 			retire_finish(h, pc);
-		h->jit_budget = budget + 1;
+		int64_t cap = budget + 1;   /* what blocks may retire from here */
+		if (cstop != UINT64_MAX) {  /* none of them the one reaching cstop */
+			uint64_t room = *cyc < cstop ? (cstop - *cyc) / cmax : 0;
+			if ((uint64_t)cap > room)
+				cap = (int64_t)room;
+		}
+		if (unlikely(cap < (int64_t)b->n))  /* not all of it fits */
+			STEP();
+		const int64_t spare = budget + 1 - cap;
+		h->jit_budget = cap;
 		int side;
 		struct jit_block *last = jit_run(jit, h, b, &side);
-		budget = h->jit_budget;
+		budget = h->jit_budget + spare;
 		pc = h->pc;
 		LOOKUP();
 		if (side) {
@@ -601,6 +616,14 @@ trap_nocount:
 	 * there (the models and CTR see it before the trap) */
 	retire_finish(h, pc);
 	stop = STOP_TRAP;
+	goto out;
+cycle_stop:
+	/* the instruction before d brought the models' cycles to cstop: d has
+	 * not run (as at a trap, its record and class event are dropped) */
+	budget++;
+	h->evc[retire_refine[d->id]]--;
+	h->rr_pending = 0;
+	stop = STOP_BUDGET;
 	goto out;
 out_budget:
 	budget = 0;

@@ -243,7 +243,20 @@ void hart_pmu_init(struct hart *h, const struct pmu_config *cfg)
 	pmu_init(&h->pmu, &c);
 	h->pmu_synced = h->instret;
 	h->lcofi_at = ~0ull;
+	h->cycle_stop = UINT64_MAX;
 	h->skid = 2;
+}
+
+uint64_t hart_horizon(struct hart *h)
+{
+	if (!h->uarch) {   /* cycles are instructions: the horizon is exact */
+		h->cycle_stop = UINT64_MAX;
+		return pmu_horizon(&h->pmu, h->priv);
+	}
+	uint64_t cycles, steps = pmu_horizon_cycles(&h->pmu, h->priv, &cycles);
+	const uint64_t now = h->uarch->ev[UARCH_EV_CYCLES];
+	h->cycle_stop = cycles > UINT64_MAX - now ? UINT64_MAX : now + cycles;
+	return steps;
 }
 
 void hart_reset_system(struct hart *h, uint64_t pc)

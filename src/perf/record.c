@@ -239,7 +239,7 @@ static uint64_t tick(void *ctx, struct hart *h)
 			hart_csr(h, PRIV_S, CTR_CSR_SCTRSTATUS, HART_CSR_CLEAR, CTRSTATUS_FROZEN, NULL);
 	}
 	/* run exactly to the next possible overflow, or to the end of a skid */
-	uint64_t budget = pmu_horizon(&h->pmu, h->priv);
+	uint64_t budget = hart_horizon(h);
 	if (h->lcofi_at != ~0ull && h->lcofi_at - h->instret < budget)
 		budget = h->lcofi_at - h->instret;
 	progress_set_samples(perfdata_nsamples(r->w));  /* for the tty line */

@@ -226,7 +226,7 @@ int machine_run(struct machine *m)
 		}
 		/* stop exactly where a counter can overflow, the skid ends, or
 		 * the timer fires, so each is seen at the right instruction */
-		uint64_t hz = pmu_horizon(&h->pmu, h->priv);
+		uint64_t hz = hart_horizon(h);
 		if (hz < budget)
 			budget = hz ? hz : 1;
 		if (h->lcofi_at != ~0ull && h->lcofi_at - h->instret < budget)

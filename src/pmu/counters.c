@@ -261,27 +261,46 @@ uint64_t pmu_to_wrap(const struct pmu *p, unsigned i)
 
 /* Overflow is found from the counts, never a timer: a counter that can
  * request LCOFI (Sscofpmf, OF = 0, counting here) wraps no earlier than
- * ceil(to_wrap / most-per-step) steps from now. */
-uint64_t pmu_horizon(const struct pmu *p, unsigned priv)
+ * ceil(to_wrap / most-per-step) steps from now. With cycles set, counters
+ * of the cycles event alone are the caller's to stop exactly: their
+ * fewest to_wrap goes there instead. */
+static uint64_t horizon(const struct pmu *p, unsigned priv, uint64_t *cycles)
 {
 	uint64_t best = UINT64_MAX;
+	if (cycles)
+		*cycles = UINT64_MAX;
 	if (!p->cfg.sscofpmf)
 		return best;
 	for (uint32_t a = p->active[priv & 3] & ~7u; a; a &= a - 1) {
 		unsigned i = __builtin_ctz(a);
 		if (p->event[i] & PMU_OF)
 			continue;
+		uint64_t rem = pmu_to_wrap(p, i);
+		if (cycles && p->evset[i] == PMU_EV_BIT(PMU_EV_CYCLES)) {
+			if (rem < *cycles)
+				*cycles = rem;
+			continue;
+		}
 		uint64_t w = 0;
 		for (uint64_t s = p->evset[i]; s; s &= s - 1) {
 			uint32_t m = p->cfg.max_per_step[__builtin_ctzll(s)];
 			w += m ? m : 1;
 		}
-		uint64_t rem = pmu_to_wrap(p, i);
 		uint64_t d = rem / w + (rem % w != 0);
 		if (d < best)
 			best = d;
 	}
 	return best;
+}
+
+uint64_t pmu_horizon(const struct pmu *p, unsigned priv)
+{
+	return horizon(p, priv, NULL);
+}
+
+uint64_t pmu_horizon_cycles(const struct pmu *p, unsigned priv, uint64_t *cycles)
+{
+	return horizon(p, priv, cycles);
 }
 
 uint64_t pmu_events_in_use(const struct pmu *p, unsigned priv)

@@ -198,6 +198,21 @@ void test_horizon(void)
 	/* full-width counter at 0: 2^64 to go, saturates */
 	pt_wrm(&p, 0xb03, 0);
 	CHECK_EQ(pmu_horizon(&p, U), UINT64_MAX / 4 + 1, "ceil((2^64-1)/4) from saturated to_wrap");
+	/* the split: a cycles-only counter leaves the step horizon for the
+	 * exact cycle stop; a counter of anything else stays in it */
+	uint64_t cyc = 0;
+	pt_wrm(&p, 0xb03, 0xfffffffffffffff6);
+	CHECK_EQ(pmu_horizon_cycles(&p, U, &cyc), UINT64_MAX, "cycles only: no step limit");
+	CHECK_EQ(cyc, 10, "its cycles to the wrap");
+	pt_wrm(&p, 0x324, 2);  /* instret, 7 to the wrap */
+	pt_wrm(&p, 0xb04, 0xfffffffffffffff9);
+	pt_wrm(&p, 0xb05, 0xfffffffffffffffe);  /* cycles, 2 to the wrap, unarmed */
+	CHECK_EQ(pmu_horizon_cycles(&p, U, &cyc), 7, "the instret counter's steps");
+	CHECK_EQ(cyc, 10, "hpm5 has no event: not armed");
+	pt_wrm(&p, 0x325, 1);
+	CHECK_EQ(pmu_horizon_cycles(&p, U, &cyc), 7, "steps unchanged");
+	CHECK_EQ(cyc, 2, "the fewest cycles to a wrap");
+	CHECK_EQ(pmu_horizon(&p, U), 1, "unsplit: ceil(2/4)");
 	/* Sscofpmf off: nothing can request */
 	pt_make(&p, fix_off);
 	pt_wrm(&p, 0x323, 2);
