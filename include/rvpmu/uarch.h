@@ -171,7 +171,7 @@ struct uarch_cache {
 	 * lookup filter that spares the set scan, with no effect on state */
 	uint64_t f_key[UARCH_CACHE_FILTER];
 	uint32_t f_slot[UARCH_CACHE_FILTER];
-	uint64_t accesses, misses, writebacks;
+	uint64_t misses, writebacks;   /* the model's own totals (the facade counts events) */
 	/* wide sets (32 ways or more): a hash index of the valid lines (slot + 1,
 	 * 0 = empty; linear probing) that replaces the scan of the set */
 	uint32_t *hx;
@@ -196,7 +196,6 @@ static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, 
 					  uint64_t *victim)
 {
 	uint64_t line = addr >> c->line_shift;
-	c->accesses++;
 	/* The last line touched is most recent in its set under both policies,
 	 * so touching it again changes no replacement state. */
 	if (__builtin_expect(line + 1 == c->f_key[0], 1)) {
