@@ -165,6 +165,10 @@ struct uarch_cache {
 	uint64_t *age;          /* LRU: last-use stamp per line; PLRU: tree bits per set */
 	uint64_t *plru;         /* PLRU: per way, the tree bits a touch keeps and sets */
 	uint8_t *dirty;
+	/* sets of 16 ways or fewer: a byte of each line's tag ([set * ways +
+	 * way], padded by 16), so a lookup compares one vector, not each tag */
+	uint8_t *sig;
+	uint32_t sets_log2;
 	uint64_t clock;
 	uint64_t nvalid;        /* valid lines: once all are, no miss looks for an empty way */
 	/* the last lines touched, most recent first (key, 0 = none; slot): a

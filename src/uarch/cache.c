@@ -3,6 +3,9 @@
  * The TLB model reuses it with page-sized lines. */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "rvpmu/uarch.h"
 
 enum { HX_MIN_WAYS = 32 };   /* fully associative TLBs; narrower sets scan faster */
@@ -73,6 +76,11 @@ int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg
 	c->repl = cfg->repl;
 	c->tag = calloc(n, sizeof *c->tag);
 	c->dirty = calloc(n, 1);
+	c->sets_log2 = log2u(cfg->sets);
+	if (cfg->ways <= 16 && !(c->sig = calloc(n + 16, 1))) {
+		uarch_cache_free(c);
+		return -1;
+	}
 	c->age = calloc(cfg->repl == UARCH_REPL_LRU ? n : cfg->sets, sizeof *c->age);
 	if (cfg->repl == UARCH_REPL_PLRU) {
 		c->plru = malloc(2 * (size_t)cfg->ways * sizeof *c->plru);
@@ -113,6 +121,7 @@ void uarch_cache_free(struct uarch_cache *c)
 	free(c->age);
 	free(c->hx);
 	free(c->plru);
+	free(c->sig);
 	free(c->old);
 	free(c->nold);
 	free(c->iold);
@@ -126,6 +135,8 @@ void uarch_cache_invalidate(struct uarch_cache *c)
 	size_t n = (size_t)c->sets * c->ways;
 	memset(c->tag, 0, n * sizeof *c->tag);
 	memset(c->dirty, 0, n);
+	if (c->sig)
+		memset(c->sig, 0, n);
 	memset(c->age, 0, (c->repl == UARCH_REPL_LRU ? n : c->sets) * sizeof *c->age);
 	c->clock = 0;
 	c->nvalid = 0;
@@ -237,6 +248,39 @@ static uint32_t lru_oldest(struct uarch_cache *c, uint32_t set)
 	}
 }
 
+static inline uint8_t sig_of(const struct uarch_cache *c, uint64_t line)
+{
+	return (uint8_t)(line >> c->sets_log2);   /* the tag's low byte */
+}
+
+/* The way of set `base` (its first slot) holding key, or ways: with tag
+ * bytes, only the lines whose byte matches are compared (the bytes with
+ * SSE2 all at once). */
+static inline uint32_t find_way(const struct uarch_cache *c, uint32_t base, uint64_t line,
+				uint64_t key)
+{
+	const uint64_t *t = c->tag + base;
+	if (!c->sig) {
+		for (uint32_t w = 0; w < c->ways; w++)
+			if (t[w] == key)
+				return w;
+		return c->ways;
+	}
+#ifdef __SSE2__
+	__m128i v = _mm_loadu_si128((const __m128i *)(c->sig + base));
+	uint32_t m = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)sig_of(c, line))));
+	for (m &= (UINT32_C(1) << c->ways) - 1; m; m &= m - 1)
+		if (t[__builtin_ctz(m)] == key)
+			return (uint32_t)__builtin_ctz(m);
+#else
+	const uint8_t s = sig_of(c, line);
+	for (uint32_t w = 0; w < c->ways; w++)
+		if (c->sig[base + w] == s && t[w] == key)
+			return w;
+#endif
+	return c->ways;
+}
+
 /* the filter's first two entries missed (uarch_cache_access in uarch.h) */
 unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
 {
@@ -271,8 +315,9 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 			filter_front(c, key, v - 1, UARCH_CACHE_FILTER - 1);
 			return UARCH_HIT;
 		}
-	} else for (uint32_t w = 0; w < c->ways; w++) {
-		if (t[w] == key) {
+	} else {
+		uint32_t w = find_way(c, base, line, key);
+		if (w < c->ways) {
 			touch(c, set, base + w);
 			c->dirty[base + w] |= (uint8_t)write;
 			filter_front(c, key, base + w, UARCH_CACHE_FILTER - 1);
@@ -319,6 +364,8 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 		c->hx[hp] = base + w + 1;
 	}
 	t[w] = key;
+	if (c->sig)
+		c->sig[base + w] = sig_of(c, line);
 	c->dirty[base + w] = (uint8_t)write;
 	touch(c, set, base + w);
 	filter_front(c, key, base + w, drop);
