@@ -13,13 +13,7 @@
 #define MAXN 40
 
 static uint64_t rng = 0x9e3779b97f4a7c15;
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+static uint64_t next(void) { return ut_rand(&rng); }
 
 /* a few registers, so that instructions depend on each other; or (wide)
  * any, so that a long block reads and writes more than the memo keeps */

@@ -10,13 +10,7 @@
 #include "uarch_test.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1d;
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+static uint64_t next(void) { return ut_rand(&rng); }
 
 /* an address at the end of a random page of a large space */
 static uint64_t page_end(unsigned back)

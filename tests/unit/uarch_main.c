@@ -42,6 +42,15 @@ void ut_init(struct uarch *u, const struct uarch_config *c)
 		exit(1);
 }
 
+uint64_t ut_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *state = x;
+}
+
 struct retire_rec ut_op(uint8_t cls, uint64_t pc, uint8_t rd, uint8_t rs1, uint8_t rs2)
 {
 	/* untranslated: physical addresses are the virtual ones */

@@ -25,6 +25,9 @@ struct retire_rec ut_mem(uint8_t cls, uint64_t pc, uint64_t addr, uint8_t rd, ui
 struct retire_rec ut_br(uint64_t pc, int taken, uint64_t target, uint8_t rs1);
 struct retire_rec ut_jump(uint8_t cls, uint64_t pc, uint64_t target, uint8_t rd, uint8_t rs1);
 
+/* xorshift64: the next pseudo-random number of *state (never 0) */
+uint64_t ut_rand(uint64_t *state);
+
 #define UARCH_GROUPS(X) \
 	X(cache_direct) X(cache_lru_plru) X(cache_plru8) X(cache_reference) \
 	X(hier_l1d_l2) \
