@@ -3,7 +3,7 @@
  * divides, 2- and 4-byte instructions straddling fetch blocks, accesses
  * crossing lines, misses), run in a random order many times so the
  * timing memo replays most of them, sometimes only partly (a side exit);
- * some blocks read or write more registers than the memo keeps.
+ * some blocks write more registers than the memo keeps.
  * After every block the two models must hold the same events and the same
  * pipeline state. */
 #include <string.h>
