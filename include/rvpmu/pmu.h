@@ -152,7 +152,8 @@ uint32_t pmu_retire_n(struct pmu *p, unsigned priv, uint64_t n);
 uint64_t pmu_horizon(const struct pmu *p, unsigned priv);
 /* pmu_horizon() without the counters that count the cycles event alone,
  * for a hart that stops itself once that event has grown by *cycles (the
- * fewest any of them needs to wrap; UINT64_MAX: none). */
+ * fewest any of them needs to wrap; UINT64_MAX: none). cycles NULL:
+ * pmu_horizon(). */
 uint64_t pmu_horizon_cycles(const struct pmu *p, unsigned priv, uint64_t *cycles);
 /* Events counter i needs until it wraps (2^W - value). */
 uint64_t pmu_to_wrap(const struct pmu *p, unsigned i);

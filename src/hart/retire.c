@@ -319,12 +319,10 @@ void retire_block(struct hart *h, struct retire_jblock *b, uint32_t n, uint64_t 
 		  uint32_t taken)
 {
 	uint64_t *evc = h->evc;
-	if (!h->jit_classes)
-		;   /* no counter counts them */
-	else if (n == b->ub.n)
+	if (h->jit_classes && n == b->ub.n)   /* else no counter counts them */
 		for (unsigned i = 0; i < b->nsum; i++)
 			evc[b->sum[i].ev] += b->sum[i].n;
-	else
+	else if (h->jit_classes)
 		for (uint32_t k = 0; k < n; k++) {
 			evc[b->ev[k][0]]++;
 			evc[b->ev[k][1]]++;

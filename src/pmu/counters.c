@@ -261,10 +261,10 @@ uint64_t pmu_to_wrap(const struct pmu *p, unsigned i)
 
 /* Overflow is found from the counts, never a timer: a counter that can
  * request LCOFI (Sscofpmf, OF = 0, counting here) wraps no earlier than
- * ceil(to_wrap / most-per-step) steps from now. With cycles set, counters
+ * ceil(to_wrap / most-per-step) steps from now. With cycles not NULL, counters
  * of the cycles event alone are the caller's to stop exactly: their
  * fewest to_wrap goes there instead. */
-static uint64_t horizon(const struct pmu *p, unsigned priv, uint64_t *cycles)
+uint64_t pmu_horizon_cycles(const struct pmu *p, unsigned priv, uint64_t *cycles)
 {
 	uint64_t best = UINT64_MAX;
 	if (cycles)
@@ -295,12 +295,7 @@ static uint64_t horizon(const struct pmu *p, unsigned priv, uint64_t *cycles)
 
 uint64_t pmu_horizon(const struct pmu *p, unsigned priv)
 {
-	return horizon(p, priv, NULL);
-}
-
-uint64_t pmu_horizon_cycles(const struct pmu *p, unsigned priv, uint64_t *cycles)
-{
-	return horizon(p, priv, cycles);
+	return pmu_horizon_cycles(p, priv, NULL);
 }
 
 uint64_t pmu_events_in_use(const struct pmu *p, unsigned priv)
