@@ -168,6 +168,9 @@ struct uarch_cache {
 	/* sets of 16 ways or fewer: a byte of each line's tag ([set * ways +
 	 * way], padded by 16), so a lookup compares one vector, not each tag */
 	uint8_t *sig;
+	/* [set]: the slot touched last, which a hit can touch again without
+	 * changing any replacement state (the set's most recent line) */
+	uint32_t *mru;
 	uint32_t sets_log2;
 	uint64_t clock;
 	uint64_t nvalid;        /* valid lines: once all are, no miss looks for an empty way */
@@ -195,7 +198,18 @@ void uarch_cache_invalidate(struct uarch_cache *c);   /* drops dirty lines too *
  * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
  * UARCH_WB when a dirty line was evicted (its address in *victim). */
 unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim);
-void uarch_cache_plru_touch(struct uarch_cache *c, uint32_t set, uint32_t slot);
+/* Make a line the most recent of its set: a new LRU stamp, or the tree
+ * PLRU bits of its way's path (kept bits, then set bits: cache.c). */
+static inline void uarch_cache_touch(struct uarch_cache *c, uint32_t set, uint32_t slot)
+{
+	if (c->repl == UARCH_REPL_LRU) {
+		c->age[slot] = ++c->clock;
+	} else {
+		const uint64_t *m = &c->plru[2 * (slot & (c->ways - 1))];
+		c->age[set] = (c->age[set] & m[0]) | m[1];
+	}
+	c->mru[set] = slot;
+}
 static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 					  uint64_t *victim)
 {
@@ -211,12 +225,8 @@ static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, 
 	 * order only when the last one shares its set. */
 	if (line + 1 == c->f_key[1]) {
 		uint32_t slot = c->f_slot[1];
-		if (c->f_key[0] && !(((c->f_key[0] - 1) ^ line) & c->set_mask)) {
-			if (c->repl == UARCH_REPL_LRU)
-				c->age[slot] = ++c->clock;
-			else
-				uarch_cache_plru_touch(c, (uint32_t)line & c->set_mask, slot);
-		}
+		if (c->f_key[0] && !(((c->f_key[0] - 1) ^ line) & c->set_mask))
+			uarch_cache_touch(c, (uint32_t)line & c->set_mask, slot);
 		c->dirty[slot] |= (uint8_t)write;
 		c->f_key[1] = c->f_key[0];
 		c->f_slot[1] = c->f_slot[0];

@@ -24,7 +24,7 @@ static uint32_t log2u(uint32_t x)
  * the set's word says which half holds the victim (0 = lower ways). A touch
  * points every node on the way's path away from it: the path's bits are
  * fixed per way, so init makes them a mask pair (plru[2w]: the bits kept,
- * plru[2w + 1]: the bits set). */
+ * plru[2w + 1]: the bits set; uarch_cache_touch() applies them). */
 static void plru_masks(uint64_t *m, uint32_t levels, uint32_t way)
 {
 	uint64_t path = 0, set = 0;
@@ -38,11 +38,6 @@ static void plru_masks(uint64_t *m, uint32_t levels, uint32_t way)
 	}
 	m[0] = ~path;
 	m[1] = set;
-}
-
-static inline void plru_touch(const struct uarch_cache *c, uint64_t *bits, uint32_t way)
-{
-	*bits = (*bits & c->plru[2 * way]) | c->plru[2 * way + 1];
 }
 
 static uint32_t plru_victim(uint64_t bits, uint32_t levels)
@@ -77,6 +72,10 @@ int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg
 	c->tag = calloc(n, sizeof *c->tag);
 	c->dirty = calloc(n, 1);
 	c->sets_log2 = log2u(cfg->sets);
+	c->mru = malloc(cfg->sets * sizeof *c->mru);
+	if (c->mru)
+		for (uint32_t set = 0; set < cfg->sets; set++)
+			c->mru[set] = set * cfg->ways;   /* any slot of the set will do */
 	if (cfg->ways <= 16 && !(c->sig = calloc(n + 16, 1))) {
 		uarch_cache_free(c);
 		return -1;
@@ -106,7 +105,7 @@ int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg
 			return -1;
 		}
 	}
-	if (!c->tag || !c->dirty || !c->age) {
+	if (!c->tag || !c->dirty || !c->age || !c->mru) {
 		uarch_cache_free(c);
 		return -1;
 	}
@@ -122,6 +121,7 @@ void uarch_cache_free(struct uarch_cache *c)
 	free(c->hx);
 	free(c->plru);
 	free(c->sig);
+	free(c->mru);
 	free(c->old);
 	free(c->nold);
 	free(c->iold);
@@ -145,19 +145,6 @@ void uarch_cache_invalidate(struct uarch_cache *c)
 		memset(c->hx, 0, ((size_t)c->hx_mask + 1) * sizeof *c->hx);
 	if (c->nold)
 		memset(c->nold, 0, c->sets);   /* the stamps restart: rescan */
-}
-
-static inline __attribute__((always_inline)) void touch(struct uarch_cache *c, uint32_t set, uint32_t slot)
-{
-	if (c->repl == UARCH_REPL_LRU)
-		c->age[slot] = ++c->clock;
-	else
-		plru_touch(c, &c->age[set], slot & (c->ways - 1));
-}
-
-void uarch_cache_plru_touch(struct uarch_cache *c, uint32_t set, uint32_t slot)
-{
-	plru_touch(c, &c->age[set], slot & (c->ways - 1));
 }
 
 /* put (key, slot) first in the filter, dropping entry `drop` */
@@ -286,23 +273,20 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 {
 	uint64_t key = line + 1;
 	uint32_t set = (uint32_t)line & c->set_mask, base = set * c->ways;
-	for (unsigned k = 2; k < UARCH_CACHE_FILTER; k++) {
-		if (c->f_key[k] == key) {
-			uint32_t s = c->f_slot[k];
-			/* The filter holds every resident line touched after this
-			 * one. If none of them shares its set, it is the most
-			 * recent of its set already and a touch would change no
-			 * replacement order (PLRU bits stay; LRU stamps keep their
-			 * order). */
-			unsigned j = 0;
-			while (j < k && (!c->f_key[j] || (((c->f_key[j] - 1) ^ line) & c->set_mask)))
-				j++;
-			if (j < k)
-				touch(c, set, s);
-			c->dirty[s] |= (uint8_t)write;
-			filter_front(c, key, s, k);
-			return UARCH_HIT;
-		}
+	/* the set's most recent line: touching it again changes nothing */
+	unsigned k = c->f_key[2] == key ? 2 : c->f_key[3] == key ? 3 : 0;
+	uint32_t s = c->mru[set];
+	if (c->tag[s] == key) {
+		c->dirty[s] |= (uint8_t)write;
+		filter_front(c, key, s, k ? k : UARCH_CACHE_FILTER - 1);
+		return UARCH_HIT;
+	}
+	if (k) {   /* in the filter, not the most recent of its set */
+		s = c->f_slot[k];
+		uarch_cache_touch(c, set, s);
+		c->dirty[s] |= (uint8_t)write;
+		filter_front(c, key, s, k);
+		return UARCH_HIT;
 	}
 	uint64_t *t = c->tag + base;
 	uint32_t hp = 0;
@@ -310,7 +294,7 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 		hp = hx_find(c, key);
 		uint32_t v = c->hx[hp];
 		if (v) {
-			touch(c, set, v - 1);
+			uarch_cache_touch(c, set, v - 1);
 			c->dirty[v - 1] |= (uint8_t)write;
 			filter_front(c, key, v - 1, UARCH_CACHE_FILTER - 1);
 			return UARCH_HIT;
@@ -318,7 +302,7 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 	} else {
 		uint32_t w = find_way(c, base, line, key);
 		if (w < c->ways) {
-			touch(c, set, base + w);
+			uarch_cache_touch(c, set, base + w);
 			c->dirty[base + w] |= (uint8_t)write;
 			filter_front(c, key, base + w, UARCH_CACHE_FILTER - 1);
 			return UARCH_HIT;
@@ -367,7 +351,7 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 	if (c->sig)
 		c->sig[base + w] = sig_of(c, line);
 	c->dirty[base + w] = (uint8_t)write;
-	touch(c, set, base + w);
+	uarch_cache_touch(c, set, base + w);
 	filter_front(c, key, base + w, drop);
 	return res;
 }
