@@ -174,8 +174,9 @@ struct uarch_cache {
 	uint32_t sets_log2;
 	uint64_t clock;
 	uint64_t nvalid;        /* valid lines: once all are, no miss looks for an empty way */
-	/* the last lines touched, most recent first (key, 0 = none; slot): a
-	 * lookup filter that spares the set scan, with no effect on state */
+	/* the lines of the last touches, most recent first (key, 0 = none;
+	 * slot): a lookup filter that spares the set scan, with no effect on
+	 * state (a hit on a set's most recent line is no touch) */
 	uint64_t f_key[UARCH_CACHE_FILTER];
 	uint32_t f_slot[UARCH_CACHE_FILTER];
 	uint64_t misses, writebacks;   /* the model's own totals (the facade counts events) */
@@ -194,9 +195,7 @@ enum { UARCH_HIT = 0, UARCH_MISS = 1, UARCH_WB = 2 };
 int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg);
 void uarch_cache_free(struct uarch_cache *c);
 void uarch_cache_invalidate(struct uarch_cache *c);   /* drops dirty lines too */
-/* Access the line holding addr, allocating it on a miss (write-allocate; a
- * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
- * UARCH_WB when a dirty line was evicted (its address in *victim). */
+/* uarch_cache_access() past its inline checks */
 unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim);
 /* Make a line the most recent of its set: a new LRU stamp, or the tree
  * PLRU bits of its way's path (kept bits, then set bits: cache.c). */
@@ -210,27 +209,36 @@ static inline void uarch_cache_touch(struct uarch_cache *c, uint32_t set, uint32
 	}
 	c->mru[set] = slot;
 }
+/* Access the line holding addr, allocating it on a miss (write-allocate; a
+ * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
+ * UARCH_WB when a dirty line was evicted (its address in *victim). */
 static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 					  uint64_t *victim)
 {
-	uint64_t line = addr >> c->line_shift;
-	/* The last line touched is most recent in its set under both policies,
-	 * so touching it again changes no replacement state. */
-	if (__builtin_expect(line + 1 == c->f_key[0], 1)) {
+	const uint64_t line = addr >> c->line_shift, key = line + 1;
+	/* The filter's first line is the last one touched, so the most recent
+	 * of its set: touching it again changes no replacement state. */
+	if (__builtin_expect(key == c->f_key[0], 1)) {
 		if (write)
 			c->dirty[c->f_slot[0]] |= (uint8_t)write;
 		return UARCH_HIT;
 	}
-	/* The one before it (two lines or pages in turn): a touch changes the
-	 * order only when the last one shares its set. */
-	if (line + 1 == c->f_key[1]) {
-		uint32_t slot = c->f_slot[1];
-		if (c->f_key[0] && !(((c->f_key[0] - 1) ^ line) & c->set_mask))
-			uarch_cache_touch(c, (uint32_t)line & c->set_mask, slot);
+	/* Nor does touching any set's most recent line (the filter stays). */
+	const uint32_t set = (uint32_t)line & c->set_mask;
+	uint32_t slot = c->mru[set];
+	if (c->tag[slot] == key) {
+		c->dirty[slot] |= (uint8_t)write;
+		return UARCH_HIT;
+	}
+	/* The filter's second line (two lines or pages in turn), not the most
+	 * recent of its set: touched. */
+	if (key == c->f_key[1]) {
+		slot = c->f_slot[1];
+		uarch_cache_touch(c, set, slot);
 		c->dirty[slot] |= (uint8_t)write;
 		c->f_key[1] = c->f_key[0];
 		c->f_slot[1] = c->f_slot[0];
-		c->f_key[0] = line + 1;
+		c->f_key[0] = key;
 		c->f_slot[0] = slot;
 		return UARCH_HIT;
 	}

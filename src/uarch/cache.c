@@ -273,21 +273,16 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 {
 	uint64_t key = line + 1;
 	uint32_t set = (uint32_t)line & c->set_mask, base = set * c->ways;
-	/* the set's most recent line: touching it again changes nothing */
-	unsigned k = c->f_key[2] == key ? 2 : c->f_key[3] == key ? 3 : 0;
-	uint32_t s = c->mru[set];
-	if (c->tag[s] == key) {
-		c->dirty[s] |= (uint8_t)write;
-		filter_front(c, key, s, k ? k : UARCH_CACHE_FILTER - 1);
-		return UARCH_HIT;
-	}
-	if (k) {   /* in the filter, not the most recent of its set */
-		s = c->f_slot[k];
-		uarch_cache_touch(c, set, s);
-		c->dirty[s] |= (uint8_t)write;
-		filter_front(c, key, s, k);
-		return UARCH_HIT;
-	}
+	/* the inline checks found it neither first in the filter nor the most
+	 * recent of its set */
+	for (unsigned k = 2; k < UARCH_CACHE_FILTER; k++)
+		if (c->f_key[k] == key) {
+			uint32_t s = c->f_slot[k];
+			uarch_cache_touch(c, set, s);
+			c->dirty[s] |= (uint8_t)write;
+			filter_front(c, key, s, k);
+			return UARCH_HIT;
+		}
 	uint64_t *t = c->tag + base;
 	uint32_t hp = 0;
 	if (c->hx) {
