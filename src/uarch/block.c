@@ -35,6 +35,11 @@ _Static_assert(UARCH_EV_STALL_FRONTEND > TEV && UARCH_EV_STALL_BACKEND > TEV &&
 	       UARCH_EV_FLUSH_OTHER > TEV && UARCH_EV_RAS_MISPREDICT < TEV,
 	       "timing_issue() raises only the events from CYCLES on");
 
+/* uarch_retire_block() reads an op's bit 1 as data, bit 0 as the second
+ * fetch or a store */
+_Static_assert(UARCH_OP_FETCH == 0 && UARCH_OP_FETCH2 == 1 && UARCH_OP_LOAD == 2 &&
+	       UARCH_OP_STORE == 3, "op kinds are bit fields");
+
 /* Small fields, so that a replay reads few host cache lines; a block
  * whose numbers do not fit them is not kept. */
 struct memo_entry {
@@ -307,27 +312,25 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 	if (n < b->n)   /* a side exit: the ops of the first n instructions */
 		for (nops = 0; nops < b->nops && b->ops[nops] >> 2 < n; nops++)
 			;
-	for (const uint8_t *op = b->ops, *end = op + nops; op < end; op++) {
-		unsigned k = *op >> 2, c = 0, data = 0;
-		const struct retire_rec *x = &r[k];
-		switch (*op & 3) {
-		case UARCH_OP_FETCH:
-			if (k || (x->fetch_pa >> fs) != u->fetch_line || u->redirect)
-				c = fetch_block(u, x->pc >> fs << fs, x->fetch_pa >> fs << fs,
-						x->flags & UARCH_RF_BARE_FETCH);
-			break;
-		case UARCH_OP_FETCH2: {
-			uint64_t last = rec_ilen(x) - 1;
-			c = fetch_block(u, (x->pc + last) >> fs << fs, (x->fetch_pa + last) >> fs << fs,
-					x->flags & UARCH_RF_BARE_FETCH);
-			break;
+	/* ops[0] is the first instruction's fetch: none when it goes on in
+	 * the fetch block the last instruction before it ended in */
+	if ((r->fetch_pa >> fs) != u->fetch_line || u->redirect) {
+		uint32_t c = fetch_block(u, r->pc >> fs << fs, r->fetch_pa >> fs << fs,
+					 r->flags & UARCH_RF_BARE_FETCH);
+		if (c) {
+			ms.m[ms.n++] = 0;
+			ms.m[ms.n++] = c;
 		}
-		case UARCH_OP_LOAD:
-		case UARCH_OP_STORE:
-			data = 1;
-			c = data_access_at(u, addr[k], addr[k], x->size, x->flags,
-					   (*op & 3) == UARCH_OP_STORE);
-			break;
+	}
+	for (const uint8_t *op = b->ops + 1, *end = b->ops + nops; op < end; op++) {
+		unsigned k = *op >> 2, c, data = *op >> 1 & 1;
+		const struct retire_rec *x = &r[k];
+		if (data) {   /* UARCH_OP_LOAD, UARCH_OP_STORE */
+			c = data_access_at(u, addr[k], addr[k], x->size, x->flags, *op & 1);
+		} else {      /* UARCH_OP_FETCH, UARCH_OP_FETCH2: the block of its last byte */
+			uint64_t off = *op & 1 ? rec_ilen(x) - 1 : 0;
+			c = fetch_block(u, (x->pc + off) >> fs << fs, (x->fetch_pa + off) >> fs << fs,
+					x->flags & UARCH_RF_BARE_FETCH);
 		}
 		if (c) {
 			ms.m[ms.n++] = k << 1 | data;
