@@ -319,15 +319,18 @@ void retire_block(struct hart *h, struct retire_jblock *b, uint32_t n, uint64_t 
 		  uint32_t taken)
 {
 	uint64_t *evc = h->evc;
-	if (h->jit_classes && n == b->ub.n)   /* else no counter counts them */
-		for (unsigned i = 0; i < b->nsum; i++)
-			evc[b->sum[i].ev] += b->sum[i].n;
-	else if (h->jit_classes)
-		for (uint32_t k = 0; k < n; k++) {
-			evc[b->ev[k][0]]++;
-			evc[b->ev[k][1]]++;
-			evc[b->ev[k][2]]++;
+	if (h->jit_classes) {   /* else no counter counts them */
+		if (n == b->ub.n) {
+			for (unsigned i = 0; i < b->nsum; i++)
+				evc[b->sum[i].ev] += b->sum[i].n;
+		} else {
+			for (uint32_t k = 0; k < n; k++) {
+				evc[b->ev[k][0]]++;
+				evc[b->ev[k][1]]++;
+				evc[b->ev[k][2]]++;
+			}
 		}
+	}
 	evc[PMU_EV_BRANCH_TAKEN] += taken;
 	if (h->uarch)
 		uarch_retire_block(h->uarch, &b->ub, n, h->jit_addr, next_pc, (int)taken);

@@ -179,7 +179,8 @@ static uint32_t make_key(struct uarch_timing *t, const struct uarch_block *b,
  * contradict only when that is still pending (in t->pend), and any cycle
  * up to the end means the same (nothing reads a cause that is not
  * waited for). */
-static HOT_INLINE void replay(struct uarch *u, const struct uarch_block *b, const struct memo_entry *e)
+static HOT_INLINE void replay(struct uarch *u, const struct uarch_block *b,
+			      const struct memo_entry *e)
 {
 	struct uarch_timing *t = &u->tm;
 	const uint64_t base = t->now;

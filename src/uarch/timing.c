@@ -72,10 +72,11 @@ int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *
  * producer issues after it) and its blocking data misses (two lines, each
  * a DTLB and an L1D miss). A miss costs at most l2_lat + mem_lat, a TLB
  * miss l2tlb_lat plus walk_lat, or with page tables (pte_walks) the larger
- * of that and UARCH_WALK_MAX PTE reads (load_use plus an L1 miss each). The stall events are parts of those
- * cycles. The counted events are smaller: L2 accesses, the largest, are at
- * most the four walks' PTE fills and writebacks plus four L1 fills and two
- * writebacks. Absent caches and TLBs only lower each term. */
+ * of that and UARCH_WALK_MAX PTE reads (load_use plus an L1 miss each).
+ * The stall events are parts of those cycles. The counted events are
+ * smaller: L2 accesses, the largest, are at most the four walks' PTE fills
+ * and writebacks plus four L1 fills and two writebacks. Absent caches and
+ * TLBs only lower each term. */
 uint64_t uarch_timing_max_per_insn(const struct uarch_timing_config *c, int pte_walks)
 {
 	const uint64_t miss = (uint64_t)c->l2_lat + c->mem_lat;
