@@ -229,7 +229,7 @@ int evspec_parse(const char *list, const struct profile *prof, struct evspec *ou
 				snprintf(err, errlen, "event syntax error: trailing ',' in '%s'", list);
 				return -1;
 			}
-		} else if (*p && *p != '{') {
+		} else if (*p) {   /* events and groups are separated by ',' */
 			snprintf(err, errlen, "event syntax error: '%s'", list);
 			return -1;
 		}
