@@ -135,7 +135,7 @@ struct profile_bpred {
 };
 
 struct profile_pipeline {
-	unsigned issue_width;       /* instructions issued per cycle, 1..8 */
+	unsigned issue_width;       /* instructions issued per cycle, 1..2 */
 	unsigned load_use_latency;  /* load result latency on an L1D hit, cycles */
 	unsigned mispredict_penalty;/* cycles lost per mispredicted control transfer */
 	unsigned mul_latency;       /* integer multiply result latency */

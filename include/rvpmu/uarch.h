@@ -265,7 +265,8 @@ struct uarch_bpred {
 	uint32_t btb_set_mask, btb_ways;
 	uint64_t *btb_pc, *btb_target, *btb_age;  /* btb_pc: pc | 1, 0 = invalid */
 	/* the way where each pc (hashed) was last found: checked first, so a
-	 * hit seldom scans the set (a pc is in one way at most) */
+	 * hit seldom scans the set (a pc is in one way at most); a guess,
+	 * which sets wider than 256 ways find right less often */
 	uint8_t btb_hint[256];
 	uint64_t clock;
 	uint64_t *ras;

@@ -38,7 +38,7 @@ int uarch_bpred_init(struct uarch_bpred *b, const struct uarch_bpred_config *cfg
 	if (!is_pow2(cfg->pht_entries) || cfg->hist_bits > 32 ||
 	    (cfg->dir != UARCH_DIR_BIMODAL && cfg->dir != UARCH_DIR_GSHARE))
 		return -1;
-	if (cfg->btb_sets && (!is_pow2(cfg->btb_sets) || cfg->btb_ways < 1 || cfg->btb_ways > 64))
+	if (cfg->btb_sets && (!is_pow2(cfg->btb_sets) || cfg->btb_ways < 1 || cfg->btb_ways > 65536))
 		return -1;
 	if (cfg->ras_depth > 1024 || cfg->counter_bits > 4 || cfg->indirect_entries > (1u << 16))
 		return -1;

@@ -56,7 +56,9 @@ int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg
 	memset(c, 0, sizeof *c);
 	if (!cfg->sets)
 		return 0;
-	if (!is_pow2(cfg->sets) || !is_pow2(cfg->line) || cfg->ways < 1 || cfg->ways > 64)
+	/* a set's PLRU tree is one 64-bit word; LRU sets as wide as a TLB's */
+	if (!is_pow2(cfg->sets) || !is_pow2(cfg->line) || cfg->ways < 1 ||
+	    cfg->ways > (cfg->repl == UARCH_REPL_PLRU ? 64u : 65536u))
 		return -1;
 	if (cfg->repl == UARCH_REPL_PLRU && !is_pow2(cfg->ways))
 		return -1;

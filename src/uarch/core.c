@@ -154,6 +154,7 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 		free(u);
 		if (!u)
 			snprintf(err, errlen, "out of memory");
+		core_free(h);   /* the control transfer records */
 		return -1;
 	}
 	h->uarch = u;

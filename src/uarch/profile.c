@@ -479,8 +479,9 @@ static int parse_tlb(struct pc *c, json_t *tlbs, const char *path, const char *k
 	if (t->ways > t->entries || t->entries % t->ways || !pow2(t->entries / t->ways))
 		return fail(c, wp, "expected ways dividing entries (%u) into a power-of-two number of sets, got %u",
 			    t->entries, t->ways);
-	if (t->repl == PROFILE_REPL_PLRU && !pow2(t->ways))
-		return fail(c, wp, "\"plru\" (tree pseudo-LRU) needs a power-of-two ways, got %u", t->ways);
+	if (t->repl == PROFILE_REPL_PLRU && (!pow2(t->ways) || t->ways > 64))
+		return fail(c, wp, "\"plru\" (tree pseudo-LRU) needs a power-of-two ways up to 64, got %u",
+			    t->ways);
 	return 0;
 }
 
@@ -555,7 +556,7 @@ static int parse_pipeline(struct pc *c, json_t *top)
 	json_t *o;
 	if (member(c, top, "", "pipeline", true, &o, kp) || need_object(c, o, kp) ||
 	    only_keys(c, o, kp, keys) ||
-	    get_uint(c, o, kp, "issue_width", true, 1, 8, 0, &q->issue_width) ||
+	    get_uint(c, o, kp, "issue_width", true, 1, 2, 0, &q->issue_width) ||
 	    get_uint(c, o, kp, "load_use_latency", true, 1, 1000, 0, &q->load_use_latency) ||
 	    get_uint(c, o, kp, "mispredict_penalty", true, 0, 1000, 0, &q->mispredict_penalty) ||
 	    get_uint(c, o, kp, "mul_latency", true, 1, 1000, 0, &q->mul_latency) ||

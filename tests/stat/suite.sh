@@ -134,6 +134,27 @@ bad "unknown option" "unknown option" --bogus "$out/loop"
 bad "unknown profile" "no nosuch.json" --profile nosuch "$out/loop"
 bad "malformed profile" "missing required key" --profile "$out/bad.json" "$out/loop"
 
+# sets wider than a PLRU tree's 64 ways, which profiles may give LRU TLBs
+# and BTBs: a fully associative 256-entry DTLB and 512-entry BTB set up,
+# and on this loop (one data page, a few branches) count as u74's do
+python3 -c '
+import json, sys
+p = json.load(open("../../profiles/u74.json"))
+p["name"] = "wide"
+p["tlbs"]["dtlb"].update(entries=256, ways=256, replacement="lru")
+p["branch_predictor"].update(btb_entries=512, btb_ways=512)
+json.dump(p, open(sys.argv[1], "w"))' "$out/wide.json"
+for p in u74 "$out/wide.json"; do
+	"$RVPMU" stat --profile "$p" -x, -e instructions,dTLB-load-misses,branch-misses "$out/loop" 2>&1 |
+		cut -d, -f1,3
+done > "$out/wide.csv"
+if [ "$(sed -n 1,3p "$out/wide.csv")" = "$(sed -n 4,6p "$out/wide.csv")" ] &&
+   grep -qx '6005,instructions' "$out/wide.csv" && grep -qx '1,dTLB-load-misses' "$out/wide.csv"; then
+	pass "256-way LRU DTLB and 512-way BTB count as u74's"
+else
+	fail "256-way LRU DTLB and 512-way BTB count as u74's" "$(cat "$out/wide.csv")"
+fi
+
 # :u/:k need Sscofpmf's mhpmevent inhibit bits (Linux sets
 # PERF_PMU_CAP_NO_EXCLUDE without it): a virt profile with Sscofpmf off
 python3 -c '

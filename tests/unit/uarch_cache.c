@@ -236,13 +236,14 @@ void test_fetch_l1i(void)
 
 /* A plain reference model (no lookup filters): per set, LRU as a recency
  * list, PLRU as a tree walked bit by bit; invalid ways fill lowest first. */
+#define REF_WAYS 1024
 struct ref_cache {
 	uint32_t sets, ways, plru;
-	uint64_t line[64][64];      /* [set][way]: line + 1, 0 = empty */
-	uint8_t dirty[64][64];
-	uint32_t order[64][64];     /* LRU: ways, most recent first */
+	uint64_t line[64][REF_WAYS];    /* [set][way]: line + 1, 0 = empty */
+	uint8_t dirty[64][REF_WAYS];
+	uint32_t order[64][REF_WAYS];   /* LRU: ways, most recent first */
 	uint32_t n[64];
-	uint8_t tree[64][64];       /* PLRU: node bits, 1 = victim in the upper half */
+	uint8_t tree[64][64];           /* PLRU (up to 64 ways): node bits, 1 = victim in the upper half */
 };
 
 static void ref_touch(struct ref_cache *r, uint32_t s, uint32_t w)
@@ -320,7 +321,8 @@ void test_cache_reference(void)
 		{ 1, 32, 16, UARCH_REPL_LRU }, { 1, 32, 16, UARCH_REPL_PLRU },
 		{ 8, 1, 16, UARCH_REPL_LRU }, { 4, 2, 16, UARCH_REPL_PLRU },
 		{ 2, 3, 16, UARCH_REPL_LRU }, { 1, 40, 16, UARCH_REPL_LRU },
-		{ 2, 64, 16, UARCH_REPL_LRU },
+		{ 2, 64, 16, UARCH_REPL_LRU }, { 1, 128, 16, UARCH_REPL_LRU },
+		{ 2, 1024, 16, UARCH_REPL_LRU },   /* TLB-wide LRU sets */
 	};
 	static struct ref_cache ref;
 	for (unsigned k = 0; k < sizeof cfgs / sizeof cfgs[0]; k++) {

@@ -185,8 +185,9 @@ void test_config_reject(void)
 	uarch_config_default(&c);
 	CHECK(uarch_init(&u, &c, err, sizeof err) == 0, "default config accepted: %s", err);
 	uarch_free(&u);
-	static const char *const want[] = { "l1i", "l1d", "l2", "bpred", "timing", "dtlb", "page_shift" };
-	for (int k = 0; k < 7; k++) {
+	static const char *const want[] = { "l1i", "l1d", "l2", "bpred", "timing", "dtlb", "page_shift",
+					    "itlb" };
+	for (int k = 0; k < 8; k++) {
 		uarch_config_default(&c);
 		switch (k) {
 		case 0: c.l1i.sets = 96; break;
@@ -196,6 +197,7 @@ void test_config_reject(void)
 		case 4: c.timing.width = 3; break;
 		case 5: c.dtlb.ways = 0; break;
 		case 6: c.page_shift = 11; break;
+		case 7: c.itlb.entries = c.itlb.ways = 128; c.itlb.repl = UARCH_REPL_PLRU; break;
 		}
 		err[0] = 0;
 		CHECK(uarch_init(&u, &c, err, sizeof err) == -1, "case %d accepted", k);
@@ -206,6 +208,15 @@ void test_config_reject(void)
 	c.l1d.ways = 3;
 	c.l1d.repl = UARCH_REPL_LRU;
 	CHECK(uarch_init(&u, &c, NULL, 0) == 0, "3-way LRU accepted");
+	uarch_free(&u);
+	/* LRU sets and BTB sets wider than a PLRU tree's 64 ways, as the
+	 * profile loader allows them */
+	uarch_config_default(&c);
+	c.itlb.entries = c.itlb.ways = 256;
+	c.itlb.repl = UARCH_REPL_LRU;
+	c.bpred.btb_sets = 1;
+	c.bpred.btb_ways = 512;
+	CHECK(uarch_init(&u, &c, err, sizeof err) == 0, "256-way LRU ITLB, 512-way BTB: %s", err);
 	uarch_free(&u);
 }
 
