@@ -51,9 +51,11 @@ bench: setup
 	@bench/run.sh
 
 # The libFuzzer targets, a minute each (needs clang): ELF loader, perf.data
-# reader, and block translation against the step loop.
+# reader, event lists and core profiles, and block translation against the
+# step loop.
 fuzz:
-	tests/fuzz/run.sh 60 && tests/fuzz/run_perfdata.sh 60 && tests/fuzz/run_jit.sh 60
+	tests/fuzz/run.sh 60 && tests/fuzz/run_perfdata.sh 60 && tests/fuzz/run_spec.sh 60 && \
+	  tests/fuzz/run_jit.sh 60
 
 clean:
 	rm -rf build build-asan build-nopmu

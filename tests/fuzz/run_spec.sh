@@ -1,0 +1,48 @@
+#!/bin/sh
+# Build the event-list and core-profile fuzzer and run it for N seconds
+# (default 60).
+#   tests/fuzz/run_spec.sh [SECONDS]
+# Needs clang with libFuzzer. The event-list parser and the profile loader
+# and models (src/perf/evspec.c, src/uarch) are built with libFuzzer
+# coverage, ASan and UBSan, the rest plainly. Seeds: each profile in
+# profiles/, two edits of them and event lists from perf's and rvpmu's own
+# names; a dictionary of the profiles' keys and the JSON tokens helps the
+# fuzzer make objects.
+# A crash, or a profile whose core runs differently translated and in the
+# step loop, is written to $BUILD/fuzz-spec/. Exits non-zero when the
+# fuzzer finds one.
+set -e
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+: "${BUILD:=$root/build}"
+secs=${1:-60}
+out=$BUILD/fuzz-spec
+mkdir -p "$out/corpus" "$out/obj"
+command -v clang >/dev/null || { echo "run_spec.sh: clang not found (apt-get install clang)" >&2; exit 2; }
+. "$here/objs.sh"
+fuzz_objs "$root" "$out" "*/src/perf/evspec.c" "*/src/uarch/*"
+# shellcheck disable=SC2086
+clang -g -O1 -fsanitize=fuzzer,address,undefined -I"$root/include" -o "$out/fuzz_spec" \
+	"$here/fuzz_spec.c" $objs -lelf -ldw -lfdt -ljansson -lm
+# the first byte picks the mode: even an event list, 1 a profile, 3 edits
+for f in "$root"/profiles/*.json; do
+	{ printf '1'; cat "$f"; } > "$out/corpus/seed-$(basename "$f" .json)"
+done
+printf '3\000\000\000' > "$out/corpus/seed-edit-u74"
+printf '3\001\005\001' > "$out/corpus/seed-edit-virt"
+i=0
+for list in cycles,instructions '{cycles,instructions}:u' 'branch-misses,L1-dcache-load-misses' \
+	    'r1234,dTLB-load-misses:k' 'l1d-read-miss,stalled-cycles-backend' 'cycles:u,{r20,r40}'; do
+	printf '0%s' "$list" > "$out/corpus/seed-events-$i"
+	i=$((i + 1))
+done
+{
+	for tok in '{' '}' '[' ']' ':' ',' 'true' 'false' '0x' '-1' '4294967296'; do
+		printf '"%s"\n' "$tok"
+	done
+	grep -oh '"[a-z_0-9]*" *:' "$root"/profiles/*.json | tr -d ' :' | sort -u |
+		sed 's/"/\\"/g; s/^/"/; s/$/"/'
+} > "$out/profile.dict"
+cd "$out"
+RVPMU_PROFILE_DIR=$root/profiles ./fuzz_spec -max_total_time="$secs" -max_len=65536 \
+	-rss_limit_mb=4096 -dict="$out/profile.dict" -artifact_prefix="$out/" corpus
