@@ -14,12 +14,8 @@ root=$(cd "$here/../.." && pwd)
 : "${BUILD:=$root/build}"
 secs=${1:-60}
 out=$BUILD/fuzz
-mkdir -p "$out/corpus" "$out/obj"
-command -v clang >/dev/null || { echo "run.sh: clang not found (apt-get install clang)" >&2; exit 2; }
 . "$here/objs.sh"
-fuzz_objs "$root" "$out" "*/src/linux/*" "*/src/hart/gmem.c"
-clang -g -O1 -fsanitize=fuzzer,address,undefined -I"$root/include" -o "$out/fuzz_elf" \
-	"$here/fuzz_elf.c" $objs -lelf -ldw -lfdt -ljansson -lm
+fuzz_build elf "*/src/linux/*" "*/src/hart/gmem.c"
 if command -v riscv64-linux-gnu-gcc >/dev/null; then
 	printf 'int main(void){return 0;}\n' > "$out/seed.c"
 	riscv64-linux-gnu-gcc -static -O2 -o "$out/corpus/seed-static" "$out/seed.c"

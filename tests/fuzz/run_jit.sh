@@ -16,13 +16,8 @@ root=$(cd "$here/../.." && pwd)
 : "${BUILD:=$root/build}"
 secs=${1:-60}
 out=$BUILD/fuzz-jit
-mkdir -p "$out/corpus" "$out/obj"
-command -v clang >/dev/null || { echo "run_jit.sh: clang not found (apt-get install clang)" >&2; exit 2; }
 . "$here/objs.sh"
-fuzz_objs "$root" "$out" "*/src/hart/*" "*/src/uarch/*"
-# shellcheck disable=SC2086
-clang -g -O1 -fsanitize=fuzzer,address,undefined -I"$root/include" -o "$out/fuzz_jit" \
-	"$here/fuzz_jit.c" $objs -lelf -ldw -lfdt -ljansson -lm
+fuzz_build jit "*/src/hart/*" "*/src/uarch/*"
 if command -v riscv64-linux-gnu-gcc >/dev/null; then
 	for seed in 1 2 3 4; do
 		python3 "$root/tests/jit/gen_random.py" --fuzz-seed "$seed" > "$out/r$seed.S"

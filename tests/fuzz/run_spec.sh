@@ -17,13 +17,8 @@ root=$(cd "$here/../.." && pwd)
 : "${BUILD:=$root/build}"
 secs=${1:-60}
 out=$BUILD/fuzz-spec
-mkdir -p "$out/corpus" "$out/obj"
-command -v clang >/dev/null || { echo "run_spec.sh: clang not found (apt-get install clang)" >&2; exit 2; }
 . "$here/objs.sh"
-fuzz_objs "$root" "$out" "*/src/perf/evspec.c" "*/src/uarch/*"
-# shellcheck disable=SC2086
-clang -g -O1 -fsanitize=fuzzer,address,undefined -I"$root/include" -o "$out/fuzz_spec" \
-	"$here/fuzz_spec.c" $objs -lelf -ldw -lfdt -ljansson -lm
+fuzz_build spec "*/src/perf/evspec.c" "*/src/uarch/*"
 # the first byte picks the mode: even an event list, 1 a profile, 3 edits
 for f in "$root"/profiles/*.json; do
 	{ printf '1'; cat "$f"; } > "$out/corpus/seed-$(basename "$f" .json)"
