@@ -98,7 +98,10 @@ int load_image(struct machine *m, const char *path, uint64_t base, uint64_t *ent
 	int rc;
 	if (n >= 4 && !memcmp(buf, ELFMAG, 4)) {
 		rc = load_elf(m, path, buf, n, entry, err, errlen);
-	} else if (!n || !in_ram(m, base, n)) {
+	} else if (!n) {
+		snprintf(err, errlen, "%s: empty file", path);
+		rc = -1;
+	} else if (!in_ram(m, base, n)) {
 		snprintf(err, errlen, "%s: raw image of %zu bytes does not fit in RAM", path, n);
 		rc = -1;
 	} else {
@@ -126,7 +129,8 @@ int load_initrd(struct machine *m, char *err, size_t errlen)
 	uint64_t start = n > 0 ? ((top - (uint64_t)n) & ~0xfffull) : 0;
 	if (n <= 0 || start < VIRT_KERNEL_BASE + (64u << 20)) {
 		fclose(f);
-		snprintf(err, errlen, "%s: does not fit in RAM above the kernel", m->o.initrd);
+		snprintf(err, errlen, "%s: %s", m->o.initrd,
+			 n < 0 ? "cannot read file" : !n ? "empty file" : "does not fit in RAM above the kernel");
 		return -1;
 	}
 	size_t got = fread(m->hart.mem.base + start, 1, (size_t)n, f);

@@ -93,6 +93,19 @@ for bad in "$out/junk.dtb" "$out/does-not-exist.dtb"; do
 	[ "$rc" != 0 ] && grep -q -- "--dtb" "$out/dtb.err" && pass "--dtb $(basename "$bad"): exit $rc, '$(head -1 "$out/dtb.err")'" ||
 		fail "--dtb $(basename "$bad")" "exit $rc: $(cat "$out/dtb.err")"
 done
+# an empty kernel or initrd is named as such
+: > "$out/empty.img"
+for what in kernel initrd; do
+	if [ $what = kernel ]; then
+		"$RVPMU" system --kernel "$out/empty.img" 2>"$out/empty.err" >/dev/null </dev/null
+	else
+		"$RVPMU" system --kernel "$k" --initrd "$out/empty.img" 2>"$out/empty.err" >/dev/null </dev/null
+	fi
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(cat "$out/empty.err")" = "rvpmu: $out/empty.img: empty file" ] &&
+		pass "empty --$what: exit 1, 'empty file'" ||
+		fail "empty --$what" "exit $rc: $(cat "$out/empty.err")"
+done
 # Linux boots on it and reports the user's model
 img=""
 # beside the clone, inside it, the workspace copy (for clones made elsewhere), or the override
