@@ -302,13 +302,22 @@ struct uarch_timing {
 	uint64_t div_free, fdiv_free;
 	uint32_t fe_pending;    /* redirect penalty for the next instruction */
 	/* registers whose ready[] may be after now (a superset: a bit is set
-	 * on every write and dropped lazily), so that block.c's memo key
-	 * visits only those */
+	 * on every write and dropped lazily), so that a state is interned by
+	 * visiting only those */
 	uint64_t pend;
 	uint32_t lat[UARCH_CLS_COUNT];  /* result latency; 0: writes no register */
+	/* Nonzero while the state is kept interned (src/uarch/tstate.c): the
+	 * number of its form relative to now, | fe_pending << 32. Then only
+	 * now is current and the fields above are stale until
+	 * uarch_timing_settle(); timing_issue() settles first. */
+	uint64_t skey;
+	struct uarch_tstates *ts;   /* the interned states, made on first use */
 };
 int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *cfg);
+void uarch_timing_free(struct uarch_timing *t);
 void uarch_timing_reset(struct uarch_timing *t);
+/* Make the fields of an interned state current again (t->skey = 0). */
+void uarch_timing_settle(struct uarch_timing *t);
 /* The most any model event (cycles, a stall, a count) can grow by in one
  * retired instruction under c, walks reading page tables when pte_walks
  * (uarch.walk set): bounds the PMU's overflow horizon. */
@@ -346,17 +355,12 @@ struct uarch {
  * its cache and TLB miss cycles determine its cycles, stalls and end
  * state exactly, so a block seen before from the same relative state
  * replays them (src/uarch/block.c). */
-#define UARCH_BLOCK_WR 24     /* most registers written, to memoise */
 struct uarch_block {
 	const struct retire_rec *r;
 	uint32_t n;
 	uint64_t tag;           /* unique to the block; 0: not memoised */
-	uint64_t live, wrmask;  /* registers read before written; written */
-	uint8_t nwr;
-	uint8_t div;            /* 1: it divides, 2: FP divides (or both) */
 	uint8_t nops;
 	uint32_t hint;          /* the memo entry it used last */
-	uint8_t wr[UARCH_BLOCK_WR];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * 64];
 };

@@ -6,28 +6,22 @@
  * predictor for the last one (the only control transfer). Only how the
  * timing is computed differs.
  *
- * Timing memo: timing_issue() over a block reads, of the pipeline state,
- * the open group's slots and units, the pending redirect penalty, the
- * ready cycle and stall cause of each register the block reads before it
- * writes it, the dividers' free cycles when it divides, and the fetch and
- * data miss cycles of its instructions. Everything it computes is relative
- * to `now`: shift all of it by a constant and the result shifts by that
- * constant. A ready cycle at or before the block's first `now` delays
- * nothing (every instruction issues at `now` or later), so it is keyed as
- * 0. That key and the block's tag find an entry holding what the block
- * did: cycles advanced, the group's state, each written register's ready
- * cycle and cause, the latest ready cycle, the dividers and the timing
- * events. The last instruction's redirect and predictor result are
- * applied afterwards, as timing_issue() applies them last. ready_max is
- * read only by serialising instructions, which memoised blocks do not
- * hold. */
+ * Timing memo: what timing_issue() does over a block depends only on the
+ * pipeline state relative to the block's first now and the fetch and data
+ * miss cycles of its instructions, and the state it leaves is as
+ * determined, relative to its last now (tstate.c). With states interned,
+ * the memo maps (state, block, misses) to the cycles advanced, the timing
+ * events raised and the state after; a replay adds those and changes the
+ * state's number, writing no register. The last instruction's redirect
+ * and predictor result are applied afterwards, as timing_issue() applies
+ * them last. */
 #include <stdlib.h>
 #include <string.h>
 #include "rvpmu/uarch.h"
 #include "retire_impl.h"
 
 #define MEMO_SIZE (1u << 14)   /* entries, direct-mapped */
-#define MEMO_KEY 48            /* words: state, live registers, dividers, misses */
+#define MEMO_MISS 8            /* words of miss cycles a key holds (four misses) */
 #define TEV UARCH_EV_CYCLES    /* the timing events are the last ones */
 #define NTEV (UARCH_EV_COUNT - TEV)
 _Static_assert(UARCH_EV_STALL_FRONTEND > TEV && UARCH_EV_STALL_BACKEND > TEV &&
@@ -40,20 +34,22 @@ _Static_assert(UARCH_EV_STALL_FRONTEND > TEV && UARCH_EV_STALL_BACKEND > TEV &&
 _Static_assert(UARCH_OP_FETCH == 0 && UARCH_OP_FETCH2 == 1 && UARCH_OP_LOAD == 2 &&
 	       UARCH_OP_STORE == 3, "op kinds are bit fields");
 
-/* Small fields, so that a replay reads few host cache lines; a block
- * whose numbers do not fit them is not kept. */
+/* The fetch and data miss cycles of a block's instructions: a list of
+ * (instruction << 1 | data, cycles), in order. */
+struct misses {
+	uint32_t n;
+	uint32_t m[2 * 3 * 64];
+};
+
 struct memo_entry {
 	uint64_t tag;          /* the block's; 0: empty */
-	/* relative to the block's first now */
-	uint32_t dnow, ready_max, div_free, fdiv_free;
-	uint8_t nkey, slots, units;
-	uint8_t nev, ev[NTEV];  /* the timing events it raised, and by how much */
-	uint16_t evn[NTEV];
-	uint64_t late;          /* the written registers still pending at the end, */
-	uint32_t late_i;        /* and their indices in the block's wr[] */
-	uint16_t ready[UARCH_BLOCK_WR];
-	uint8_t why[UARCH_BLOCK_WR];
-	uint32_t key[MEMO_KEY];
+	uint64_t sin;          /* the state it started in (t->skey) */
+	uint32_t smid;         /* the state it left, before the last redirect */
+	uint32_t dnow;         /* cycles advanced */
+	uint8_t nmiss, nev;
+	uint8_t ev[NTEV];      /* the timing events it raised but cycles, */
+	uint16_t evn[NTEV];    /* and by how much */
+	uint32_t miss[MEMO_MISS];
 };
 struct uarch_memo {
 	struct memo_entry e[MEMO_SIZE];
@@ -63,17 +59,15 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 		      uint32_t n)
 {
 	static uint64_t next_tag = 1;
-	uint64_t written = 0, live = 0;
 	memset(b, 0, sizeof(*b));
 	if (n > 64)
 		return;
-	int ok = 1;
 	b->r = r;
 	b->n = n;
 	const unsigned fs = u->fetch_shift;
 	uint64_t prev = 0;   /* the fetch block the instruction before ended in */
-	for (uint32_t k = 0; k < n; k++) {   /* ok or not, the ops are all needed */
-		unsigned cls = r[k].cls < UARCH_CLS_COUNT ? r[k].cls : UARCH_CLS_ALU;
+	for (uint32_t k = 0; k < n; k++) {
+		unsigned cls = r[k].cls;
 		uint64_t first = r[k].fetch_pa >> fs;
 		uint64_t last = (r[k].fetch_pa + rec_ilen(&r[k]) - 1) >> fs;
 		/* the first instruction's fetch depends on what ran before */
@@ -86,33 +80,9 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_LOAD);
 		else if (cls == UARCH_CLS_STORE || cls == UARCH_CLS_ATOMIC)
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_STORE);
-		const unsigned src[2] = {r[k].rs1 & 63u, r[k].rs2 & 63u};
-		for (int i = 0; i < 2; i++)
-			if (src[i])
-				live |= (UINT64_C(1) << src[i]) & ~written;
-		b->div |= cls == UARCH_CLS_DIV ? 1 : cls == UARCH_CLS_FP_DIV ? 2 : 0;
-		if (unit_of[cls] == U_SER)
-			ok = 0;
-		unsigned rd = r[k].rd & 63u;
-		if (u->tm.lat[cls] && rd && !(written >> rd & 1)) {
-			if (b->nwr == UARCH_BLOCK_WR)
-				ok = 0;
-			else
-				b->wr[b->nwr++] = (uint8_t)rd;
-			written |= UINT64_C(1) << rd;
-		}
 	}
-	b->live = live;
-	b->wrmask = written;
-	b->tag = ok ? next_tag++ : 0;
+	b->tag = next_tag++;
 }
-
-/* The fetch and data miss cycles of a block's instructions: a list of
- * (instruction << 1 | data, cycles), in order. */
-struct misses {
-	uint32_t n;
-	uint32_t m[2 * 3 * 64];
-};
 
 /* timing_issue() on each of the first n instructions, redirects aside */
 static void simulate(struct uarch *u, const struct retire_rec *r, uint32_t n,
@@ -125,121 +95,40 @@ static void simulate(struct uarch *u, const struct retire_rec *r, uint32_t n,
 		timing_issue(&u->tm, &r[k], c[0][k], c[1][k], 0, u->ev);
 }
 
-static uint64_t rel(uint64_t cycle, uint64_t base)
+static int same_key(const struct memo_entry *e, uint64_t tag, uint64_t sin,
+		    const struct misses *ms)
 {
-	return cycle > base ? cycle - base : 0;
+	return e->tag == tag && e->sin == sin && e->nmiss == ms->n &&
+	       !memcmp(e->miss, ms->m, ms->n * sizeof(ms->m[0]));
 }
 
-/* The memo's key for b from the current state; 0 when it cannot have one.
- * *diff: whether it differs from the key of entry e. Of the registers b
- * reads first, only those still pending are keyed (the others are 0),
- * each with its number; t->pend drops the ones found ready. */
-static uint32_t make_key(struct uarch_timing *t, const struct uarch_block *b,
-			 const struct misses *ms, uint32_t *key, const struct memo_entry *e,
-			 uint32_t *diff)
-{
-	const uint64_t base = t->now;
-	uint32_t nk = 0, d = 0;
-#define PUT(w) (key[nk] = (w), d |= key[nk] ^ e->key[nk], nk++)
-	if (t->fe_pending >= (1u << 20))
-		return 0;
-	PUT(t->slots | t->units << 4 | t->fe_pending << 12);
-	for (uint64_t m = t->pend & b->live; m; m &= m - 1) {
-		unsigned reg = (unsigned)__builtin_ctzll(m);
-		uint64_t r = rel(t->ready[reg], base);
-		if (!r) {
-			t->pend &= ~(UINT64_C(1) << reg);
-			continue;
-		}
-		if (r >= (1u << 18) || nk == MEMO_KEY - 2)
-			return 0;
-		PUT((uint32_t)r << 14 | reg << 8 | t->why[reg]);
-	}
-	if (nk + 2 + ms->n > MEMO_KEY)
-		return 0;
-	if (b->div) {
-		const uint64_t div = b->div & 1 ? rel(t->div_free, base) : 0;
-		const uint64_t fdiv = b->div & 2 ? rel(t->fdiv_free, base) : 0;
-		if (div >= UINT32_MAX || fdiv >= UINT32_MAX)
-			return 0;
-		if (b->div & 1)
-			PUT((uint32_t)div);
-		if (b->div & 2)
-			PUT((uint32_t)fdiv);
-	}
-	for (uint32_t i = 0; i < ms->n; i++)
-		PUT(ms->m[i]);
-#undef PUT
-	*diff = d | (e->tag != b->tag) | (e->nkey != nk);
-	return nk;
-}
-
-/* Only the registers still pending at the end get their ready cycle and
- * cause: another written one is ready by then, which its old value may
- * contradict only when that is still pending (in t->pend), and any cycle
- * up to the end means the same (nothing reads a cause that is not
- * waited for). */
-static HOT_INLINE void replay(struct uarch *u, const struct uarch_block *b,
-			      const struct memo_entry *e)
+static HOT_INLINE void replay(struct uarch *u, const struct memo_entry *e)
 {
 	struct uarch_timing *t = &u->tm;
-	const uint64_t base = t->now;
-	t->now = base + e->dnow;
-	t->slots = e->slots;
-	t->units = e->units;
-	t->fe_pending = 0;
-	for (uint64_t m = t->pend & b->wrmask & ~e->late; m; m &= m - 1)
-		t->ready[__builtin_ctzll(m)] = 0;
-	t->pend = (t->pend & ~b->wrmask) | e->late;
-	for (uint32_t m = e->late_i; m; m &= m - 1) {
-		unsigned i = (unsigned)__builtin_ctz(m);
-		t->ready[b->wr[i]] = base + e->ready[i];
-		t->why[b->wr[i]] = e->why[i];
-	}
-	if (e->ready_max)
-		t->ready_max = max64(t->ready_max, base + e->ready_max);
-	if (b->div) {
-		if (b->div & 1)
-			t->div_free = base + e->div_free;
-		if (b->div & 2)
-			t->fdiv_free = base + e->fdiv_free;
-	}
+	t->now += e->dnow;
+	t->skey = e->smid;
 	u->ev[UARCH_EV_CYCLES] += e->dnow;   /* each issue adds its now - start */
 	for (unsigned i = 0; i < e->nev; i++)
 		u->ev[e->ev[i]] += e->evn[i];
 }
 
-/* simulate(), keeping what it did in e */
+/* simulate() from interned state sin, keeping what it did in e when
+ * the numbers fit it and the state it leaves can be interned */
 static void record(struct uarch *u, const struct uarch_block *b, const struct misses *ms,
-		   struct memo_entry *e)
+		   struct memo_entry *e, uint64_t sin)
 {
 	struct uarch_timing *t = &u->tm;
-	const uint64_t base = t->now, ready_max = t->ready_max;
 	uint64_t ev[NTEV];
 	memcpy(ev, &u->ev[TEV], sizeof(ev));
-	t->ready_max = 0;   /* now the latest ready cycle of this block's writes */
+	const uint64_t start = t->now;
+	uarch_timing_settle(t);
 	simulate(u, b->r, b->n, ms);
-	int fits = t->now - base < UINT32_MAX && rel(t->ready_max, base) < UINT32_MAX &&
-		   (!(b->div & 1) || rel(t->div_free, base) < UINT32_MAX) &&
-		   (!(b->div & 2) || rel(t->fdiv_free, base) < UINT32_MAX);
-	e->dnow = (uint32_t)(t->now - base);
-	e->ready_max = (uint32_t)rel(t->ready_max, base);
-	e->div_free = (uint32_t)rel(t->div_free, base);
-	e->fdiv_free = (uint32_t)rel(t->fdiv_free, base);
-	e->slots = (uint8_t)t->slots;
-	e->units = (uint8_t)t->units;
-	e->late = 0;
-	e->late_i = 0;
-	for (unsigned i = 0; i < b->nwr; i++) {
-		uint64_t d = rel(t->ready[b->wr[i]], base);
-		if (t->ready[b->wr[i]] > t->now) {
-			e->late |= UINT64_C(1) << b->wr[i];
-			e->late_i |= UINT32_C(1) << i;
-		}
-		fits &= d <= UINT16_MAX;
-		e->ready[i] = (uint16_t)d;
-		e->why[i] = t->why[b->wr[i]];
-	}
+	uint64_t sout = tstate_intern(t);
+	int fits = sout && t->now - start < UINT32_MAX;
+	e->tag = 0;
+	e->sin = sin;
+	e->smid = (uint32_t)sout;
+	e->dnow = (uint32_t)(t->now - start);
 	e->nev = 0;
 	for (unsigned i = 0; i < NTEV; i++) {
 		uint64_t d = u->ev[TEV + i] - ev[i];
@@ -249,55 +138,56 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct mi
 		e->ev[e->nev] = (uint8_t)(TEV + i);
 		e->evn[e->nev++] = (uint16_t)d;
 	}
-	t->ready_max = max64(t->ready_max, ready_max);
-	if (!fits)
-		e->tag = 0;
-}
-
-static int same_key(const struct memo_entry *e, uint64_t tag, const uint32_t *key, uint32_t nk)
-{
-	if (e->tag != tag || e->nkey != nk)
-		return 0;
-	uint32_t d = 0;
-	for (uint32_t i = 0; i < nk; i++)
-		d |= e->key[i] ^ key[i];
-	return !d;
+	e->nmiss = (uint8_t)ms->n;
+	memcpy(e->miss, ms->m, ms->n * sizeof(ms->m[0]));
+	if (fits)
+		e->tag = b->tag;
+	t->skey = sout;   /* 0 (the fields are current) or that same state */
 }
 
 static void timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			 const struct misses *ms)
 {
-	uint32_t key[MEMO_KEY], nk, diff;
-	if (__builtin_expect(!u->memo, 0) && b->tag && !(u->memo = calloc(1, sizeof(*u->memo))))
+	struct uarch_timing *t = &u->tm;
+	if (__builtin_expect(!u->memo, 0) && !(u->memo = calloc(1, sizeof(*u->memo))))
 		b->tag = 0;   /* no memory for a memo: simulate */
-	if (n != b->n || !b->tag) {
-		simulate(u, b->r, n, ms);
+	if (n == b->n && b->tag && ms->n <= MEMO_MISS && (t->skey || (t->skey = tstate_intern(t)))) {
+		/* a block mostly starts as it did last time: try that entry first */
+		struct memo_entry *e = &u->memo->e[b->hint];
+		if (same_key(e, b->tag, t->skey, ms)) {
+			replay(u, e);
+			return;
+		}
+		uint64_t hash = b->tag * UINT64_C(0x9e3779b97f4a7c15) ^ t->skey;
+		for (uint32_t i = 0; i < ms->n; i++)
+			hash += (uint64_t)ms->m[i] << (i & 31);
+		hash *= UINT64_C(0xff51afd7ed558ccd);
+		b->hint = (uint32_t)(hash >> 40) & (MEMO_SIZE - 1);
+		e = &u->memo->e[b->hint];
+		if (same_key(e, b->tag, t->skey, ms))
+			replay(u, e);
+		else
+			record(u, b, ms, e, t->skey);
 		return;
 	}
-	/* a block mostly starts as it did last time: try that entry first */
-	struct memo_entry *e = &u->memo->e[b->hint];
-	if (!(nk = make_key(&u->tm, b, ms, key, e, &diff))) {
-		simulate(u, b->r, n, ms);
-		return;
+	uarch_timing_settle(t);
+	simulate(u, b->r, n, ms);
+}
+
+/* timing_after() on an interned state too */
+static void after(struct uarch_timing *t, unsigned bp)
+{
+	if (t->skey) {
+		uint32_t i = (uint32_t)t->skey;
+		if (bp & UARCH_BP_REDIRECT)
+			i = tstate_closed(t, i);
+		if (i) {
+			t->skey = i | (uint64_t)timing_penalty(t, bp, (uint32_t)(t->skey >> 32)) << 32;
+			return;
+		}
+		uarch_timing_settle(t);
 	}
-	if (!diff) {
-		replay(u, b, e);
-		return;
-	}
-	uint64_t hash = 0;   /* the words mixed independently, then once */
-	for (uint32_t i = 0; i < nk; i++)
-		hash += (uint64_t)key[i] << (i & 31);
-	hash = (hash ^ b->tag) * UINT64_C(0x9e3779b97f4a7c15);
-	b->hint = (uint32_t)(hash >> 40) & (MEMO_SIZE - 1);
-	e = &u->memo->e[b->hint];
-	if (same_key(e, b->tag, key, nk)) {
-		replay(u, b, e);
-		return;
-	}
-	e->tag = b->tag;
-	e->nkey = (uint8_t)nk;
-	memcpy(e->key, key, nk * sizeof(key[0]));
-	record(u, b, ms, e);
+	timing_after(t, bp);
 }
 
 void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
@@ -344,5 +234,5 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 	unsigned bp = predict(u, l, next_pc, l->cls == UARCH_CLS_BRANCH && taken, &redirect);
 	u->redirect = (uint8_t)redirect;
 	timing_block(u, b, n, &ms);
-	timing_after(&u->tm, bp | (redirect ? UARCH_BP_REDIRECT : 0));
+	after(&u->tm, bp | (redirect ? UARCH_BP_REDIRECT : 0));
 }

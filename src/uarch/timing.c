@@ -105,6 +105,7 @@ void uarch_timing_reset(struct uarch_timing *t)
 	t->ready_max = t->div_free = t->fdiv_free = 0;
 	t->fe_pending = 0;
 	t->pend = 0;
+	t->skey = 0;   /* the interned states stay: they are relative */
 }
 
 void uarch_timing_issue(struct uarch_timing *t, const struct retire_rec *r,

@@ -30,6 +30,12 @@ static const uint8_t special_of[UARCH_CLS_COUNT] = {
 
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* tstate.c: the current state interned (a t->skey value), 0 when it cannot
+ * be (too many pending registers, or the table is full) */
+uint64_t tstate_intern(struct uarch_timing *t);
+/* interned state i with its issue group closed (0: table full) */
+uint32_t tstate_closed(struct uarch_timing *t, uint32_t i);
+
 /* divides and serialising instructions: their waits and flushes */
 static inline uint64_t timing_special(struct uarch_timing *t, const struct retire_rec *r,
 				      unsigned cls, uint64_t i, unsigned *why, uint64_t *ev)
@@ -51,21 +57,32 @@ static inline uint64_t timing_special(struct uarch_timing *t, const struct retir
 	return i;
 }
 
+/* The redirect penalty pending after an instruction's prediction result
+ * bp (fe: the one pending before). */
+static inline __attribute__((always_inline)) uint32_t timing_penalty(const struct uarch_timing *t,
+								     unsigned bp, uint32_t fe)
+{
+	if (bp & (UARCH_BP_DIR | UARCH_BP_RAS | UARCH_BP_TARGET))
+		fe = (bp & (UARCH_BP_DIR | UARCH_BP_RAS)) || !(bp & UARCH_BP_DECODE)
+			? t->cfg.mispredict_penalty : t->cfg.redirect_penalty;
+	return fe;
+}
+
 /* What an instruction's redirect and prediction (bp as timing_issue()
  * takes it) leave for the next one. */
 static inline __attribute__((always_inline)) void timing_after(struct uarch_timing *t, unsigned bp)
 {
 	if (bp & UARCH_BP_REDIRECT)
 		t->slots = t->cfg.width;        /* the next fetch block starts a group */
-	if (bp & (UARCH_BP_DIR | UARCH_BP_RAS | UARCH_BP_TARGET))
-		t->fe_pending = (bp & (UARCH_BP_DIR | UARCH_BP_RAS)) || !(bp & UARCH_BP_DECODE)
-			? t->cfg.mispredict_penalty : t->cfg.redirect_penalty;
+	t->fe_pending = timing_penalty(t, bp, t->fe_pending);
 }
 
 static inline __attribute__((always_inline)) void
 timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, uint32_t be,
 	     unsigned bp, uint64_t *ev)
 {
+	if (__builtin_expect(t->skey != 0, 0))
+		uarch_timing_settle(t);
 	unsigned cls = r->cls < UARCH_CLS_COUNT ? r->cls : UARCH_CLS_ALU;
 	uint32_t unit = unit_of[cls];
 	const uint64_t start = t->now;

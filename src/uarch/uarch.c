@@ -94,6 +94,7 @@ void uarch_free(struct uarch *u)
 	uarch_tlb_free(&u->dtlb);
 	uarch_tlb_free(&u->l2tlb);
 	uarch_bpred_free(&u->bp);
+	uarch_timing_free(&u->tm);
 	free(u->memo);
 	u->memo = NULL;
 }
