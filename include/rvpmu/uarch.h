@@ -209,26 +209,26 @@ static inline void uarch_cache_touch(struct uarch_cache *c, uint32_t set, uint32
 	}
 	c->mru[set] = slot;
 }
-/* Access the line holding addr, allocating it on a miss (write-allocate; a
- * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
- * UARCH_WB when a dirty line was evicted (its address in *victim). */
-static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
-					  uint64_t *victim)
+/* What uarch_cache_access() does for line without its slow path: 1 when
+ * the line hits as the last one touched, its set's most recent line or
+ * the one touched before the last (the state then updated as the access
+ * would), else 0, having changed nothing. */
+static inline int uarch_cache_hit(struct uarch_cache *c, uint64_t line, int write)
 {
-	const uint64_t line = addr >> c->line_shift, key = line + 1;
+	const uint64_t key = line + 1;
 	/* The filter's first line is the last one touched, so the most recent
 	 * of its set: touching it again changes no replacement state. */
 	if (__builtin_expect(key == c->f_key[0], 1)) {
 		if (write)
 			c->dirty[c->f_slot[0]] |= (uint8_t)write;
-		return UARCH_HIT;
+		return 1;
 	}
 	/* Nor does touching any set's most recent line (the filter stays). */
 	const uint32_t set = (uint32_t)line & c->set_mask;
 	uint32_t slot = c->mru[set];
 	if (c->tag[slot] == key) {
 		c->dirty[slot] |= (uint8_t)write;
-		return UARCH_HIT;
+		return 1;
 	}
 	/* The filter's second line (two lines or pages in turn), not the most
 	 * recent of its set: touched. */
@@ -240,8 +240,21 @@ static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, 
 		c->f_slot[1] = c->f_slot[0];
 		c->f_key[0] = key;
 		c->f_slot[0] = slot;
-		return UARCH_HIT;
+		return 1;
 	}
+	return 0;
+}
+/* uarch_cache_hit() out of line, for translated code */
+int uarch_cache_probe(struct uarch_cache *c, uint64_t line, int write);
+/* Access the line holding addr, allocating it on a miss (write-allocate; a
+ * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
+ * UARCH_WB when a dirty line was evicted (its address in *victim). */
+static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
+					  uint64_t *victim)
+{
+	const uint64_t line = addr >> c->line_shift;
+	if (uarch_cache_hit(c, line, write))
+		return UARCH_HIT;
 	return uarch_cache_access_slow(c, line, write, victim);
 }
 int uarch_cache_holds(const struct uarch_cache *c, uint64_t addr);  /* no state change */
@@ -355,12 +368,25 @@ struct uarch {
  * its cache and TLB miss cycles determine its cycles, stalls and end
  * state exactly, so a block seen before from the same relative state
  * replays them (src/uarch/block.c). */
+struct uarch_block;
+/* What a block run whole without a miss did last from state sin, for
+ * translated code to replay without a call (one per way out: [taken]):
+ * advance now and cycles by dnow, add evn[i] to ev[ev[i]] (unused pairs
+ * add 0), and set the state to sout | the new redirect penalty << 32. */
+#define UARCH_XC_EV 4
+struct uarch_xc {
+	uint64_t sin;           /* UINT64_MAX: empty */
+	uint32_t sout, dnow;
+	uint8_t ev[UARCH_XC_EV];
+	uint16_t evn[UARCH_XC_EV];
+};
 struct uarch_block {
 	const struct retire_rec *r;
 	uint32_t n;
 	uint64_t tag;           /* unique to the block; 0: not memoised */
 	uint8_t nops;
 	uint32_t hint;          /* the memo entry it used last */
+	struct uarch_xc xc[2];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * 64];
 };
@@ -372,6 +398,14 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
  * a branch taken when taken: as uarch_retire() on each in turn. */
 void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			const uint64_t *addr, uint64_t next_pc, int taken);
+/* The rest of uarch_retire_block(u, b, b->n, ...) after translated code
+ * did its first part: from = op << 1 | 1 when op's TLB access is done,
+ * op << 1 when it is not (op = nops: the predictor is left);
+ * UARCH_RESUME_BP | bp when the predictor is done too, with result bp.
+ * What was done is counted; nothing before op missed. */
+#define UARCH_RESUME_BP (1u << 16)
+void uarch_block_resume(struct uarch *u, struct uarch_block *b, const uint64_t *addr,
+			uint64_t next_pc, uint32_t taken, uint32_t from);
 
 /* 0, or -1 with a message in err (which may be NULL) naming the bad field.
  * On failure nothing stays allocated. */

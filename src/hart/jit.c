@@ -8,11 +8,12 @@
 #include <sys/mman.h>
 #include "fp_insns.h"
 #include "jit.h"
+#include "jit_models.h"
 #include "retire.h"
 #include "x86emit.h"
 
-#define CODE_BYTES  (32u << 20)
-#define BLOCK_ROOM  (24u << 10)   /* the most one block can need */
+#define CODE_BYTES  (64u << 20)
+#define BLOCK_ROOM  (128u << 10)  /* the most one block can need */
 #define MAX_BLOCKS  65536
 #define INDEX_SIZE  (2 * MAX_BLOCKS)
 #define BLOCK_INSNS HART_JIT_INSNS
@@ -79,6 +80,9 @@ struct tx {
 	unsigned nside;
 	struct { uint8_t *at; uint64_t pc; } out[2];  /* chainable exits */
 	unsigned nout;
+	uint32_t n;            /* instructions, once the block's end is known */
+	int jm_live;           /* jm holds a way out's out-of-line code to emit */
+	struct jm jm;
 };
 
 static unsigned hash(uint64_t pc) { return (unsigned)((pc >> 1) ^ (pc >> 17)) & (INDEX_SIZE - 1); }
@@ -521,6 +525,49 @@ static void emit_retire(struct tx *t, uint32_t n, uint64_t next, int next_in_pc,
 	b1(e, 0xff); b1(e, 0xd0);        /* call rax */
 }
 
+/* The block ends after n instructions: counting blocks' records for the
+ * retire stream are complete. */
+static void end_block(struct tx *t, uint32_t n)
+{
+	struct jit *j = t->j;
+	t->n = n;
+	if (t->rb)
+		retire_jblock_init(t->rb, j->uarch, &j->rec[j->nrec],
+				   (const uint8_t (*)[3])&j->ev[j->nrec], n);
+}
+
+/* A way out of the whole block (end_block() done), as emit_retire(): with
+ * the models, what retire_block() does is inline (the class events here,
+ * the models' hit paths in jit_models.c), and flush_stubs() must follow
+ * the way out's last jump. */
+static void emit_whole(struct tx *t, uint64_t next, int next_in_pc, int taken)
+{
+	struct em *e = &t->e;
+	if (!t->rb || !jm_ok(t->j->uarch, &t->rb->ub)) {
+		emit_retire(t, t->n, next, next_in_pc, taken);
+		return;
+	}
+	if (t->rb->nsum) {
+		op_rm(e, 0, 0x80, G1_CMP, RBX, OFF(jit_classes));
+		b1(e, 0);
+		uint8_t *none = jcc32(e, CC_E);
+		for (unsigned i = 0; i < t->rb->nsum; i++)
+			alu_mi(e, G1_ADD, RBX, OFF(evc) + 8 * t->rb->sum[i].ev, t->rb->sum[i].n);
+		patch32(none, e->p);
+	}
+	if (taken)
+		alu_mi(e, G1_ADD, RBX, OFF(evc) + 8 * PMU_EV_BRANCH_TAKEN, 1);
+	jm_exit(&t->jm, e, t->j->uarch, &t->rb->ub, next, next_in_pc, taken);
+	t->jm_live = 1;
+}
+
+static void flush_stubs(struct tx *t)
+{
+	if (t->jm_live)
+		jm_stubs(&t->jm);
+	t->jm_live = 0;
+}
+
 /* A chainable exit to guest pc: a jump (or Jcc) whose target starts as
  * a stub that sets h->pc and leaves. */
 static void exit_to(struct tx *t, uint8_t *at, uint64_t pc)
@@ -549,8 +596,10 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 		if (rd >= 0)
 			mov_ri(e, rd, next);
 		writeback(e, &t->r);
-		emit_retire(t, t->index + 1, pc + (uint64_t)(int64_t)d->imm, 0, 0);
+		end_block(t, t->index + 1);
+		emit_whole(t, pc + (uint64_t)(int64_t)d->imm, 0, 0);
 		exit_to(t, jmp32(e), pc + (uint64_t)(int64_t)d->imm);
+		flush_stubs(t);
 		return 1;
 	}
 	case INSN_JALR: {
@@ -565,8 +614,9 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 			mov_ri(e, rd, next);
 		writeback(e, &t->r);
 		op_rm(e, 1, 0x89, RAX, RBX, OFF(pc));
+		end_block(t, t->index + 1);
 		if (t->rb) {
-			emit_retire(t, t->index + 1, 0, 1, 0);
+			emit_whole(t, 0, 1, 0);
 			op_rm(e, 1, 0x8b, RAX, RBX, OFF(pc));
 		}
 		/* a block entered at the target before: go straight there */
@@ -580,6 +630,7 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 		b1(e, 0xff); b1(e, 0x64); b1(e, 0x11); b1(e, 8); /* jmp [rcx+rdx+8] */
 		patch8(miss, e->p);
 		leave(t, NULL, 0);
+		flush_stubs(t);
 		return 1;
 	}
 	default:
@@ -590,6 +641,7 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 	writeback(e, &t->r);
 	alu_rr(e, 1, G1_CMP, a, b);
 	uint64_t target = pc + (uint64_t)(int64_t)d->imm;
+	end_block(t, t->index + 1);
 	if (!t->rb) {
 		exit_to(t, jcc32(e, cc), target);
 		exit_to(t, jmp32(e), next);
@@ -597,11 +649,13 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 	}
 	/* each way tells the retire stream which it took */
 	uint8_t *taken = jcc32(e, cc);
-	emit_retire(t, t->index + 1, next, 0, 0);
+	emit_whole(t, next, 0, 0);
 	exit_to(t, jmp32(e), next);
+	flush_stubs(t);
 	patch32(taken, e->p);
-	emit_retire(t, t->index + 1, target, 0, 1);
+	emit_whole(t, target, 0, 1);
 	exit_to(t, jmp32(e), target);
+	flush_stubs(t);
 	return 1;
 }
 
@@ -692,6 +746,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	static struct tx t;   /* large; one translation at a time */
 	memset(&t, 0, offsetof(struct tx, side));
 	t.nside = t.nout = 0;
+	t.n = 0;
+	t.jm_live = 0;
 	t.e.p = j->free;
 	t.j = j;
 	t.h = h;
@@ -749,8 +805,10 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		return NULL;
 	if (!ended) {
 		writeback(e, &t.r);
-		emit_retire(&t, n, at, 0, 0);
+		end_block(&t, n);
+		emit_whole(&t, at, 0, 0);
 		exit_to(&t, jmp32(e), at);
+		flush_stubs(&t);
 	}
 	memcpy(n_at, &n, 4);
 	memcpy(n_at2, &n, 4);
@@ -785,13 +843,12 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	while (j->index[i] >= 0)
 		i = (i + 1) & (INDEX_SIZE - 1);
 	j->index[i] = (int32_t)(b - j->blocks);
+	if ((size_t)(e->p - head) > BLOCK_ROOM)
+		abort();   /* BLOCK_ROOM is too small: code past it may be overwritten */
 	j->free = e->p;
 	j->translated++;
-	if (t.rb) {
-		retire_jblock_init(t.rb, j->uarch, &j->rec[j->nrec],
-				   (const uint8_t (*)[3])&j->ev[j->nrec], n);
+	if (t.rb)
 		j->nrec += n;
-	}
 	return b;
 }
 

@@ -9,7 +9,7 @@
 
 enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15 };
 /* condition codes (the low nibble of Jcc/SETcc) */
-enum { CC_B = 2, CC_AE = 3, CC_E = 4, CC_NE = 5, CC_L = 0xc, CC_GE = 0xd };
+enum { CC_B = 2, CC_AE = 3, CC_E = 4, CC_NE = 5, CC_BE = 6, CC_A = 7, CC_L = 0xc, CC_GE = 0xd };
 /* the /digit of the group-1 (81), shift (C1/D3) and group-3 (F7) opcodes */
 enum { G1_ADD = 0, G1_OR = 1, G1_AND = 4, G1_SUB = 5, G1_XOR = 6, G1_CMP = 7 };
 enum { SH_ROL = 0, SH_ROR = 1, SH_SHL = 4, SH_SHR = 5, SH_SAR = 7 };
@@ -73,6 +73,31 @@ static inline void op_sib(struct em *e, unsigned prefix, int w, int esc, unsigne
 	b1(e, op);
 	b1(e, (reg & 7) << 3 | 4);
 	b1(e, (index & 7) << 3 | (base & 7));
+}
+
+/* op with a [base + index * 2^scale + disp] operand (index -1: none),
+ * always with a displacement (disp8 or disp32), so any base will do;
+ * optional prefix (0x66) and 0F escape */
+static inline void op_mem(struct em *e, unsigned prefix, int w, int esc, unsigned op, int reg,
+			  int base, int index, unsigned scale, int32_t disp)
+{
+	if (prefix)
+		b1(e, prefix);
+	rex(e, w, reg, index < 0 ? 0 : index, base, 0);
+	if (esc)
+		b1(e, 0x0f);
+	b1(e, op);
+	const unsigned mod = disp == (int8_t)disp ? 0x40 : 0x80;
+	if (index < 0 && (base & 7) != RSP) {
+		b1(e, mod | (reg & 7) << 3 | (base & 7));
+	} else {
+		b1(e, mod | (reg & 7) << 3 | 4);
+		b1(e, scale << 6 | (index < 0 ? 4u : (unsigned)(index & 7)) << 3 | (base & 7));
+	}
+	if (mod == 0x40)
+		b1(e, (uint8_t)disp);
+	else
+		d4(e, (uint32_t)disp);
 }
 
 static inline void mov_rr(struct em *e, int dst, int src) { op_rr(e, 1, 0x89, src, dst); }

@@ -82,6 +82,7 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_STORE);
 	}
 	b->tag = next_tag++;
+	b->xc[0].sin = b->xc[1].sin = UINT64_MAX;
 }
 
 /* timing_issue() on each of the first n instructions, redirects aside */
@@ -145,8 +146,10 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct mi
 	t->skey = sout;   /* 0 (the fields are current) or that same state */
 }
 
-static void timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
-			 const struct misses *ms)
+/* The memo entry b's timing came from, or was kept in (valid when its
+ * tag is b's), or NULL when it was simulated. */
+static const struct memo_entry *timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
+					     const struct misses *ms)
 {
 	struct uarch_timing *t = &u->tm;
 	if (__builtin_expect(!u->memo, 0) && !(u->memo = calloc(1, sizeof(*u->memo))))
@@ -156,7 +159,7 @@ static void timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 		struct memo_entry *e = &u->memo->e[b->hint];
 		if (same_key(e, b->tag, t->skey, ms)) {
 			replay(u, e);
-			return;
+			return e;
 		}
 		uint64_t hash = b->tag * UINT64_C(0x9e3779b97f4a7c15) ^ t->skey;
 		for (uint32_t i = 0; i < ms->n; i++)
@@ -168,10 +171,11 @@ static void timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			replay(u, e);
 		else
 			record(u, b, ms, e, t->skey);
-		return;
+		return e;
 	}
 	uarch_timing_settle(t);
 	simulate(u, b->r, n, ms);
+	return NULL;
 }
 
 /* timing_after() on an interned state too */
@@ -190,49 +194,98 @@ static void after(struct uarch_timing *t, unsigned bp)
 	timing_after(t, bp);
 }
 
-void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
-			const uint64_t *addr, uint64_t next_pc, int taken)
+/* Memo entry e, of a whole block run without a miss, as the block's way
+ * out xc replays it: its redirect applied to the state it leaves. */
+static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct memo_entry *e,
+		    int redirect)
+{
+	if (xc->sin == e->sin)   /* the same again: a whole block is deterministic */
+		return;
+	uint32_t sout = redirect ? tstate_closed(t, e->smid) : e->smid;
+	if (!sout || e->nev > UARCH_XC_EV)
+		return;
+	xc->sin = e->sin;
+	xc->sout = sout;
+	xc->dnow = e->dnow;
+	for (unsigned i = 0; i < UARCH_XC_EV; i++) {
+		xc->ev[i] = i < e->nev ? e->ev[i] : UARCH_EV_CYCLES;
+		xc->evn[i] = i < e->nev ? e->evn[i] : 0;
+	}
+}
+
+/* The block's first n instructions from `from` (uarch_block_resume) */
+static void retire_from(struct uarch *u, struct uarch_block *b, uint32_t n, const uint64_t *addr,
+			uint64_t next_pc, int taken, uint32_t from)
 {
 	const struct retire_rec *r = b->r;
 	const unsigned fs = u->fetch_shift;
+	const struct retire_rec *l = &r[n - 1];
 	struct misses ms;
 	ms.n = 0;
-	if (!n || n > b->n)
-		return;
-	unsigned nops = b->nops;
-	if (n < b->n)   /* a side exit: the ops of the first n instructions */
-		for (nops = 0; nops < b->nops && b->ops[nops] >> 2 < n; nops++)
-			;
-	/* ops[0] is the first instruction's fetch: none when it goes on in
-	 * the fetch block the last instruction before it ended in */
-	if ((r->fetch_pa >> fs) != u->fetch_line || u->redirect) {
-		uint32_t c = fetch_block(u, r->pc >> fs << fs, r->fetch_pa >> fs << fs,
-					 r->flags & UARCH_RF_BARE_FETCH);
-		if (c) {
-			ms.m[ms.n++] = 0;
-			ms.m[ms.n++] = c;
-		}
-	}
-	for (const uint8_t *op = b->ops + 1, *end = b->ops + nops; op < end; op++) {
-		unsigned k = *op >> 2, c, data = *op >> 1 & 1;
-		const struct retire_rec *x = &r[k];
-		if (data) {   /* UARCH_OP_LOAD, UARCH_OP_STORE */
-			c = data_access_at(u, addr[k], addr[k], x->size, x->flags, *op & 1);
-		} else {      /* UARCH_OP_FETCH, UARCH_OP_FETCH2: the block of its last byte */
-			uint64_t off = *op & 1 ? rec_ilen(x) - 1 : 0;
-			c = fetch_block(u, (x->pc + off) >> fs << fs, (x->fetch_pa + off) >> fs << fs,
-					x->flags & UARCH_RF_BARE_FETCH);
-		}
-		if (c) {
-			ms.m[ms.n++] = k << 1 | data;
-			ms.m[ms.n++] = c;
-		}
-	}
-	const struct retire_rec *l = &r[n - 1];
-	u->fetch_line = (l->fetch_pa + rec_ilen(l) - 1) >> fs;
 	int redirect = next_pc != l->pc + rec_ilen(l);
-	unsigned bp = predict(u, l, next_pc, l->cls == UARCH_CLS_BRANCH && taken, &redirect);
+	unsigned bp;
+	taken = l->cls == UARCH_CLS_BRANCH && taken;
+	if (from & UARCH_RESUME_BP) {
+		bp = from & ~UARCH_RESUME_BP;
+		redirect |= taken || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
+	} else {
+		unsigned nops = b->nops;
+		if (n < b->n)   /* a side exit: the ops of the first n instructions */
+			for (nops = 0; nops < b->nops && b->ops[nops] >> 2 < n; nops++)
+				;
+		unsigned i = from >> 1, tlb_done = from & 1;
+		/* ops[0] is the first instruction's fetch: none when it goes on
+		 * in the fetch block the last instruction before it ended in */
+		if (!i && (tlb_done || (r->fetch_pa >> fs) != u->fetch_line || u->redirect)) {
+			uint32_t c = fetch_block(u, r->pc >> fs << fs, r->fetch_pa >> fs << fs,
+						 r->flags & UARCH_RF_BARE_FETCH, tlb_done);
+			if (c) {
+				ms.m[ms.n++] = 0;
+				ms.m[ms.n++] = c;
+			}
+		}
+		if (!i) {
+			i = 1;
+			tlb_done = 0;
+		}
+		for (const uint8_t *op = b->ops + i, *end = b->ops + nops; op < end; op++) {
+			unsigned k = *op >> 2, c, data = *op >> 1 & 1;
+			const struct retire_rec *x = &r[k];
+			if (data) {   /* UARCH_OP_LOAD, UARCH_OP_STORE */
+				c = data_access_at(u, addr[k], addr[k], x->size, x->flags, *op & 1,
+						   tlb_done);
+			} else {      /* UARCH_OP_FETCH, UARCH_OP_FETCH2: the block of its last byte */
+				uint64_t off = *op & 1 ? rec_ilen(x) - 1 : 0;
+				c = fetch_block(u, (x->pc + off) >> fs << fs,
+						(x->fetch_pa + off) >> fs << fs,
+						x->flags & UARCH_RF_BARE_FETCH, tlb_done);
+			}
+			tlb_done = 0;
+			if (c) {
+				ms.m[ms.n++] = k << 1 | data;
+				ms.m[ms.n++] = c;
+			}
+		}
+		bp = predict(u, l, next_pc, taken, &redirect);
+	}
+	u->fetch_line = (l->fetch_pa + rec_ilen(l) - 1) >> fs;
 	u->redirect = (uint8_t)redirect;
-	timing_block(u, b, n, &ms);
+	const struct memo_entry *e = timing_block(u, b, n, &ms);
 	after(&u->tm, bp | (redirect ? UARCH_BP_REDIRECT : 0));
+	if (e && e->tag == b->tag && !ms.n)
+		keep_xc(&u->tm, &b->xc[taken], e, redirect);
+}
+
+void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
+			const uint64_t *addr, uint64_t next_pc, int taken)
+{
+	if (n && n <= b->n)
+		retire_from(u, b, n, addr, next_pc, taken, 0);
+}
+
+void uarch_block_resume(struct uarch *u, struct uarch_block *b, const uint64_t *addr,
+			uint64_t next_pc, uint32_t taken, uint32_t from)
+{
+	if (b->n)
+		retire_from(u, b, b->n, addr, next_pc, (int)taken, from);
 }

@@ -270,6 +270,11 @@ static inline uint32_t find_way(const struct uarch_cache *c, uint32_t base, uint
 	return c->ways;
 }
 
+int uarch_cache_probe(struct uarch_cache *c, uint64_t line, int write)
+{
+	return uarch_cache_hit(c, line, write);
+}
+
 /* the filter's first two entries missed (uarch_cache_access in uarch.h) */
 unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
 {

@@ -21,11 +21,13 @@ static HOT_INLINE uint32_t rec_ilen(const struct retire_rec *r)
 	return r->ilen ? r->ilen : 4;
 }
 
-/* the fetch block at virtual va, physical pa; bare: untranslated */
-static HOT_INLINE uint32_t fetch_block(struct uarch *u, uint64_t va, uint64_t pa, int bare)
+/* the fetch block at virtual va, physical pa; bare: untranslated;
+ * tlb_done: its ITLB access was made (translated code) */
+static HOT_INLINE uint32_t fetch_block(struct uarch *u, uint64_t va, uint64_t pa, int bare,
+				       int tlb_done)
 {
 	uint32_t c = 0;
-	if (u->itlb.c.present && !bare) {
+	if (u->itlb.c.present && !bare && !tlb_done) {
 		u->ev[UARCH_EV_ITLB_ACCESS]++;
 		if (!uarch_tlb_access(&u->itlb, va)) {
 			u->ev[UARCH_EV_ITLB_MISS]++;
@@ -43,11 +45,11 @@ static HOT_INLINE uint32_t fetch_block(struct uarch *u, uint64_t va, uint64_t pa
 }
 
 static HOT_INLINE uint32_t data_line(struct uarch *u, uint64_t va, uint64_t addr, int write,
-				     unsigned flags)
+				     unsigned flags, int tlb_done)
 {
 	uint32_t c = 0;
 	int uncached = flags & UARCH_RF_UNCACHED;
-	if (u->dtlb.c.present && !(flags & UARCH_RF_BARE_DATA)) {
+	if (u->dtlb.c.present && !(flags & UARCH_RF_BARE_DATA) && !tlb_done) {
 		u->ev[UARCH_EV_DTLB_ACCESS]++;
 		u->ev[UARCH_EV_DTLB_WRITE_ACCESS] += (unsigned)write;  /* also in the totals */
 		if (!uarch_tlb_access(&u->dtlb, va)) {
@@ -71,20 +73,21 @@ static HOT_INLINE uint32_t data_line(struct uarch *u, uint64_t va, uint64_t addr
 }
 
 /* An access crossing a line touches both; the second's physical address
- * is taken as contiguous (a crossing into another page is rarer still). */
+ * is taken as contiguous (a crossing into another page is rarer still).
+ * tlb_done: the first line's DTLB access was made (translated code). */
 static HOT_INLINE uint32_t data_access_at(struct uarch *u, uint64_t a, uint64_t pa, unsigned size,
-				  unsigned flags, int write)
+				  unsigned flags, int write, int tlb_done)
 {
 	uint64_t last = (size ? size : 1) - 1;
-	uint32_t c = data_line(u, a, pa, write, flags);
+	uint32_t c = data_line(u, a, pa, write, flags, tlb_done);
 	if (((a + last) >> u->dline_shift) != (a >> u->dline_shift))
-		c += data_line(u, a + last, pa + last, write, flags);
+		c += data_line(u, a + last, pa + last, write, flags, 0);
 	return c;
 }
 
 static HOT_INLINE uint32_t data_access(struct uarch *u, const struct retire_rec *r, int write)
 {
-	return data_access_at(u, r->addr, r->paddr, r->size, r->flags, write);
+	return data_access_at(u, r->addr, r->paddr, r->size, r->flags, write, 0);
 }
 
 /* The predictor on a control transfer r to next_pc, a taken branch when
@@ -124,9 +127,9 @@ static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_
 	const int bare = r->flags & UARCH_RF_BARE_FETCH;
 	uint64_t first = r->fetch_pa >> fs, last = (r->fetch_pa + ilen - 1) >> fs;
 	if (first != u->fetch_line || u->redirect)
-		fe = fetch_block(u, r->pc >> fs << fs, first << fs, bare);
+		fe = fetch_block(u, r->pc >> fs << fs, first << fs, bare, 0);
 	if (__builtin_expect(last != first, 0))
-		fe += fetch_block(u, (r->pc + ilen - 1) >> fs << fs, last << fs, bare);
+		fe += fetch_block(u, (r->pc + ilen - 1) >> fs << fs, last << fs, bare, 0);
 	u->fetch_line = last;
 	int redirect = r->next_pc != r->pc + ilen;
 

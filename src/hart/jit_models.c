@@ -1,0 +1,343 @@
+/* The models' hit paths in translated code.
+ *
+ * A counting block that ran whole tells the models at its way out what it
+ * retired. With the models on, that way out does inline what
+ * uarch_retire_block() would do while everything hits, in the same order:
+ *  - each fetch block and data access (TLB, then cache) is looked up as
+ *    the line or page its cache or TLB touched last, which a hit leaves as
+ *    it is; any other line goes to uarch_cache_probe(), which does the
+ *    hits that need no set scan (uarch_cache_hit());
+ *  - a conditional branch is predicted and trained (bpred_branch(): the
+ *    counter, the BTB way its hint names, the history);
+ *  - the timing is replayed from the way out's uarch_xc when the pipeline
+ *    is in the state it started from last time (block.c fills it).
+ * Whatever takes another path calls uarch_block_resume() with how far the
+ * code got, which does the rest as uarch_retire_block() would. Each part
+ * counts its events when it is done, so the counts and every model's state
+ * are exactly uarch_retire_block()'s.
+ *
+ * Registers: rbx is the hart, r12 the models (struct uarch), r13 and r14
+ * the predictor's result and the redirect penalty it leaves; calls are to
+ * C and keep those. */
+#include <stddef.h>
+#include "jit_models.h"
+#include "rvpmu/hart.h"
+
+#define U(f) ((int32_t)offsetof(struct uarch, f))
+#define EV(e) (U(ev) + 8 * (int32_t)(e))
+#define XC(f) ((int32_t)offsetof(struct uarch_xc, f))
+#define HART(f) ((int32_t)offsetof(struct hart, f))
+
+/* qword [r12 + disp] += n */
+static void add_mi(struct em *e, int32_t disp, int32_t n)
+{
+	op_mem(e, 0, 1, 0, n == (int8_t)n ? 0x83 : 0x81, G1_ADD, R12, -1, 0, disp);
+	if (n == (int8_t)n)
+		b1(e, (uint8_t)n);
+	else
+		d4(e, (uint32_t)n);
+}
+
+static struct jm_stub *stub(struct jm *m, uint8_t *at)
+{
+	struct jm_stub *s = &m->stub[m->nstub++];
+	s->at = at;
+	s->back = NULL;
+	s->cache = -1;
+	s->bp = 0;
+	s->from = 0;
+	return s;
+}
+
+/* jump (cc, or always for cc < 0) to a call of uarch_block_resume(from) */
+static void bail(struct jm *m, int cc, uint32_t from)
+{
+	struct em *e = m->e;
+	stub(m, cc < 0 ? jmp32(e) : jcc32(e, (unsigned)cc))->from = from;
+}
+
+/* The cache or TLB at offset co looks line up: inline when it is the last
+ * line touched (a store then dirties it), else through a probe that bails
+ * with from when it cannot hit. line: its number, or ~0 when key = line +
+ * 1 is in rcx. */
+static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t from)
+{
+	struct em *e = m->e;
+	const int32_t fkey = co + (int32_t)offsetof(struct uarch_cache, f_key);
+	if (line != ~0ull && line + 1 == (uint64_t)(int32_t)(line + 1)) {
+		op_mem(e, 0, 1, 0, 0x81, G1_CMP, R12, -1, 0, fkey);   /* cmp qword [f_key0], key */
+		d4(e, (uint32_t)(line + 1));
+	} else {
+		if (line != ~0ull)
+			mov_ri(e, RCX, line + 1);
+		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, fkey);   /* cmp rcx, [f_key0] */
+	}
+	struct jm_stub *s = stub(m, jcc32(e, CC_NE));
+	s->cache = co;
+	s->line = line;
+	s->write = (uint8_t)write;
+	s->from = from;
+	if (write) {   /* dirty[f_slot[0]] |= 1 */
+		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0,
+		       co + (int32_t)offsetof(struct uarch_cache, f_slot));
+		op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, co + (int32_t)offsetof(struct uarch_cache, dirty));
+		op_mem(e, 0, 0, 0, 0x80, G1_OR, RDX, RAX, 0, 0);
+		b1(e, 1);
+	}
+	s->back = e->p;
+}
+
+/* fetch op i: the fetch block of instruction r's byte off (fetch_block()) */
+static void fetch(struct jm *m, const struct retire_rec *r, uint64_t off, unsigned i)
+{
+	const struct uarch *u = m->u;
+	const uint64_t va = (r->pc + off) >> u->fetch_shift << u->fetch_shift;
+	const uint64_t pa = (r->fetch_pa + off) >> u->fetch_shift << u->fetch_shift;
+	if (u->itlb.c.present) {
+		lookup(m, U(itlb.c), va >> u->itlb.c.line_shift, 0, i << 1);
+		add_mi(m->e, EV(UARCH_EV_ITLB_ACCESS), 1);
+	}
+	if (u->l1i.present) {
+		lookup(m, U(l1i), pa >> u->l1i.line_shift, 0, i << 1 | 1);
+		add_mi(m->e, EV(UARCH_EV_L1I_ACCESS), 1);
+	}
+}
+
+/* rcx = the key of data address k's line under shift */
+static void data_key(struct em *e, unsigned k, unsigned shift)
+{
+	op_mem(e, 0, 1, 0, 0x8b, RCX, RBX, -1, 0, HART(jit_addr) + 8 * (int32_t)k);
+	shift_ri(e, 1, SH_SHR, RCX, shift);
+	alu_ri(e, 1, G1_ADD, RCX, 1);
+}
+
+/* data op i: instruction k's access (data_line(); never across a line:
+ * translated code leaves misaligned accesses to the step loop) */
+static void data(struct jm *m, unsigned k, int write, unsigned i)
+{
+	const struct uarch *u = m->u;
+	struct em *e = m->e;
+	if (u->dtlb.c.present) {
+		data_key(e, k, u->dtlb.c.line_shift);
+		lookup(m, U(dtlb.c), ~0ull, 0, i << 1);
+		add_mi(e, EV(UARCH_EV_DTLB_ACCESS), 1);
+		if (write)
+			add_mi(e, EV(UARCH_EV_DTLB_WRITE_ACCESS), 1);
+	}
+	if (u->l1d.present) {
+		data_key(e, k, u->l1d.line_shift);
+		lookup(m, U(l1d), ~0ull, write, i << 1 | 1);
+		add_mi(e, EV(write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS), 1);
+	}
+}
+
+/* bpred_branch() for the block's last instruction r, a conditional
+ * branch going to next: r13d = its UARCH_BP_* result, r14d = the
+ * penalty it leaves (timing_penalty()). */
+static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int taken)
+{
+	const struct uarch_bpred *b = &m->u->bp;
+	const struct uarch_timing_config *tc = &m->u->tm.cfg;
+	struct em *e = m->e;
+	const uint32_t pci = (uint32_t)(r->pc >> 1);
+	const uint32_t from = (uint32_t)m->ub->nops << 1;   /* resume at the predictor */
+	/* eax = the counter's index, cl = the counter, rdx = the table */
+	if (b->dir == UARCH_DIR_GSHARE) {
+		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ghist));
+		alu_ri(e, 0, G1_XOR, RAX, (int32_t)pci);
+		alu_ri(e, 0, G1_AND, RAX, (int32_t)b->pht_mask);
+	} else {
+		mov_ri(e, RAX, pci & b->pht_mask);
+	}
+	op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.pht));
+	op_mem(e, 0, 0, 1, 0xb6, RCX, RDX, RAX, 0, 0);        /* movzx ecx, byte [rdx+rax] */
+	const int32_t way0 = (int32_t)((pci & b->btb_set_mask) * b->btb_ways * 8);
+	if (taken && b->has_btb) {
+		/* the way the hint names must hold pc (else the set is scanned) */
+		op_mem(e, 0, 0, 1, 0xb6, RSI, R12, -1, 0, U(bp.btb_hint) + (int32_t)(pci & 255));
+		alu_ri(e, 0, G1_CMP, RSI, (int32_t)b->btb_ways);
+		bail(m, CC_AE, from);
+		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_pc));
+		mov_ri(e, R8, r->pc | 1);
+		op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
+		bail(m, CC_NE, from);
+		/* r9d = the target was right; then trained, the way stamped */
+		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_target));
+		mov_ri(e, R8, next);
+		xor_zero(e, R9);
+		op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
+		b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
+		op_mem(e, 0, 1, 0, 0x89, R8, RDI, RSI, 3, way0);
+		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_age));
+		op_mem(e, 0, 1, 0, 0x8b, R8, R12, -1, 0, U(bp.clock));
+		alu_ri(e, 1, G1_ADD, R8, 1);
+		op_mem(e, 0, 1, 0, 0x89, R8, R12, -1, 0, U(bp.clock));
+		op_mem(e, 0, 1, 0, 0x89, R8, RDI, RSI, 3, way0);
+	}
+	xor_zero(e, R13);
+	xor_zero(e, R14);
+	b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);          /* cmp cl, thr */
+	uint8_t *right = jcc8(e, taken ? CC_AE : CC_B);
+	mov_ri(e, R13, UARCH_BP_DIR);
+	mov_ri(e, R14, tc->mispredict_penalty);
+	add_mi(e, EV(UARCH_EV_BRANCH_DIR_MISPREDICT), 1);
+	uint8_t *done = jmp8(e);
+	patch8(right, e->p);
+	uint8_t *target_ok = NULL;
+	if (taken) {   /* a direct target the BTB did not give: fixed at decode */
+		if (b->has_btb) {
+			alu_rr(e, 0, G1_AND, R9, R9);
+			target_ok = jcc8(e, CC_NE);
+		}
+		mov_ri(e, R13, UARCH_BP_TARGET | UARCH_BP_DECODE);
+		mov_ri(e, R14, tc->redirect_penalty);
+		add_mi(e, EV(UARCH_EV_BRANCH_TARGET_MISPREDICT), 1);
+	}
+	patch8(done, e->p);
+	if (target_ok)
+		patch8(target_ok, e->p);
+	/* the counter saturates towards the outcome */
+	if (taken) {
+		b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_max);  /* cmp cl, max: CF when below */
+		b1(e, 0x80); b1(e, 0xd1); b1(e, 0);           /* adc cl, 0 */
+	} else {
+		b1(e, 0x80); b1(e, 0xf9); b1(e, 1);           /* cmp cl, 1: CF when 0 */
+		b1(e, 0x80); b1(e, 0xd1); b1(e, 0xff);        /* adc cl, -1 */
+	}
+	op_mem(e, 0, 0, 0, 0x88, RCX, RDX, RAX, 0, 0);        /* mov [rdx+rax], cl */
+	op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ghist));
+	alu_rr(e, 0, G1_ADD, RAX, RAX);
+	if (taken)
+		alu_ri(e, 0, G1_OR, RAX, 1);
+	alu_ri(e, 0, G1_AND, RAX, (int32_t)b->hist_mask);
+	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ghist));
+}
+
+/* The timing replayed from xc (see struct uarch_xc) when the state is
+ * xc->sin; the penalty left is r14 when pen, else none. */
+static void timing(struct jm *m, const struct uarch_xc *xc, int pen)
+{
+	struct em *e = m->e;
+	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(tm.skey));
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
+	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
+	stub(m, jcc32(e, CC_NE))->bp = 1;
+	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(dnow));
+	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, U(tm.now));
+	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, EV(UARCH_EV_CYCLES));
+	for (int i = 0; i < UARCH_XC_EV; i++) {
+		op_mem(e, 0, 0, 1, 0xb6, RAX, RSI, -1, 0, XC(ev) + i);        /* movzx eax, byte */
+		op_mem(e, 0, 0, 1, 0xb7, RCX, RSI, -1, 0, XC(evn) + 2 * i);   /* movzx ecx, word */
+		op_mem(e, 0, 1, 0, 0x01, RCX, R12, RAX, 3, EV(0));
+	}
+	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(sout));
+	if (pen) {
+		shift_ri(e, 1, SH_SHL, R14, 32);
+		alu_rr(e, 1, G1_OR, RAX, R14);
+	}
+	op_mem(e, 0, 1, 0, 0x89, RAX, R12, -1, 0, U(tm.skey));
+}
+
+int jm_ok(const struct uarch *u, const struct uarch_block *ub)
+{
+	if (!u || !ub->n || !ub->tag)
+		return 0;
+	for (uint32_t k = 0; k < ub->n; k++)   /* user mode: nothing bare, nothing uncached */
+		if (ub->r[k].flags & (UARCH_RF_UNCACHED | UARCH_RF_BARE_FETCH | UARCH_RF_BARE_DATA))
+			return 0;
+	return 1;
+}
+
+void jm_exit(struct jm *m, struct em *e, const struct uarch *u, struct uarch_block *ub,
+	     uint64_t next, int next_in_pc, int taken)
+{
+	m->e = e;
+	m->u = u;
+	m->ub = ub;
+	m->next = next;
+	m->next_in_pc = next_in_pc;
+	m->taken = taken;
+	m->nstub = 0;
+	const struct retire_rec *r = ub->r, *l = &r[ub->n - 1];
+	const unsigned fs = u->fetch_shift;
+	mov_ri(e, R12, (uint64_t)(uintptr_t)u);
+	/* op 0, the first fetch: only when the last instruction before ended
+	 * in another fetch block, or a redirect came between */
+	mov_ri(e, RAX, r->fetch_pa >> fs);
+	op_mem(e, 0, 1, 0, 0x3b, RAX, R12, -1, 0, U(fetch_line));
+	uint8_t *other = jcc8(e, CC_NE);
+	op_mem(e, 0, 0, 0, 0x80, G1_CMP, R12, -1, 0, U(redirect));
+	b1(e, 0);
+	uint8_t *same = jcc32(e, CC_E);
+	patch8(other, e->p);
+	fetch(m, r, 0, 0);
+	patch32(same, e->p);
+	for (unsigned i = 1; i < ub->nops; i++) {
+		unsigned k = ub->ops[i] >> 2, kind = ub->ops[i] & 3;
+		if (kind == UARCH_OP_LOAD || kind == UARCH_OP_STORE)
+			data(m, k, kind == UARCH_OP_STORE, i);
+		else
+			fetch(m, &r[k], kind == UARCH_OP_FETCH2 ? (r[k].ilen ? r[k].ilen : 4u) - 1 : 0, i);
+	}
+	mov_ri(e, RAX, (l->fetch_pa + (l->ilen ? l->ilen : 4) - 1) >> fs);
+	op_mem(e, 0, 1, 0, 0x89, RAX, R12, -1, 0, U(fetch_line));
+	const int jump = l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
+	const int redirect = jump || taken || next_in_pc || next != l->pc + (l->ilen ? l->ilen : 4);
+	op_mem(e, 0, 0, 0, 0xc6, 0, R12, -1, 0, U(redirect));
+	b1(e, (unsigned)redirect);
+	if (jump) {   /* the RAS and indirect targets: in C */
+		bail(m, -1, (uint32_t)ub->nops << 1);
+	} else {
+		int br = l->cls == UARCH_CLS_BRANCH;
+		if (br)
+			branch(m, l, next, taken);
+		else
+			xor_zero(e, R13);   /* no prediction */
+		timing(m, &ub->xc[br && taken], br);
+	}
+	m->cont = e->p;
+}
+
+void jm_stubs(struct jm *m)
+{
+	struct em *e = m->e;
+	uint8_t *call = NULL;   /* the call of uarch_block_resume(), r9d = from */
+	for (unsigned i = 0; i < m->nstub; i++) {
+		struct jm_stub *s = &m->stub[i];
+		patch32(s->at, e->p);
+		if (s->cache >= 0) {
+			op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, s->cache);   /* lea rdi, [r12+co] */
+			if (s->line == ~0ull)
+				op_mem(e, 0, 1, 0, 0x8d, RSI, RCX, -1, 0, -1);  /* lea rsi, [rcx-1] */
+			else
+				mov_ri(e, RSI, s->line);
+			mov_ri(e, RDX, s->write);
+			mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_cache_probe);
+			b1(e, 0xff); b1(e, 0xd0);                                /* call rax */
+			alu_rr(e, 0, G1_AND, RAX, RAX);
+			patch32(jcc32(e, CC_NE), s->back);
+		}
+		if (s->bp) {
+			mov_rr32(e, R9, R13);
+			alu_ri(e, 0, G1_OR, R9, (int32_t)UARCH_RESUME_BP);
+		} else {
+			mov_ri(e, R9, s->from);
+		}
+		if (call) {
+			patch32(jmp32(e), call);
+			continue;
+		}
+		call = e->p;
+		mov_rr(e, RDI, R12);
+		mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
+		op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
+		if (m->next_in_pc)
+			op_mem(e, 0, 1, 0, 0x8b, RCX, RBX, -1, 0, HART(pc));
+		else
+			mov_ri(e, RCX, m->next);
+		mov_ri(e, R8, (uint64_t)m->taken);
+		mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_resume);
+		b1(e, 0xff); b1(e, 0xd0);                                        /* call rax */
+		patch32(jmp32(e), m->cont);
+	}
+}

@@ -1,0 +1,41 @@
+/* The models' hit paths in translated code (jit_models.c), for jit.c. */
+#ifndef RVPMU_HART_JIT_MODELS_H
+#define RVPMU_HART_JIT_MODELS_H
+#include "rvpmu/uarch.h"
+#include "x86emit.h"
+
+/* the out-of-line code of one way out: a probe of a cache or TLB, or a
+ * call to uarch_block_resume() */
+struct jm_stub {
+	uint8_t *at;           /* the displacement of the jump to it */
+	uint8_t *back;         /* a probe that hits goes on here */
+	int32_t cache;         /* probe: the cache's offset in struct uarch; -1: a bail */
+	uint64_t line;         /* probe: its line, or ~0: the key in rcx, minus one */
+	uint8_t write;         /* probe: a store */
+	uint8_t bp;            /* bail: from the timing, the predictor's result in r13 */
+	uint32_t from;         /* bail: uarch_block_resume()'s from */
+};
+
+/* One way out being emitted */
+struct jm {
+	struct em *e;
+	const struct uarch *u;
+	struct uarch_block *ub;
+	uint64_t next;         /* where it goes, unless next_in_pc (h->pc holds it) */
+	int next_in_pc, taken;
+	uint8_t *cont;         /* the code after the models' */
+	unsigned nstub;
+	struct jm_stub stub[2 * 3 * 64 + 4];
+};
+
+/* Whether translated code can do the hit paths of block ub for models u */
+int jm_ok(const struct uarch *u, const struct uarch_block *ub);
+/* At a way out of a block that ran whole (all guest registers written
+ * back; rbx is the hart): the models' part of retiring it. */
+void jm_exit(struct jm *m, struct em *e, const struct uarch *u, struct uarch_block *ub,
+	     uint64_t next, int next_in_pc, int taken);
+/* The way out's out-of-line code, once its own code has ended with a
+ * jump (anywhere not reached by falling through). */
+void jm_stubs(struct jm *m);
+
+#endif
