@@ -345,6 +345,14 @@ void uarch_timing_issue(struct uarch_timing *t, const struct retire_rec *r,
 
 /* ---- the facade ---- */
 
+/* The fetch and data miss cycles of a block's instructions: a list of
+ * (instruction << 1 | data, cycles) words, an entry per op that missed,
+ * in order (block.c); op: 1 + the op the last entry is of. */
+struct uarch_misses {
+	uint32_t n, op;
+	uint32_t m[2 * 3 * 64];
+};
+
 struct uarch {
 	uint64_t ev[UARCH_EV_COUNT];
 	struct uarch_cache l1i, l1d, l2;
@@ -359,6 +367,8 @@ struct uarch {
 	uarch_walk_fn walk;
 	void *walk_ctx;
 	struct uarch_memo *memo;   /* block timings seen (block.c), made on first use */
+	/* the misses of the block translated code is retiring (block.c) */
+	struct uarch_misses jmiss;
 };
 
 /* A straight-line run of instructions retired in one call (a translated
@@ -398,14 +408,17 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
  * a branch taken when taken: as uarch_retire() on each in turn. */
 void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			const uint64_t *addr, uint64_t next_pc, int taken);
-/* The rest of uarch_retire_block(u, b, b->n, ...) after translated code
- * did its first part: from = op << 1 | 1 when op's TLB access is done,
- * op << 1 when it is not (op = nops: the predictor is left);
- * UARCH_RESUME_BP | bp when the predictor is done too, with result bp.
- * What was done is counted; nothing before op missed. */
-#define UARCH_RESUME_BP (1u << 16)
-void uarch_block_resume(struct uarch *u, struct uarch_block *b, const uint64_t *addr,
-			uint64_t next_pc, uint32_t taken, uint32_t from);
+/* For translated code retiring all of b as uarch_retire_block() would:
+ * the part of op i (at = i << 1 | 0 for its TLB lookup, | 1 for its cache
+ * lookup) that did not hit inline, with its events; its miss cycles are
+ * kept in u->jmiss. */
+void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
+		      uint32_t at);
+/* ... then the rest, all ops being done: the predictor unless bp is its
+ * result (else UARCH_RESUME_PREDICT), and the timing, from u->jmiss. */
+#define UARCH_RESUME_PREDICT (1u << 16)
+void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,
+			uint32_t bp);
 
 /* 0, or -1 with a message in err (which may be NULL) naming the bad field.
  * On failure nothing stays allocated. */

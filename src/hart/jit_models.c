@@ -1,24 +1,26 @@
 /* The models' hit paths in translated code.
  *
  * A counting block that ran whole tells the models at its way out what it
- * retired. With the models on, that way out does inline what
- * uarch_retire_block() would do while everything hits, in the same order:
+ * retired. With the models on, that way out does it inline, in the order
+ * uarch_retire_block() does:
  *  - each fetch block and data access (TLB, then cache) is looked up as
- *    the line or page its cache or TLB touched last, which a hit leaves as
- *    it is; any other line goes to uarch_cache_probe(), which does the
- *    hits that need no set scan (uarch_cache_hit());
- *  - a conditional branch is predicted and trained (bpred_branch(): the
- *    counter, the BTB way its hint names, the history);
- *  - the timing is replayed from the way out's uarch_xc when the pipeline
- *    is in the state it started from last time (block.c fills it).
- * Whatever takes another path calls uarch_block_resume() with how far the
- * code got, which does the rest as uarch_retire_block() would. Each part
- * counts its events when it is done, so the counts and every model's state
- * are exactly uarch_retire_block()'s.
+ *    uarch_cache_hit() does: the line or page its cache or TLB touched
+ *    last inline, its set's most recent line and the filter's second line
+ *    out of line; any other lookup is uarch_block_slow()'s, which notes
+ *    the miss cycles in u->jmiss;
+ *  - a conditional branch is predicted and trained as bpred_branch() does
+ *    when the BTB way its hint names holds the branch;
+ *  - without misses, the timing is replayed from the way out's uarch_xc
+ *    when the pipeline is in the state it started from last time (block.c
+ *    fills it in).
+ * The predictor of a jump, a BTB hint that is wrong, and the timing
+ * otherwise are uarch_block_resume()'s. Each part counts its own events,
+ * so the counts and every model's state are exactly uarch_retire_block()'s
+ * (tests/jit counting-*, tests/fuzz/fuzz_jit.c).
  *
  * Registers: rbx is the hart, r12 the models (struct uarch), r13 and r14
- * the predictor's result and the redirect penalty it leaves; calls are to
- * C and keep those. */
+ * the predictor's result and the redirect penalty it leaves; the calls,
+ * to C, keep those. */
 #include <stddef.h>
 #include "jit_models.h"
 #include "rvpmu/hart.h"
@@ -42,25 +44,17 @@ static struct jm_stub *stub(struct jm *m, uint8_t *at)
 {
 	struct jm_stub *s = &m->stub[m->nstub++];
 	s->at = at;
-	s->back = NULL;
 	s->cache = -1;
 	s->bp = 0;
-	s->from = 0;
 	return s;
 }
 
-/* jump (cc, or always for cc < 0) to a call of uarch_block_resume(from) */
-static void bail(struct jm *m, int cc, uint32_t from)
-{
-	struct em *e = m->e;
-	stub(m, cc < 0 ? jmp32(e) : jcc32(e, (unsigned)cc))->from = from;
-}
-
-/* The cache or TLB at offset co looks line up: inline when it is the last
- * line touched (a store then dirties it), else through a probe that bails
- * with from when it cannot hit. line: its number, or ~0 when key = line +
- * 1 is in rcx. */
-static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t from)
+/* The cache or TLB at offset co looks line up (uarch_cache_hit()): inline
+ * when it is the last line touched (a store then dirties it), the rest
+ * out of line; the part's events follow (ev, and ev2 unless 0). line: its
+ * number, or ~0 when the key, line + 1, is in rcx. part: the op's. */
+static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t part,
+		   unsigned ev, unsigned ev2)
 {
 	struct em *e = m->e;
 	const int32_t fkey = co + (int32_t)offsetof(struct uarch_cache, f_key);
@@ -76,7 +70,7 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 	s->cache = co;
 	s->line = line;
 	s->write = (uint8_t)write;
-	s->from = from;
+	s->part = part;
 	if (write) {   /* dirty[f_slot[0]] |= 1 */
 		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0,
 		       co + (int32_t)offsetof(struct uarch_cache, f_slot));
@@ -84,6 +78,10 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		op_mem(e, 0, 0, 0, 0x80, G1_OR, RDX, RAX, 0, 0);
 		b1(e, 1);
 	}
+	s->hit = e->p;
+	add_mi(e, EV(ev), 1);
+	if (ev2)
+		add_mi(e, EV(ev2), 1);
 	s->back = e->p;
 }
 
@@ -93,14 +91,10 @@ static void fetch(struct jm *m, const struct retire_rec *r, uint64_t off, unsign
 	const struct uarch *u = m->u;
 	const uint64_t va = (r->pc + off) >> u->fetch_shift << u->fetch_shift;
 	const uint64_t pa = (r->fetch_pa + off) >> u->fetch_shift << u->fetch_shift;
-	if (u->itlb.c.present) {
-		lookup(m, U(itlb.c), va >> u->itlb.c.line_shift, 0, i << 1);
-		add_mi(m->e, EV(UARCH_EV_ITLB_ACCESS), 1);
-	}
-	if (u->l1i.present) {
-		lookup(m, U(l1i), pa >> u->l1i.line_shift, 0, i << 1 | 1);
-		add_mi(m->e, EV(UARCH_EV_L1I_ACCESS), 1);
-	}
+	if (u->itlb.c.present)
+		lookup(m, U(itlb.c), va >> u->itlb.c.line_shift, 0, i << 1, UARCH_EV_ITLB_ACCESS, 0);
+	if (u->l1i.present)
+		lookup(m, U(l1i), pa >> u->l1i.line_shift, 0, i << 1 | 1, UARCH_EV_L1I_ACCESS, 0);
 }
 
 /* rcx = the key of data address k's line under shift */
@@ -119,16 +113,101 @@ static void data(struct jm *m, unsigned k, int write, unsigned i)
 	struct em *e = m->e;
 	if (u->dtlb.c.present) {
 		data_key(e, k, u->dtlb.c.line_shift);
-		lookup(m, U(dtlb.c), ~0ull, 0, i << 1);
-		add_mi(e, EV(UARCH_EV_DTLB_ACCESS), 1);
-		if (write)
-			add_mi(e, EV(UARCH_EV_DTLB_WRITE_ACCESS), 1);
+		lookup(m, U(dtlb.c), ~0ull, 0, i << 1, UARCH_EV_DTLB_ACCESS,
+		       write ? UARCH_EV_DTLB_WRITE_ACCESS : 0);
 	}
 	if (u->l1d.present) {
 		data_key(e, k, u->l1d.line_shift);
-		lookup(m, U(l1d), ~0ull, write, i << 1 | 1);
-		add_mi(e, EV(write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS), 1);
+		lookup(m, U(l1d), ~0ull, write, i << 1 | 1,
+		       write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS, 0);
 	}
+}
+
+/* The out-of-line rest of lookup s, the key in rcx: uarch_cache_hit()
+ * past its first line, then uarch_block_slow(). */
+static void lookup_stub(struct jm *m, const struct jm_stub *s)
+{
+	struct em *e = m->e;
+	const struct uarch_cache *c = (const struct uarch_cache *)((const char *)m->u + s->cache);
+	const int32_t co = s->cache;
+#define C(f) (co + (int32_t)offsetof(struct uarch_cache, f))
+	if (s->line != ~0ull)
+		mov_ri(e, RCX, s->line + 1);
+	/* the set: in rdx, or a constant */
+	const int dyn = s->line == ~0ull && c->set_mask;
+	const uint32_t set = dyn ? 0 : (uint32_t)(s->line == ~0ull ? 0 : s->line & c->set_mask);
+	if (dyn) {
+		op_mem(e, 0, 1, 0, 0x8d, RDX, RCX, -1, 0, -1);        /* lea rdx, [rcx-1] */
+		alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
+	}
+#define AT_SET(size) (dyn ? RDX : -1), (size) == 8 ? 3u : 2u, (dyn ? 0 : (int32_t)(set * (size)))
+	/* the set's most recent line: eax = its slot */
+	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, C(mru));
+	op_mem(e, 0, 0, 0, 0x8b, RAX, RAX, AT_SET(4));
+	op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(tag));
+	op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, RAX, 3, 0);
+	uint8_t *not_mru = jcc8(e, CC_NE);
+	if (s->write) {
+		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(dirty));
+		op_mem(e, 0, 0, 0, 0x80, G1_OR, RSI, RAX, 0, 0);
+		b1(e, 1);
+	}
+	patch32(jmp32(e), s->hit);
+	patch8(not_mru, e->p);
+	/* the filter's second line: touched (uarch_cache_touch()) */
+	op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[1]));
+	uint8_t *slow = jcc32(e, CC_NE);
+	op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[1]));
+	if (c->repl == UARCH_REPL_LRU) {
+		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(clock));
+		alu_ri(e, 1, G1_ADD, RSI, 1);
+		op_mem(e, 0, 1, 0, 0x89, RSI, R12, -1, 0, C(clock));
+		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, C(age));
+		op_mem(e, 0, 1, 0, 0x89, RSI, RDI, RAX, 3, 0);
+	} else {
+		mov_rr32(e, RSI, RAX);
+		alu_ri(e, 0, G1_AND, RSI, (int32_t)(c->ways - 1));
+		shift_ri(e, 0, SH_SHL, RSI, 4);                        /* 16 bytes a way */
+		op_mem(e, 0, 1, 0, 0x03, RSI, R12, -1, 0, C(plru));   /* add rsi, [plru] */
+		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, C(age));
+		op_mem(e, 0, 1, 0, 0x8b, R8, RDI, AT_SET(8));
+		op_mem(e, 0, 1, 0, 0x23, R8, RSI, -1, 0, 0);          /* and r8, [rsi] */
+		op_mem(e, 0, 1, 0, 0x0b, R8, RSI, -1, 0, 8);          /* or r8, [rsi+8] */
+		op_mem(e, 0, 1, 0, 0x89, R8, RDI, AT_SET(8));
+	}
+	op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(mru));
+	op_mem(e, 0, 0, 0, 0x89, RAX, RSI, AT_SET(4));
+	if (s->write) {
+		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(dirty));
+		op_mem(e, 0, 0, 0, 0x80, G1_OR, RSI, RAX, 0, 0);
+		b1(e, 1);
+	}
+	op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(f_key[0]));
+	op_mem(e, 0, 1, 0, 0x89, RSI, R12, -1, 0, C(f_key[1]));
+	op_mem(e, 0, 0, 0, 0x8b, RSI, R12, -1, 0, C(f_slot[0]));
+	op_mem(e, 0, 0, 0, 0x89, RSI, R12, -1, 0, C(f_slot[1]));
+	op_mem(e, 0, 1, 0, 0x89, RCX, R12, -1, 0, C(f_key[0]));
+	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, C(f_slot[0]));
+	patch32(jmp32(e), s->hit);
+#undef AT_SET
+#undef C
+	/* anything else: in C */
+	patch32(slow, e->p);
+	mov_rr(e, RDI, R12);
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
+	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
+	mov_ri(e, RCX, s->part);
+	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_slow);
+	b1(e, 0xff); b1(e, 0xd0);                                      /* call rax */
+	patch32(jmp32(e), s->back);
+}
+
+/* jump (cc, or always for cc < 0) to uarch_block_resume() with the
+ * predictor left to it */
+static void resume(struct jm *m, int cc)
+{
+	struct em *e = m->e;
+	stub(m, cc < 0 ? jmp32(e) : jcc32(e, (unsigned)cc));
 }
 
 /* bpred_branch() for the block's last instruction r, a conditional
@@ -140,7 +219,6 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	const struct uarch_timing_config *tc = &m->u->tm.cfg;
 	struct em *e = m->e;
 	const uint32_t pci = (uint32_t)(r->pc >> 1);
-	const uint32_t from = (uint32_t)m->ub->nops << 1;   /* resume at the predictor */
 	/* eax = the counter's index, cl = the counter, rdx = the table */
 	if (b->dir == UARCH_DIR_GSHARE) {
 		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ghist));
@@ -156,11 +234,11 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		/* the way the hint names must hold pc (else the set is scanned) */
 		op_mem(e, 0, 0, 1, 0xb6, RSI, R12, -1, 0, U(bp.btb_hint) + (int32_t)(pci & 255));
 		alu_ri(e, 0, G1_CMP, RSI, (int32_t)b->btb_ways);
-		bail(m, CC_AE, from);
+		resume(m, CC_AE);
 		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_pc));
 		mov_ri(e, R8, r->pc | 1);
 		op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
-		bail(m, CC_NE, from);
+		resume(m, CC_NE);
 		/* r9d = the target was right; then trained, the way stamped */
 		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_target));
 		mov_ri(e, R8, next);
@@ -218,6 +296,9 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 static void timing(struct jm *m, const struct uarch_xc *xc, int pen)
 {
 	struct em *e = m->e;
+	op_mem(e, 0, 0, 0, 0x83, G1_CMP, R12, -1, 0, U(jmiss.n));   /* misses: in C */
+	b1(e, 0);
+	stub(m, jcc32(e, CC_NE))->bp = 1;
 	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
@@ -286,7 +367,7 @@ void jm_exit(struct jm *m, struct em *e, const struct uarch *u, struct uarch_blo
 	op_mem(e, 0, 0, 0, 0xc6, 0, R12, -1, 0, U(redirect));
 	b1(e, (unsigned)redirect);
 	if (jump) {   /* the RAS and indirect targets: in C */
-		bail(m, -1, (uint32_t)ub->nops << 1);
+		resume(m, -1);
 	} else {
 		int br = l->cls == UARCH_CLS_BRANCH;
 		if (br)
@@ -301,28 +382,18 @@ void jm_exit(struct jm *m, struct em *e, const struct uarch *u, struct uarch_blo
 void jm_stubs(struct jm *m)
 {
 	struct em *e = m->e;
-	uint8_t *call = NULL;   /* the call of uarch_block_resume(), r9d = from */
+	uint8_t *call = NULL;   /* the call of uarch_block_resume(), r8d = bp */
 	for (unsigned i = 0; i < m->nstub; i++) {
 		struct jm_stub *s = &m->stub[i];
 		patch32(s->at, e->p);
 		if (s->cache >= 0) {
-			op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, s->cache);   /* lea rdi, [r12+co] */
-			if (s->line == ~0ull)
-				op_mem(e, 0, 1, 0, 0x8d, RSI, RCX, -1, 0, -1);  /* lea rsi, [rcx-1] */
-			else
-				mov_ri(e, RSI, s->line);
-			mov_ri(e, RDX, s->write);
-			mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_cache_probe);
-			b1(e, 0xff); b1(e, 0xd0);                                /* call rax */
-			alu_rr(e, 0, G1_AND, RAX, RAX);
-			patch32(jcc32(e, CC_NE), s->back);
+			lookup_stub(m, s);
+			continue;
 		}
-		if (s->bp) {
-			mov_rr32(e, R9, R13);
-			alu_ri(e, 0, G1_OR, R9, (int32_t)UARCH_RESUME_BP);
-		} else {
-			mov_ri(e, R9, s->from);
-		}
+		if (s->bp)
+			mov_rr32(e, R8, R13);
+		else
+			mov_ri(e, R8, UARCH_RESUME_PREDICT);
 		if (call) {
 			patch32(jmp32(e), call);
 			continue;
@@ -330,12 +401,11 @@ void jm_stubs(struct jm *m)
 		call = e->p;
 		mov_rr(e, RDI, R12);
 		mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
-		op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
 		if (m->next_in_pc)
-			op_mem(e, 0, 1, 0, 0x8b, RCX, RBX, -1, 0, HART(pc));
+			op_mem(e, 0, 1, 0, 0x8b, RDX, RBX, -1, 0, HART(pc));
 		else
-			mov_ri(e, RCX, m->next);
-		mov_ri(e, R8, (uint64_t)m->taken);
+			mov_ri(e, RDX, m->next);
+		mov_ri(e, RCX, (uint64_t)m->taken);
 		mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_resume);
 		b1(e, 0xff); b1(e, 0xd0);                                        /* call rax */
 		patch32(jmp32(e), m->cont);

@@ -4,16 +4,17 @@
 #include "rvpmu/uarch.h"
 #include "x86emit.h"
 
-/* the out-of-line code of one way out: a probe of a cache or TLB, or a
- * call to uarch_block_resume() */
+/* the out-of-line code of one way out: the rest of a cache or TLB
+ * lookup, or a call to uarch_block_resume() */
 struct jm_stub {
 	uint8_t *at;           /* the displacement of the jump to it */
-	uint8_t *back;         /* a probe that hits goes on here */
-	int32_t cache;         /* probe: the cache's offset in struct uarch; -1: a bail */
-	uint64_t line;         /* probe: its line, or ~0: the key in rcx, minus one */
-	uint8_t write;         /* probe: a store */
-	uint8_t bp;            /* bail: from the timing, the predictor's result in r13 */
-	uint32_t from;         /* bail: uarch_block_resume()'s from */
+	uint8_t *hit;          /* lookup: where a hit goes on (to count it) */
+	uint8_t *back;         /* lookup: where it goes on after uarch_block_slow() */
+	int32_t cache;         /* lookup: the cache's offset in struct uarch; -1: resume */
+	uint64_t line;         /* lookup: its line, or ~0: the key (line + 1) is in rcx */
+	uint8_t write;         /* lookup: a store */
+	uint32_t part;         /* lookup: uarch_block_slow()'s at */
+	uint8_t bp;            /* resume: the predictor's result is in r13 */
 };
 
 /* One way out being emitted */

@@ -34,13 +34,6 @@ _Static_assert(UARCH_EV_STALL_FRONTEND > TEV && UARCH_EV_STALL_BACKEND > TEV &&
 _Static_assert(UARCH_OP_FETCH == 0 && UARCH_OP_FETCH2 == 1 && UARCH_OP_LOAD == 2 &&
 	       UARCH_OP_STORE == 3, "op kinds are bit fields");
 
-/* The fetch and data miss cycles of a block's instructions: a list of
- * (instruction << 1 | data, cycles), in order. */
-struct misses {
-	uint32_t n;
-	uint32_t m[2 * 3 * 64];
-};
-
 struct memo_entry {
 	uint64_t tag;          /* the block's; 0: empty */
 	uint64_t sin;          /* the state it started in (t->skey) */
@@ -87,7 +80,7 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 
 /* timing_issue() on each of the first n instructions, redirects aside */
 static void simulate(struct uarch *u, const struct retire_rec *r, uint32_t n,
-		     const struct misses *ms)
+		     const struct uarch_misses *ms)
 {
 	uint32_t c[2][64] = {{0}};   /* [data][instruction] */
 	for (uint32_t i = 0; i < ms->n; i += 2)
@@ -97,7 +90,7 @@ static void simulate(struct uarch *u, const struct retire_rec *r, uint32_t n,
 }
 
 static int same_key(const struct memo_entry *e, uint64_t tag, uint64_t sin,
-		    const struct misses *ms)
+		    const struct uarch_misses *ms)
 {
 	return e->tag == tag && e->sin == sin && e->nmiss == ms->n &&
 	       !memcmp(e->miss, ms->m, ms->n * sizeof(ms->m[0]));
@@ -115,7 +108,7 @@ static HOT_INLINE void replay(struct uarch *u, const struct memo_entry *e)
 
 /* simulate() from interned state sin, keeping what it did in e when
  * the numbers fit it and the state it leaves can be interned */
-static void record(struct uarch *u, const struct uarch_block *b, const struct misses *ms,
+static void record(struct uarch *u, const struct uarch_block *b, const struct uarch_misses *ms,
 		   struct memo_entry *e, uint64_t sin)
 {
 	struct uarch_timing *t = &u->tm;
@@ -149,7 +142,7 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct mi
 /* The memo entry b's timing came from, or was kept in (valid when its
  * tag is b's), or NULL when it was simulated. */
 static const struct memo_entry *timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
-					     const struct misses *ms)
+					     const struct uarch_misses *ms)
 {
 	struct uarch_timing *t = &u->tm;
 	if (__builtin_expect(!u->memo, 0) && !(u->memo = calloc(1, sizeof(*u->memo))))
@@ -213,79 +206,102 @@ static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct me
 	}
 }
 
-/* The block's first n instructions from `from` (uarch_block_resume) */
-static void retire_from(struct uarch *u, struct uarch_block *b, uint32_t n, const uint64_t *addr,
-			uint64_t next_pc, int taken, uint32_t from)
+/* Block b's first n instructions, their ops done with misses ms: the
+ * predictor (unless done, with result bp) and the timing. */
+static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64_t next_pc,
+		      int taken, uint32_t bp, const struct uarch_misses *ms)
 {
-	const struct retire_rec *r = b->r;
+	const struct retire_rec *l = &b->r[n - 1];
 	const unsigned fs = u->fetch_shift;
-	const struct retire_rec *l = &r[n - 1];
-	struct misses ms;
-	ms.n = 0;
 	int redirect = next_pc != l->pc + rec_ilen(l);
-	unsigned bp;
 	taken = l->cls == UARCH_CLS_BRANCH && taken;
-	if (from & UARCH_RESUME_BP) {
-		bp = from & ~UARCH_RESUME_BP;
-		redirect |= taken || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
-	} else {
-		unsigned nops = b->nops;
-		if (n < b->n)   /* a side exit: the ops of the first n instructions */
-			for (nops = 0; nops < b->nops && b->ops[nops] >> 2 < n; nops++)
-				;
-		unsigned i = from >> 1, tlb_done = from & 1;
-		/* ops[0] is the first instruction's fetch: none when it goes on
-		 * in the fetch block the last instruction before it ended in */
-		if (!i && (tlb_done || (r->fetch_pa >> fs) != u->fetch_line || u->redirect)) {
-			uint32_t c = fetch_block(u, r->pc >> fs << fs, r->fetch_pa >> fs << fs,
-						 r->flags & UARCH_RF_BARE_FETCH, tlb_done);
-			if (c) {
-				ms.m[ms.n++] = 0;
-				ms.m[ms.n++] = c;
-			}
-		}
-		if (!i) {
-			i = 1;
-			tlb_done = 0;
-		}
-		for (const uint8_t *op = b->ops + i, *end = b->ops + nops; op < end; op++) {
-			unsigned k = *op >> 2, c, data = *op >> 1 & 1;
-			const struct retire_rec *x = &r[k];
-			if (data) {   /* UARCH_OP_LOAD, UARCH_OP_STORE */
-				c = data_access_at(u, addr[k], addr[k], x->size, x->flags, *op & 1,
-						   tlb_done);
-			} else {      /* UARCH_OP_FETCH, UARCH_OP_FETCH2: the block of its last byte */
-				uint64_t off = *op & 1 ? rec_ilen(x) - 1 : 0;
-				c = fetch_block(u, (x->pc + off) >> fs << fs,
-						(x->fetch_pa + off) >> fs << fs,
-						x->flags & UARCH_RF_BARE_FETCH, tlb_done);
-			}
-			tlb_done = 0;
-			if (c) {
-				ms.m[ms.n++] = k << 1 | data;
-				ms.m[ms.n++] = c;
-			}
-		}
+	if (bp & UARCH_RESUME_PREDICT)
 		bp = predict(u, l, next_pc, taken, &redirect);
-	}
+	else   /* as predict() has it */
+		redirect |= taken || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
 	u->fetch_line = (l->fetch_pa + rec_ilen(l) - 1) >> fs;
 	u->redirect = (uint8_t)redirect;
-	const struct memo_entry *e = timing_block(u, b, n, &ms);
+	const struct memo_entry *e = timing_block(u, b, n, ms);
 	after(&u->tm, bp | (redirect ? UARCH_BP_REDIRECT : 0));
-	if (e && e->tag == b->tag && !ms.n)
+	if (e && e->tag == b->tag && !ms->n)
 		keep_xc(&u->tm, &b->xc[taken], e, redirect);
+}
+
+/* op i's miss cycles c, in ms */
+static void note_miss(struct uarch_misses *ms, unsigned i, uint32_t what, uint32_t c)
+{
+	if (ms->op == i + 1) {   /* its other part missed too */
+		ms->m[ms->n - 1] += c;
+		return;
+	}
+	ms->op = i + 1;
+	ms->m[ms->n++] = what;
+	ms->m[ms->n++] = c;
 }
 
 void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			const uint64_t *addr, uint64_t next_pc, int taken)
 {
-	if (n && n <= b->n)
-		retire_from(u, b, n, addr, next_pc, taken, 0);
+	const struct retire_rec *r = b->r;
+	const unsigned fs = u->fetch_shift;
+	struct uarch_misses ms;
+	ms.n = 0;
+	if (!n || n > b->n)
+		return;
+	unsigned nops = b->nops;
+	if (n < b->n)   /* a side exit: the ops of the first n instructions */
+		for (nops = 0; nops < b->nops && b->ops[nops] >> 2 < n; nops++)
+			;
+	/* ops[0] is the first instruction's fetch: none when it goes on in
+	 * the fetch block the last instruction before it ended in */
+	if ((r->fetch_pa >> fs) != u->fetch_line || u->redirect) {
+		uint32_t c = fetch_block(u, r->pc >> fs << fs, r->fetch_pa >> fs << fs,
+					 r->flags & UARCH_RF_BARE_FETCH);
+		if (c) {
+			ms.m[ms.n++] = 0;
+			ms.m[ms.n++] = c;
+		}
+	}
+	for (const uint8_t *op = b->ops + 1, *end = b->ops + nops; op < end; op++) {
+		unsigned k = *op >> 2, c, data = *op >> 1 & 1;
+		const struct retire_rec *x = &r[k];
+		if (data) {   /* UARCH_OP_LOAD, UARCH_OP_STORE */
+			c = data_access_at(u, addr[k], addr[k], x->size, x->flags, *op & 1);
+		} else {      /* UARCH_OP_FETCH, UARCH_OP_FETCH2: the block of its last byte */
+			uint64_t off = *op & 1 ? rec_ilen(x) - 1 : 0;
+			c = fetch_block(u, (x->pc + off) >> fs << fs, (x->fetch_pa + off) >> fs << fs,
+					x->flags & UARCH_RF_BARE_FETCH);
+		}
+		if (c) {
+			ms.m[ms.n++] = k << 1 | data;
+			ms.m[ms.n++] = c;
+		}
+	}
+	block_end(u, b, n, next_pc, taken, UARCH_RESUME_PREDICT, &ms);
 }
 
-void uarch_block_resume(struct uarch *u, struct uarch_block *b, const uint64_t *addr,
-			uint64_t next_pc, uint32_t taken, uint32_t from)
+void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
+		      uint32_t at)
+{
+	const unsigned i = at >> 1, op = b->ops[i], k = op >> 2, data = op >> 1 & 1;
+	const struct retire_rec *x = &b->r[k];
+	uint32_t c;
+	if (data) {   /* never across a line: translated code has no misaligned access */
+		c = at & 1 ? l1d_part(u, addr[k], (int)(op & 1)) : dtlb_part(u, addr[k], (int)(op & 1));
+	} else {
+		const unsigned fs = u->fetch_shift;
+		const uint64_t off = op & 1 ? rec_ilen(x) - 1 : 0;
+		c = at & 1 ? l1i_part(u, (x->fetch_pa + off) >> fs << fs)
+			   : itlb_part(u, (x->pc + off) >> fs << fs);
+	}
+	if (c)
+		note_miss(&u->jmiss, i, k << 1 | data, c);
+}
+
+void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,
+			uint32_t bp)
 {
 	if (b->n)
-		retire_from(u, b, b->n, addr, next_pc, (int)taken, from);
+		block_end(u, b, b->n, next_pc, (int)taken, bp, &u->jmiss);
+	u->jmiss.n = u->jmiss.op = 0;
 }

@@ -21,73 +21,91 @@ static HOT_INLINE uint32_t rec_ilen(const struct retire_rec *r)
 	return r->ilen ? r->ilen : 4;
 }
 
-/* the fetch block at virtual va, physical pa; bare: untranslated;
- * tlb_done: its ITLB access was made (translated code) */
-static HOT_INLINE uint32_t fetch_block(struct uarch *u, uint64_t va, uint64_t pa, int bare,
-				       int tlb_done)
+/* The four parts of the accesses, each counting its events and returning
+ * the cycles its misses cost: the ITLB and L1I lookups of a fetch block,
+ * the DTLB and L1D lookups of a data line. (Translated code does their
+ * hits inline and calls uarch_block_slow() for the others.) */
+static HOT_INLINE uint32_t itlb_part(struct uarch *u, uint64_t va)
+{
+	u->ev[UARCH_EV_ITLB_ACCESS]++;
+	if (uarch_tlb_access(&u->itlb, va))
+		return 0;
+	u->ev[UARCH_EV_ITLB_MISS]++;
+	return uarch_tlb_refill(u, va);
+}
+
+static HOT_INLINE uint32_t l1i_part(struct uarch *u, uint64_t pa)
+{
+	u->ev[UARCH_EV_L1I_ACCESS]++;
+	if (!(uarch_cache_access(&u->l1i, pa, 0, NULL) & UARCH_MISS))
+		return 0;
+	u->ev[UARCH_EV_L1I_MISS]++;
+	return uarch_l2_fill(u, pa);
+}
+
+static HOT_INLINE uint32_t dtlb_part(struct uarch *u, uint64_t va, int write)
+{
+	u->ev[UARCH_EV_DTLB_ACCESS]++;
+	u->ev[UARCH_EV_DTLB_WRITE_ACCESS] += (unsigned)write;  /* also in the totals */
+	if (uarch_tlb_access(&u->dtlb, va))
+		return 0;
+	u->ev[UARCH_EV_DTLB_MISS]++;
+	u->ev[UARCH_EV_DTLB_WRITE_MISS] += (unsigned)write;
+	return uarch_tlb_refill(u, va);
+}
+
+static HOT_INLINE uint32_t l1d_part(struct uarch *u, uint64_t pa, int write)
+{
+	uint64_t victim = 0;
+	uint32_t c = 0;
+	u->ev[write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS]++;
+	unsigned res = uarch_cache_access(&u->l1d, pa, write, &victim);
+	if (__builtin_expect(res & UARCH_MISS, 0)) {
+		u->ev[write ? UARCH_EV_L1D_WRITE_MISS : UARCH_EV_L1D_READ_MISS]++;
+		c = uarch_l2_fill(u, pa);
+	}
+	if (res & UARCH_WB)
+		uarch_writeback(u, victim);
+	return c;
+}
+
+/* the fetch block at virtual va, physical pa; bare: untranslated */
+static HOT_INLINE uint32_t fetch_block(struct uarch *u, uint64_t va, uint64_t pa, int bare)
 {
 	uint32_t c = 0;
-	if (u->itlb.c.present && !bare && !tlb_done) {
-		u->ev[UARCH_EV_ITLB_ACCESS]++;
-		if (!uarch_tlb_access(&u->itlb, va)) {
-			u->ev[UARCH_EV_ITLB_MISS]++;
-			c += uarch_tlb_refill(u, va);
-		}
-	}
-	if (u->l1i.present) {
-		u->ev[UARCH_EV_L1I_ACCESS]++;
-		if (uarch_cache_access(&u->l1i, pa, 0, NULL) & UARCH_MISS) {
-			u->ev[UARCH_EV_L1I_MISS]++;
-			c += uarch_l2_fill(u, pa);
-		}
-	}
+	if (u->itlb.c.present && !bare)
+		c = itlb_part(u, va);
+	if (u->l1i.present)
+		c += l1i_part(u, pa);
 	return c;
 }
 
 static HOT_INLINE uint32_t data_line(struct uarch *u, uint64_t va, uint64_t addr, int write,
-				     unsigned flags, int tlb_done)
+				     unsigned flags)
 {
 	uint32_t c = 0;
-	int uncached = flags & UARCH_RF_UNCACHED;
-	if (u->dtlb.c.present && !(flags & UARCH_RF_BARE_DATA) && !tlb_done) {
-		u->ev[UARCH_EV_DTLB_ACCESS]++;
-		u->ev[UARCH_EV_DTLB_WRITE_ACCESS] += (unsigned)write;  /* also in the totals */
-		if (!uarch_tlb_access(&u->dtlb, va)) {
-			u->ev[UARCH_EV_DTLB_MISS]++;
-			u->ev[UARCH_EV_DTLB_WRITE_MISS] += (unsigned)write;
-			c += uarch_tlb_refill(u, va);
-		}
-	}
-	if (u->l1d.present && !uncached) {   /* device memory is not cacheable */
-		uint64_t victim = 0;
-		u->ev[write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS]++;
-		unsigned res = uarch_cache_access(&u->l1d, addr, write, &victim);
-		if (__builtin_expect(res & UARCH_MISS, 0)) {
-			u->ev[write ? UARCH_EV_L1D_WRITE_MISS : UARCH_EV_L1D_READ_MISS]++;
-			c += uarch_l2_fill(u, addr);
-		}
-		if (res & UARCH_WB)
-			uarch_writeback(u, victim);
-	}
+	if (u->dtlb.c.present && !(flags & UARCH_RF_BARE_DATA))
+		c = dtlb_part(u, va, write);
+	if (u->l1d.present && !(flags & UARCH_RF_UNCACHED))   /* device memory is not cacheable */
+		c += l1d_part(u, addr, write);
 	return c;
 }
 
 /* An access crossing a line touches both; the second's physical address
- * is taken as contiguous (a crossing into another page is rarer still).
- * tlb_done: the first line's DTLB access was made (translated code). */
+ * is taken as contiguous (a crossing into another page is rarer still). */
 static HOT_INLINE uint32_t data_access_at(struct uarch *u, uint64_t a, uint64_t pa, unsigned size,
-				  unsigned flags, int write, int tlb_done)
+				  unsigned flags, int write)
 {
 	uint64_t last = (size ? size : 1) - 1;
-	uint32_t c = data_line(u, a, pa, write, flags, tlb_done);
+	uint32_t c = data_line(u, a, pa, write, flags);
 	if (((a + last) >> u->dline_shift) != (a >> u->dline_shift))
-		c += data_line(u, a + last, pa + last, write, flags, 0);
+		c += data_line(u, a + last, pa + last, write, flags);
 	return c;
 }
 
 static HOT_INLINE uint32_t data_access(struct uarch *u, const struct retire_rec *r, int write)
 {
-	return data_access_at(u, r->addr, r->paddr, r->size, r->flags, write, 0);
+	return data_access_at(u, r->addr, r->paddr, r->size, r->flags, write);
 }
 
 /* The predictor on a control transfer r to next_pc, a taken branch when
@@ -127,9 +145,9 @@ static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_
 	const int bare = r->flags & UARCH_RF_BARE_FETCH;
 	uint64_t first = r->fetch_pa >> fs, last = (r->fetch_pa + ilen - 1) >> fs;
 	if (first != u->fetch_line || u->redirect)
-		fe = fetch_block(u, r->pc >> fs << fs, first << fs, bare, 0);
+		fe = fetch_block(u, r->pc >> fs << fs, first << fs, bare);
 	if (__builtin_expect(last != first, 0))
-		fe += fetch_block(u, (r->pc + ilen - 1) >> fs << fs, last << fs, bare, 0);
+		fe += fetch_block(u, (r->pc + ilen - 1) >> fs << fs, last << fs, bare);
 	u->fetch_line = last;
 	int redirect = r->next_pc != r->pc + ilen;
 
