@@ -210,13 +210,58 @@ static void resume(struct jm *m, int cc)
 	stub(m, cc < 0 ? jmp32(e) : jcc32(e, (unsigned)cc));
 }
 
+/* The predictor was wrong: r13d = bp, r14d = the penalty it leaves
+ * (timing_penalty()), its event counted. */
+static void wrong(struct jm *m, unsigned bp, unsigned ev)
+{
+	const struct uarch_timing_config *tc = &m->u->tm.cfg;
+	int decode = (bp & UARCH_BP_DECODE) && !(bp & (UARCH_BP_DIR | UARCH_BP_RAS));
+	mov_ri(m->e, R13, bp);
+	mov_ri(m->e, R14, decode ? tc->redirect_penalty : tc->mispredict_penalty);
+	add_mi(m->e, EV(ev), 1);
+}
+
+/* btb_predict() for pc, the target in r10: r9d = whether the BTB had it,
+ * then trained, when the way pc's hint names holds pc (else the set is
+ * scanned: uarch_block_resume()). */
+static void btb(struct jm *m, uint64_t pc)
+{
+	const struct uarch_bpred *b = &m->u->bp;
+	struct em *e = m->e;
+	const uint32_t pci = (uint32_t)(pc >> 1);
+	const int32_t way0 = (int32_t)((pci & b->btb_set_mask) * b->btb_ways * 8);
+	op_mem(e, 0, 0, 1, 0xb6, RSI, R12, -1, 0, U(bp.btb_hint) + (int32_t)(pci & 255));
+	alu_ri(e, 0, G1_CMP, RSI, (int32_t)b->btb_ways);
+	resume(m, CC_AE);
+	op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_pc));
+	mov_ri(e, R8, pc | 1);
+	op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
+	resume(m, CC_NE);
+	op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_target));
+	xor_zero(e, R9);
+	op_mem(e, 0, 1, 0, 0x3b, R10, RDI, RSI, 3, way0);
+	b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
+	op_mem(e, 0, 1, 0, 0x89, R10, RDI, RSI, 3, way0);
+	op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_age));
+	op_mem(e, 0, 1, 0, 0x8b, R8, R12, -1, 0, U(bp.clock));
+	alu_ri(e, 1, G1_ADD, R8, 1);
+	op_mem(e, 0, 1, 0, 0x89, R8, R12, -1, 0, U(bp.clock));
+	op_mem(e, 0, 1, 0, 0x89, R8, RDI, RSI, 3, way0);
+}
+
+/* The predictor's result in r13d and the penalty in r14d (see wrong()):
+ * none yet. */
+static void right(struct em *e)
+{
+	xor_zero(e, R13);
+	xor_zero(e, R14);
+}
+
 /* bpred_branch() for the block's last instruction r, a conditional
- * branch going to next: r13d = its UARCH_BP_* result, r14d = the
- * penalty it leaves (timing_penalty()). */
+ * branch going to next. */
 static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int taken)
 {
 	const struct uarch_bpred *b = &m->u->bp;
-	const struct uarch_timing_config *tc = &m->u->tm.cfg;
 	struct em *e = m->e;
 	const uint32_t pci = (uint32_t)(r->pc >> 1);
 	/* eax = the counter's index, cl = the counter, rdx = the table */
@@ -229,47 +274,23 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	}
 	op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.pht));
 	op_mem(e, 0, 0, 1, 0xb6, RCX, RDX, RAX, 0, 0);        /* movzx ecx, byte [rdx+rax] */
-	const int32_t way0 = (int32_t)((pci & b->btb_set_mask) * b->btb_ways * 8);
 	if (taken && b->has_btb) {
-		/* the way the hint names must hold pc (else the set is scanned) */
-		op_mem(e, 0, 0, 1, 0xb6, RSI, R12, -1, 0, U(bp.btb_hint) + (int32_t)(pci & 255));
-		alu_ri(e, 0, G1_CMP, RSI, (int32_t)b->btb_ways);
-		resume(m, CC_AE);
-		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_pc));
-		mov_ri(e, R8, r->pc | 1);
-		op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
-		resume(m, CC_NE);
-		/* r9d = the target was right; then trained, the way stamped */
-		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_target));
-		mov_ri(e, R8, next);
-		xor_zero(e, R9);
-		op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
-		b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
-		op_mem(e, 0, 1, 0, 0x89, R8, RDI, RSI, 3, way0);
-		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_age));
-		op_mem(e, 0, 1, 0, 0x8b, R8, R12, -1, 0, U(bp.clock));
-		alu_ri(e, 1, G1_ADD, R8, 1);
-		op_mem(e, 0, 1, 0, 0x89, R8, R12, -1, 0, U(bp.clock));
-		op_mem(e, 0, 1, 0, 0x89, R8, RDI, RSI, 3, way0);
+		mov_ri(e, R10, next);
+		btb(m, r->pc);
 	}
-	xor_zero(e, R13);
-	xor_zero(e, R14);
+	right(e);
 	b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);          /* cmp cl, thr */
-	uint8_t *right = jcc8(e, taken ? CC_AE : CC_B);
-	mov_ri(e, R13, UARCH_BP_DIR);
-	mov_ri(e, R14, tc->mispredict_penalty);
-	add_mi(e, EV(UARCH_EV_BRANCH_DIR_MISPREDICT), 1);
+	uint8_t *dir_ok = jcc8(e, taken ? CC_AE : CC_B);
+	wrong(m, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT);
 	uint8_t *done = jmp8(e);
-	patch8(right, e->p);
+	patch8(dir_ok, e->p);
 	uint8_t *target_ok = NULL;
 	if (taken) {   /* a direct target the BTB did not give: fixed at decode */
 		if (b->has_btb) {
 			alu_rr(e, 0, G1_AND, R9, R9);
 			target_ok = jcc8(e, CC_NE);
 		}
-		mov_ri(e, R13, UARCH_BP_TARGET | UARCH_BP_DECODE);
-		mov_ri(e, R14, tc->redirect_penalty);
-		add_mi(e, EV(UARCH_EV_BRANCH_TARGET_MISPREDICT), 1);
+		wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
 	}
 	patch8(done, e->p);
 	if (target_ok)
@@ -289,6 +310,102 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		alu_ri(e, 0, G1_OR, RAX, 1);
 	alu_ri(e, 0, G1_AND, RAX, (int32_t)b->hist_mask);
 	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ghist));
+}
+
+static int is_link(unsigned r) { return r == 1 || r == 5; }
+
+/* ras_push() of ra */
+static void ras_push(struct jm *m, uint64_t ra)
+{
+	const struct uarch_bpred *b = &m->u->bp;
+	struct em *e = m->e;
+	if (!b->ras_depth)
+		return;
+	op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_top));
+	op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.ras));
+	mov_ri(e, RCX, ra);
+	op_mem(e, 0, 1, 0, 0x89, RCX, RDX, RAX, 3, 0);
+	alu_ri(e, 0, G1_ADD, RAX, 1);
+	xor_zero(e, RCX);
+	alu_ri(e, 0, G1_CMP, RAX, (int32_t)b->ras_depth);
+	op0f_rr(e, 0, 0x44, RAX, RCX);                        /* cmove eax, ecx */
+	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ras_top));
+	op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_count));
+	alu_ri(e, 0, G1_CMP, RAX, (int32_t)b->ras_depth);     /* CF while not full */
+	b1(e, 0x83); b1(e, 0xd0); b1(e, 0);                   /* adc eax, 0 */
+	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ras_count));
+}
+
+/* uarch_bpred_retire() for a jal r to next */
+static void jal(struct jm *m, const struct retire_rec *r, uint64_t next)
+{
+	struct em *e = m->e;
+	right(e);
+	if (m->u->bp.has_btb) {
+		mov_ri(e, R10, next);
+		btb(m, r->pc);
+		alu_rr(e, 0, G1_AND, R9, R9);
+	}
+	uint8_t *ok = m->u->bp.has_btb ? jcc8(e, CC_NE) : NULL;
+	wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+	if (ok)
+		patch8(ok, e->p);
+	if (is_link(r->rd))
+		ras_push(m, r->pc + (r->ilen ? r->ilen : 4));
+}
+
+/* uarch_bpred_retire() for a jalr r, its target in h->pc */
+static void jalr(struct jm *m, const struct retire_rec *r)
+{
+	const struct uarch_bpred *b = &m->u->bp;
+	struct em *e = m->e;
+	const int rdl = is_link(r->rd), rsl = is_link(r->rs1);
+	right(e);
+	op_mem(e, 0, 1, 0, 0x8b, R10, RBX, -1, 0, HART(pc));
+	uint8_t *ok = NULL;
+	if (rsl && (!rdl || r->rd != r->rs1) && b->ras_depth) {   /* a return: the RAS pops */
+		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_count));
+		alu_rr(e, 0, G1_AND, RAX, RAX);
+		uint8_t *empty = jcc8(e, CC_E);
+		alu_ri(e, 0, G1_SUB, RAX, 1);
+		op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ras_count));
+		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_top));
+		mov_ri(e, RCX, b->ras_depth - 1);
+		alu_ri(e, 0, G1_SUB, RAX, 1);
+		op0f_rr(e, 0, 0x42, RAX, RCX);                /* cmovb eax, ecx: from 0 round */
+		op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ras_top));
+		op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.ras));
+		op_mem(e, 0, 1, 0, 0x3b, R10, RDX, RAX, 3, 0);
+		ok = jcc8(e, CC_E);
+		patch8(empty, e->p);
+		wrong(m, UARCH_BP_RAS, UARCH_EV_RAS_MISPREDICT);
+	} else if (b->ind_entries) {   /* ind_predict() */
+		if (b->dir == UARCH_DIR_GSHARE) {
+			op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ghist));
+			alu_ri(e, 0, G1_XOR, RAX, (int32_t)(uint32_t)(r->pc >> 1));
+		} else {
+			mov_ri(e, RAX, (uint32_t)(r->pc >> 1));
+		}
+		alu_ri(e, 0, G1_AND, RAX, (int32_t)(b->ind_entries - 1));  /* jm_ok(): a power of two */
+		op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.ind_target));
+		mov_rr(e, RCX, R10);
+		alu_ri(e, 1, G1_OR, RCX, 1);
+		op_mem(e, 0, 1, 0, 0x3b, RCX, RDX, RAX, 3, 0);
+		op_mem(e, 0, 1, 0, 0x89, RCX, RDX, RAX, 3, 0);
+		ok = jcc8(e, CC_E);
+		wrong(m, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+	} else {
+		if (b->has_btb) {
+			btb(m, r->pc);
+			alu_rr(e, 0, G1_AND, R9, R9);
+			ok = jcc8(e, CC_NE);
+		}
+		wrong(m, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+	}
+	if (ok)
+		patch8(ok, e->p);
+	if (rdl)
+		ras_push(m, r->pc + (r->ilen ? r->ilen : 4));
 }
 
 /* The timing replayed from xc (see struct uarch_xc) when the state is
@@ -321,7 +438,9 @@ static void timing(struct jm *m, const struct uarch_xc *xc, int pen)
 
 int jm_ok(const struct uarch *u, const struct uarch_block *ub)
 {
-	if (!u || !ub->n || !ub->tag)
+	if (!u || !ub->n || !ub->tag ||
+	    (u->bp.ind_entries & (u->bp.ind_entries - 1)) ||           /* indexed by a mask */
+	    (uint64_t)(u->bp.btb_set_mask + 1) * u->bp.btb_ways * 8 > INT32_MAX)   /* by a disp32 */
 		return 0;
 	for (uint32_t k = 0; k < ub->n; k++)   /* user mode: nothing bare, nothing uncached */
 		if (ub->r[k].flags & (UARCH_RF_UNCACHED | UARCH_RF_BARE_FETCH | UARCH_RF_BARE_DATA))
@@ -366,16 +485,21 @@ void jm_exit(struct jm *m, struct em *e, const struct uarch *u, struct uarch_blo
 	const int redirect = jump || taken || next_in_pc || next != l->pc + (l->ilen ? l->ilen : 4);
 	op_mem(e, 0, 0, 0, 0xc6, 0, R12, -1, 0, U(redirect));
 	b1(e, (unsigned)redirect);
-	if (jump) {   /* the RAS and indirect targets: in C */
-		resume(m, -1);
-	} else {
-		int br = l->cls == UARCH_CLS_BRANCH;
-		if (br)
-			branch(m, l, next, taken);
-		else
-			xor_zero(e, R13);   /* no prediction */
-		timing(m, &ub->xc[br && taken], br);
+	switch (l->cls) {
+	case UARCH_CLS_BRANCH:
+		branch(m, l, next, taken);
+		break;
+	case UARCH_CLS_JAL:
+		jal(m, l, next);
+		break;
+	case UARCH_CLS_JALR:
+		jalr(m, l);
+		break;
+	default:
+		right(e);   /* no control transfer */
+		break;
 	}
+	timing(m, &ub->xc[l->cls == UARCH_CLS_BRANCH && taken], 1);
 	m->cont = e->p;
 }
 
