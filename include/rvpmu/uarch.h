@@ -379,10 +379,11 @@ struct uarch {
  * state exactly, so a block seen before from the same relative state
  * replays them (src/uarch/block.c). */
 struct uarch_block;
-/* What a block run whole without a miss did last from state sin, for
- * translated code to replay without a call (one per way out: [taken]):
- * advance now and cycles by dnow, add evn[i] to ev[ev[i]] (unused pairs
- * add 0), and set the state to sout | the new redirect penalty << 32. */
+/* What a block run whole without a miss did from state sin, for
+ * translated code to replay without a call (the last two states it came
+ * from, for each way out: [taken][0 the latest, 1]): advance now and
+ * cycles by dnow, add evn[i] to ev[ev[i]] (unused pairs add 0), and set
+ * the state to sout | the new redirect penalty << 32. */
 #define UARCH_XC_EV 4
 struct uarch_xc {
 	uint64_t sin;           /* UINT64_MAX: empty */
@@ -396,7 +397,7 @@ struct uarch_block {
 	uint64_t tag;           /* unique to the block; 0: not memoised */
 	uint8_t nops;
 	uint32_t hint;          /* the memo entry it used last */
-	struct uarch_xc xc[2];
+	struct uarch_xc xc[2][2];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * 64];
 };

@@ -408,9 +408,9 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 		ras_push(m, r->pc + (r->ilen ? r->ilen : 4));
 }
 
-/* The timing replayed from xc (see struct uarch_xc) when the state is
- * xc->sin; the penalty left is r14 when pen, else none. */
-static void timing(struct jm *m, const struct uarch_xc *xc, int pen)
+/* The timing replayed from xc[0] or xc[1] (see struct uarch_xc) when the
+ * state is its sin, leaving the penalty in r14. */
+static void timing(struct jm *m, const struct uarch_xc *xc)
 {
 	struct em *e = m->e;
 	op_mem(e, 0, 0, 0, 0x83, G1_CMP, R12, -1, 0, U(jmiss.n));   /* misses: in C */
@@ -419,7 +419,11 @@ static void timing(struct jm *m, const struct uarch_xc *xc, int pen)
 	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
+	uint8_t *latest = jcc8(e, CC_E);
+	alu_ri(e, 1, G1_ADD, RSI, (int32_t)sizeof(*xc));
+	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
 	stub(m, jcc32(e, CC_NE))->bp = 1;
+	patch8(latest, e->p);
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(dnow));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, U(tm.now));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, EV(UARCH_EV_CYCLES));
@@ -429,10 +433,8 @@ static void timing(struct jm *m, const struct uarch_xc *xc, int pen)
 		op_mem(e, 0, 1, 0, 0x01, RCX, R12, RAX, 3, EV(0));
 	}
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(sout));
-	if (pen) {
-		shift_ri(e, 1, SH_SHL, R14, 32);
-		alu_rr(e, 1, G1_OR, RAX, R14);
-	}
+	shift_ri(e, 1, SH_SHL, R14, 32);
+	alu_rr(e, 1, G1_OR, RAX, R14);
 	op_mem(e, 0, 1, 0, 0x89, RAX, R12, -1, 0, U(tm.skey));
 }
 
@@ -499,7 +501,7 @@ void jm_exit(struct jm *m, struct em *e, const struct uarch *u, struct uarch_blo
 		right(e);   /* no control transfer */
 		break;
 	}
-	timing(m, &ub->xc[l->cls == UARCH_CLS_BRANCH && taken], 1);
+	timing(m, ub->xc[l->cls == UARCH_CLS_BRANCH && taken]);
 	m->cont = e->p;
 }
 

@@ -75,7 +75,7 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_STORE);
 	}
 	b->tag = next_tag++;
-	b->xc[0].sin = b->xc[1].sin = UINT64_MAX;
+	b->xc[0][0].sin = b->xc[0][1].sin = b->xc[1][0].sin = b->xc[1][1].sin = UINT64_MAX;
 }
 
 /* timing_issue() on each of the first n instructions, redirects aside */
@@ -188,15 +188,17 @@ static void after(struct uarch_timing *t, unsigned bp)
 }
 
 /* Memo entry e, of a whole block run without a miss, as the block's way
- * out xc replays it: its redirect applied to the state it leaves. */
+ * out xc[] replays it: its redirect applied to the state it leaves. */
 static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct memo_entry *e,
 		    int redirect)
 {
-	if (xc->sin == e->sin)   /* the same again: a whole block is deterministic */
+	/* the same again: a whole block is deterministic */
+	if (xc[0].sin == e->sin || xc[1].sin == e->sin)
 		return;
 	uint32_t sout = redirect ? tstate_closed(t, e->smid) : e->smid;
 	if (!sout || e->nev > UARCH_XC_EV)
 		return;
+	xc[1] = xc[0];
 	xc->sin = e->sin;
 	xc->sout = sout;
 	xc->dnow = e->dnow;
@@ -224,7 +226,7 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	const struct memo_entry *e = timing_block(u, b, n, ms);
 	after(&u->tm, bp | (redirect ? UARCH_BP_REDIRECT : 0));
 	if (e && e->tag == b->tag && !ms->n)
-		keep_xc(&u->tm, &b->xc[taken], e, redirect);
+		keep_xc(&u->tm, b->xc[taken], e, redirect);
 }
 
 /* op i's miss cycles c, in ms */
