@@ -221,6 +221,30 @@ static void wrong(struct jm *m, unsigned bp, unsigned ev)
 	add_mi(m->e, EV(ev), 1);
 }
 
+/* wrong() when register w (set to 0 or 1) is 1, without a branch (the
+ * host would mispredict it as often as the model does); at most one of
+ * them is 1 after right(). */
+static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev)
+{
+	const struct uarch_timing_config *tc = &m->u->tm.cfg;
+	struct em *e = m->e;
+	int decode = (bp & UARCH_BP_DECODE) && !(bp & (UARCH_BP_DIR | UARCH_BP_RAS));
+	op_rr(e, 0, 0x69, R11, w);                    /* imul r11d, w, bp */
+	d4(e, bp);
+	alu_rr(e, 0, G1_ADD, R13, R11);
+	op_rr(e, 0, 0x69, R11, w);
+	d4(e, decode ? tc->redirect_penalty : tc->mispredict_penalty);
+	alu_rr(e, 0, G1_ADD, R14, R11);
+	op_mem(e, 0, 1, 0, 0x01, w, R12, -1, 0, EV(ev));   /* add [ev], w */
+}
+
+/* the low byte of r (zeroed before the flags were set) = cc holds */
+static void setcc(struct em *e, unsigned cc, int r)
+{
+	rex(e, 0, 0, 0, r, r >= 4 && r < 8);
+	b1(e, 0x0f); b1(e, 0x90 | cc); b1(e, 0xc0 | (r & 7));
+}
+
 /* btb_predict() for pc, the target in r10: r9d = whether the BTB had it,
  * then trained, when the way pc's hint names holds pc (else the set is
  * scanned: uarch_block_resume()). */
@@ -279,22 +303,17 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		btb(m, r->pc);
 	}
 	right(e);
+	xor_zero(e, R8);
 	b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);          /* cmp cl, thr */
-	uint8_t *dir_ok = jcc8(e, taken ? CC_AE : CC_B);
-	wrong(m, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT);
-	uint8_t *done = jmp8(e);
-	patch8(dir_ok, e->p);
-	uint8_t *target_ok = NULL;
-	if (taken) {   /* a direct target the BTB did not give: fixed at decode */
-		if (b->has_btb) {
-			alu_rr(e, 0, G1_AND, R9, R9);
-			target_ok = jcc8(e, CC_NE);
-		}
-		wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+	setcc(e, taken ? CC_B : CC_AE, R8);                   /* r8d = the direction was wrong */
+	wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT);
+	if (taken) {   /* right, but a direct target the BTB did not give: fixed at decode */
+		mov_rr32(e, R10, R8);
+		if (b->has_btb)
+			alu_rr(e, 0, G1_OR, R10, R9);
+		alu_ri(e, 0, G1_XOR, R10, 1);
+		wrong_if(m, R10, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
 	}
-	patch8(done, e->p);
-	if (target_ok)
-		patch8(target_ok, e->p);
 	/* the counter saturates towards the outcome */
 	if (taken) {
 		b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_max);  /* cmp cl, max: CF when below */
@@ -344,12 +363,11 @@ static void jal(struct jm *m, const struct retire_rec *r, uint64_t next)
 	if (m->u->bp.has_btb) {
 		mov_ri(e, R10, next);
 		btb(m, r->pc);
-		alu_rr(e, 0, G1_AND, R9, R9);
+		alu_ri(e, 0, G1_XOR, R9, 1);
+		wrong_if(m, R9, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+	} else {
+		wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
 	}
-	uint8_t *ok = m->u->bp.has_btb ? jcc8(e, CC_NE) : NULL;
-	wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
-	if (ok)
-		patch8(ok, e->p);
 	if (is_link(r->rd))
 		ras_push(m, r->pc + (r->ilen ? r->ilen : 4));
 }
@@ -362,7 +380,6 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 	const int rdl = is_link(r->rd), rsl = is_link(r->rs1);
 	right(e);
 	op_mem(e, 0, 1, 0, 0x8b, R10, RBX, -1, 0, HART(pc));
-	uint8_t *ok = NULL;
 	if (rsl && (!rdl || r->rd != r->rs1) && b->ras_depth) {   /* a return: the RAS pops */
 		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_count));
 		alu_rr(e, 0, G1_AND, RAX, RAX);
@@ -375,10 +392,14 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 		op0f_rr(e, 0, 0x42, RAX, RCX);                /* cmovb eax, ecx: from 0 round */
 		op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ras_top));
 		op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.ras));
+		xor_zero(e, R8);
 		op_mem(e, 0, 1, 0, 0x3b, R10, RDX, RAX, 3, 0);
-		ok = jcc8(e, CC_E);
+		setcc(e, CC_NE, R8);
+		wrong_if(m, R8, UARCH_BP_RAS, UARCH_EV_RAS_MISPREDICT);
+		uint8_t *done = jmp8(e);
 		patch8(empty, e->p);
 		wrong(m, UARCH_BP_RAS, UARCH_EV_RAS_MISPREDICT);
+		patch8(done, e->p);
 	} else if (b->ind_entries) {   /* ind_predict() */
 		if (b->dir == UARCH_DIR_GSHARE) {
 			op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ghist));
@@ -390,20 +411,18 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 		op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.ind_target));
 		mov_rr(e, RCX, R10);
 		alu_ri(e, 1, G1_OR, RCX, 1);
+		xor_zero(e, R8);
 		op_mem(e, 0, 1, 0, 0x3b, RCX, RDX, RAX, 3, 0);
+		setcc(e, CC_NE, R8);
 		op_mem(e, 0, 1, 0, 0x89, RCX, RDX, RAX, 3, 0);
-		ok = jcc8(e, CC_E);
-		wrong(m, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+		wrong_if(m, R8, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+	} else if (b->has_btb) {
+		btb(m, r->pc);
+		alu_ri(e, 0, G1_XOR, R9, 1);
+		wrong_if(m, R9, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT);
 	} else {
-		if (b->has_btb) {
-			btb(m, r->pc);
-			alu_rr(e, 0, G1_AND, R9, R9);
-			ok = jcc8(e, CC_NE);
-		}
 		wrong(m, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT);
 	}
-	if (ok)
-		patch8(ok, e->p);
 	if (rdl)
 		ras_push(m, r->pc + (r->ilen ? r->ilen : 4));
 }
@@ -418,12 +437,11 @@ static void timing(struct jm *m, const struct uarch_xc *xc)
 	stub(m, jcc32(e, CC_NE))->bp = 1;
 	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
+	op_mem(e, 0, 1, 0, 0x8d, RDI, RSI, -1, 0, (int32_t)sizeof(*xc));
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
-	uint8_t *latest = jcc8(e, CC_E);
-	alu_ri(e, 1, G1_ADD, RSI, (int32_t)sizeof(*xc));
+	op0f_rr(e, 1, 0x45, RSI, RDI);                        /* cmovne rsi, rdi: xc[1] */
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
 	stub(m, jcc32(e, CC_NE))->bp = 1;
-	patch8(latest, e->p);
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(dnow));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, U(tm.now));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, EV(UARCH_EV_CYCLES));
