@@ -329,6 +329,9 @@ struct uarch_timing {
 int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *cfg);
 void uarch_timing_free(struct uarch_timing *t);
 void uarch_timing_reset(struct uarch_timing *t);
+/* The redirect penalty that prediction result bp (UARCH_BP_*) leaves for
+ * the next instruction: 0 when the prediction was right. */
+uint32_t uarch_timing_penalty(const struct uarch_timing *t, unsigned bp);
 /* Make the fields of an interned state current again (t->skey = 0). */
 void uarch_timing_settle(struct uarch_timing *t);
 /* The most any model event (cycles, a stall, a count) can grow by in one
@@ -415,11 +418,12 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
  * kept in u->jmiss. */
 void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
 		      uint32_t at);
-/* ... then the rest, all ops being done: the predictor unless bp is its
- * result (else UARCH_RESUME_PREDICT), and the timing, from u->jmiss. */
-#define UARCH_RESUME_PREDICT (1u << 16)
+/* ... then the rest, all ops being done: the predictor unless pen is the
+ * redirect penalty it left (else UARCH_RESUME_PREDICT), and the timing,
+ * from u->jmiss. */
+#define UARCH_RESUME_PREDICT (1u << 31)
 void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,
-			uint32_t bp);
+			uint32_t pen);
 
 /* 0, or -1 with a message in err (which may be NULL) naming the bad field.
  * On failure nothing stays allocated. */

@@ -18,9 +18,8 @@
  * so the counts and every model's state are exactly uarch_retire_block()'s
  * (tests/jit counting-*, tests/fuzz/fuzz_jit.c).
  *
- * Registers: rbx is the hart, r12 the models (struct uarch), r13 and r14
- * the predictor's result and the redirect penalty it leaves; the calls,
- * to C, keep those. */
+ * Registers: rbx is the hart, r12 the models (struct uarch), r14 the
+ * redirect penalty the predictor leaves; the calls, to C, keep those. */
 #include <stddef.h>
 #include "jit_models.h"
 #include "rvpmu/hart.h"
@@ -210,14 +209,11 @@ static void resume(struct jm *m, int cc)
 	stub(m, cc < 0 ? jmp32(e) : jcc32(e, (unsigned)cc));
 }
 
-/* The predictor was wrong: r13d = bp, r14d = the penalty it leaves
- * (timing_penalty()), its event counted. */
+/* The predictor was wrong with result bp: r14d = its penalty, its event
+ * counted. */
 static void wrong(struct jm *m, unsigned bp, unsigned ev)
 {
-	const struct uarch_timing_config *tc = &m->u->tm.cfg;
-	int decode = (bp & UARCH_BP_DECODE) && !(bp & (UARCH_BP_DIR | UARCH_BP_RAS));
-	mov_ri(m->e, R13, bp);
-	mov_ri(m->e, R14, decode ? tc->redirect_penalty : tc->mispredict_penalty);
+	mov_ri(m->e, R14, uarch_timing_penalty(&m->u->tm, bp));
 	add_mi(m->e, EV(ev), 1);
 }
 
@@ -226,14 +222,9 @@ static void wrong(struct jm *m, unsigned bp, unsigned ev)
  * them is 1 after right(). */
 static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev)
 {
-	const struct uarch_timing_config *tc = &m->u->tm.cfg;
 	struct em *e = m->e;
-	int decode = (bp & UARCH_BP_DECODE) && !(bp & (UARCH_BP_DIR | UARCH_BP_RAS));
-	op_rr(e, 0, 0x69, R11, w);                    /* imul r11d, w, bp */
-	d4(e, bp);
-	alu_rr(e, 0, G1_ADD, R13, R11);
-	op_rr(e, 0, 0x69, R11, w);
-	d4(e, decode ? tc->redirect_penalty : tc->mispredict_penalty);
+	op_rr(e, 0, 0x69, R11, w);                    /* imul r11d, w, penalty */
+	d4(e, uarch_timing_penalty(&m->u->tm, bp));
 	alu_rr(e, 0, G1_ADD, R14, R11);
 	op_mem(e, 0, 1, 0, 0x01, w, R12, -1, 0, EV(ev));   /* add [ev], w */
 }
@@ -273,11 +264,10 @@ static void btb(struct jm *m, uint64_t pc)
 	op_mem(e, 0, 1, 0, 0x89, R8, RDI, RSI, 3, way0);
 }
 
-/* The predictor's result in r13d and the penalty in r14d (see wrong()):
- * none yet. */
+/* The redirect penalty the predictor leaves, in r14d (see wrong()): none
+ * yet. */
 static void right(struct em *e)
 {
-	xor_zero(e, R13);
 	xor_zero(e, R14);
 }
 
@@ -535,7 +525,7 @@ void jm_stubs(struct jm *m)
 			continue;
 		}
 		if (s->bp)
-			mov_rr32(e, R8, R13);
+			mov_rr32(e, R8, R14);
 		else
 			mov_ri(e, R8, UARCH_RESUME_PREDICT);
 		if (call) {

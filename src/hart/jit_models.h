@@ -14,7 +14,7 @@ struct jm_stub {
 	uint64_t line;         /* lookup: its line, or ~0: the key (line + 1) is in rcx */
 	uint8_t write;         /* lookup: a store */
 	uint32_t part;         /* lookup: uarch_block_slow()'s at */
-	uint8_t bp;            /* resume: the predictor's result is in r13 */
+	uint8_t bp;            /* resume: the predictor is done, its penalty in r14 */
 };
 
 /* One way out being emitted */

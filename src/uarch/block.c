@@ -171,20 +171,23 @@ static const struct memo_entry *timing_block(struct uarch *u, struct uarch_block
 	return NULL;
 }
 
-/* timing_after() on an interned state too */
-static void after(struct uarch_timing *t, unsigned bp)
+/* timing_after() of a block's last instruction, which leaves penalty pen
+ * pending (its first took what was): on an interned state too */
+static void after(struct uarch_timing *t, int redirect, uint32_t pen)
 {
 	if (t->skey) {
 		uint32_t i = (uint32_t)t->skey;
-		if (bp & UARCH_BP_REDIRECT)
+		if (redirect)
 			i = tstate_closed(t, i);
 		if (i) {
-			t->skey = i | (uint64_t)timing_penalty(t, bp, (uint32_t)(t->skey >> 32)) << 32;
+			t->skey = i | (uint64_t)pen << 32;
 			return;
 		}
 		uarch_timing_settle(t);
 	}
-	timing_after(t, bp);
+	if (redirect)
+		t->slots = t->cfg.width;
+	t->fe_pending = pen;
 }
 
 /* Memo entry e, of a whole block run without a miss, as the block's way
@@ -209,22 +212,22 @@ static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct me
 }
 
 /* Block b's first n instructions, their ops done with misses ms: the
- * predictor (unless done, with result bp) and the timing. */
+ * predictor (unless done, leaving penalty pen) and the timing. */
 static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64_t next_pc,
-		      int taken, uint32_t bp, const struct uarch_misses *ms)
+		      int taken, uint32_t pen, const struct uarch_misses *ms)
 {
 	const struct retire_rec *l = &b->r[n - 1];
 	const unsigned fs = u->fetch_shift;
 	int redirect = next_pc != l->pc + rec_ilen(l);
 	taken = l->cls == UARCH_CLS_BRANCH && taken;
-	if (bp & UARCH_RESUME_PREDICT)
-		bp = predict(u, l, next_pc, taken, &redirect);
+	if (pen & UARCH_RESUME_PREDICT)
+		pen = timing_penalty(&u->tm, predict(u, l, next_pc, taken, &redirect), 0);
 	else   /* as predict() has it */
 		redirect |= taken || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
 	u->fetch_line = (l->fetch_pa + rec_ilen(l) - 1) >> fs;
 	u->redirect = (uint8_t)redirect;
 	const struct memo_entry *e = timing_block(u, b, n, ms);
-	after(&u->tm, bp | (redirect ? UARCH_BP_REDIRECT : 0));
+	after(&u->tm, redirect, pen);
 	if (e && e->tag == b->tag && !ms->n)
 		keep_xc(&u->tm, b->xc[taken], e, redirect);
 }
@@ -301,9 +304,9 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 }
 
 void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,
-			uint32_t bp)
+			uint32_t pen)
 {
 	if (b->n)
-		block_end(u, b, b->n, next_pc, (int)taken, bp, &u->jmiss);
+		block_end(u, b, b->n, next_pc, (int)taken, pen, &u->jmiss);
 	u->jmiss.n = u->jmiss.op = 0;
 }

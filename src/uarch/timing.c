@@ -108,6 +108,11 @@ void uarch_timing_reset(struct uarch_timing *t)
 	t->skey = 0;   /* the interned states stay: they are relative */
 }
 
+uint32_t uarch_timing_penalty(const struct uarch_timing *t, unsigned bp)
+{
+	return timing_penalty(t, bp, 0);
+}
+
 void uarch_timing_issue(struct uarch_timing *t, const struct retire_rec *r,
 			uint32_t fe, uint32_t be, unsigned bp, uint64_t *ev)
 {
