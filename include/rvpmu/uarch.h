@@ -364,8 +364,9 @@ struct uarch {
 	struct uarch_timing tm;
 	uint32_t fetch_shift;   /* fetch block = L1I line (64 B without L1I) */
 	uint32_t dline_shift;
-	uint64_t fetch_line;    /* last fetch block touched (physical) */
-	uint8_t redirect;       /* the next fetch starts a new block */
+	/* the last fetch block touched (physical), or UARCH_NO_LINE after a
+	 * redirect: the next fetch starts a new block */
+	uint64_t fetch_line;
 	/* the real page tables' walks (NULL: a walk costs walk_lat) */
 	uarch_walk_fn walk;
 	void *walk_ctx;
@@ -433,7 +434,8 @@ void uarch_free(struct uarch *u);
 void uarch_reset(struct uarch *u);
 void uarch_retire(struct uarch *u, const struct retire_rec *r);
 /* The next fetch is a new block (a trap or interrupt changed the pc). */
-static inline void uarch_redirect(struct uarch *u) { u->redirect = 1; }
+#define UARCH_NO_LINE UINT64_MAX
+static inline void uarch_redirect(struct uarch *u) { u->fetch_line = UARCH_NO_LINE; }
 void uarch_sfence_vma(struct uarch *u);   /* flushes ITLB, DTLB, L2 TLB */
 void uarch_fence_i(struct uarch *u);      /* invalidates L1I */
 

@@ -39,6 +39,18 @@ static void add_mi(struct em *e, int32_t disp, int32_t n)
 		d4(e, (uint32_t)n);
 }
 
+/* cmp qword [r12 + disp], v (through rcx when v is not an imm32) */
+static void cmp_mi(struct em *e, int32_t disp, uint64_t v)
+{
+	if (v == (uint64_t)(int32_t)v) {
+		op_mem(e, 0, 1, 0, 0x81, G1_CMP, R12, -1, 0, disp);
+		d4(e, (uint32_t)v);
+	} else {
+		mov_ri(e, RCX, v);
+		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, disp);
+	}
+}
+
 static struct jm_stub *stub(struct jm *m, uint8_t *at)
 {
 	struct jm_stub *s = &m->stub[m->nstub++];
@@ -57,14 +69,10 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 {
 	struct em *e = m->e;
 	const int32_t fkey = co + (int32_t)offsetof(struct uarch_cache, f_key);
-	if (line != ~0ull && line + 1 == (uint64_t)(int32_t)(line + 1)) {
-		op_mem(e, 0, 1, 0, 0x81, G1_CMP, R12, -1, 0, fkey);   /* cmp qword [f_key0], key */
-		d4(e, (uint32_t)(line + 1));
-	} else {
-		if (line != ~0ull)
-			mov_ri(e, RCX, line + 1);
+	if (line != ~0ull)
+		cmp_mi(e, fkey, line + 1);
+	else
 		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, fkey);   /* cmp rcx, [f_key0] */
-	}
 	struct jm_stub *s = stub(m, jcc32(e, CC_NE));
 	s->cache = co;
 	s->line = line;
@@ -473,13 +481,8 @@ void jm_exit(struct jm *m, struct em *e, const struct uarch *u, struct uarch_blo
 	mov_ri(e, R12, (uint64_t)(uintptr_t)u);
 	/* op 0, the first fetch: only when the last instruction before ended
 	 * in another fetch block, or a redirect came between */
-	mov_ri(e, RAX, r->fetch_pa >> fs);
-	op_mem(e, 0, 1, 0, 0x3b, RAX, R12, -1, 0, U(fetch_line));
-	uint8_t *other = jcc8(e, CC_NE);
-	op_mem(e, 0, 0, 0, 0x80, G1_CMP, R12, -1, 0, U(redirect));
-	b1(e, 0);
+	cmp_mi(e, U(fetch_line), r->fetch_pa >> fs);
 	uint8_t *same = jcc32(e, CC_E);
-	patch8(other, e->p);
 	fetch(m, r, 0, 0);
 	patch32(same, e->p);
 	for (unsigned i = 1; i < ub->nops; i++) {
@@ -489,12 +492,16 @@ void jm_exit(struct jm *m, struct em *e, const struct uarch *u, struct uarch_blo
 		else
 			fetch(m, &r[k], kind == UARCH_OP_FETCH2 ? (r[k].ilen ? r[k].ilen : 4u) - 1 : 0, i);
 	}
-	mov_ri(e, RAX, (l->fetch_pa + (l->ilen ? l->ilen : 4) - 1) >> fs);
-	op_mem(e, 0, 1, 0, 0x89, RAX, R12, -1, 0, U(fetch_line));
 	const int jump = l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
 	const int redirect = jump || taken || next_in_pc || next != l->pc + (l->ilen ? l->ilen : 4);
-	op_mem(e, 0, 0, 0, 0xc6, 0, R12, -1, 0, U(redirect));
-	b1(e, (unsigned)redirect);
+	const uint64_t line = redirect ? UARCH_NO_LINE : (l->fetch_pa + (l->ilen ? l->ilen : 4) - 1) >> fs;
+	if (line == (uint64_t)(int32_t)line) {
+		op_mem(e, 0, 1, 0, 0xc7, 0, R12, -1, 0, U(fetch_line));   /* mov qword [], imm32 */
+		d4(e, (uint32_t)line);
+	} else {
+		mov_ri(e, RAX, line);
+		op_mem(e, 0, 1, 0, 0x89, RAX, R12, -1, 0, U(fetch_line));
+	}
 	switch (l->cls) {
 	case UARCH_CLS_BRANCH:
 		branch(m, l, next, taken);

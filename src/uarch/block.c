@@ -224,8 +224,7 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 		pen = timing_penalty(&u->tm, predict(u, l, next_pc, taken, &redirect), 0);
 	else   /* as predict() has it */
 		redirect |= taken || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
-	u->fetch_line = (l->fetch_pa + rec_ilen(l) - 1) >> fs;
-	u->redirect = (uint8_t)redirect;
+	u->fetch_line = redirect ? UARCH_NO_LINE : (l->fetch_pa + rec_ilen(l) - 1) >> fs;
 	const struct memo_entry *e = timing_block(u, b, n, ms);
 	after(&u->tm, redirect, pen);
 	if (e && e->tag == b->tag && !ms->n)
@@ -259,7 +258,7 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			;
 	/* ops[0] is the first instruction's fetch: none when it goes on in
 	 * the fetch block the last instruction before it ended in */
-	if ((r->fetch_pa >> fs) != u->fetch_line || u->redirect) {
+	if ((r->fetch_pa >> fs) != u->fetch_line) {
 		uint32_t c = fetch_block(u, r->pc >> fs << fs, r->fetch_pa >> fs << fs,
 					 r->flags & UARCH_RF_BARE_FETCH);
 		if (c) {

@@ -144,7 +144,7 @@ static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_
 	const unsigned fs = u->fetch_shift;
 	const int bare = r->flags & UARCH_RF_BARE_FETCH;
 	uint64_t first = r->fetch_pa >> fs, last = (r->fetch_pa + ilen - 1) >> fs;
-	if (first != u->fetch_line || u->redirect)
+	if (first != u->fetch_line)
 		fe = fetch_block(u, r->pc >> fs << fs, first << fs, bare);
 	if (__builtin_expect(last != first, 0))
 		fe += fetch_block(u, (r->pc + ilen - 1) >> fs << fs, last << fs, bare);
@@ -163,7 +163,8 @@ static HOT_INLINE void uarch_retire_inline(struct uarch *u, const struct retire_
 		bp = predict(u, rp, r->next_pc, r->taken != 0, &redirect);
 		break;
 	}
-	u->redirect = (uint8_t)redirect;
+	if (redirect)
+		u->fetch_line = UARCH_NO_LINE;
 	timing_issue(&u->tm, r, fe, be, bp | (redirect ? UARCH_BP_REDIRECT : 0), u->ev);
 }
 

@@ -81,7 +81,7 @@ int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t 
 	}
 	u->fetch_shift = u->l1i.present ? u->l1i.line_shift : 6;
 	u->dline_shift = u->l1d.present ? u->l1d.line_shift : 6;
-	u->redirect = 1;
+	u->fetch_line = UARCH_NO_LINE;
 	return 0;
 }
 
@@ -109,7 +109,7 @@ void uarch_reset(struct uarch *u)
 	if (u->bp.pht)
 		uarch_bpred_reset(&u->bp);
 	uarch_timing_reset(&u->tm);
-	u->redirect = 1;
+	u->fetch_line = UARCH_NO_LINE;
 }
 
 void uarch_sfence_vma(struct uarch *u)
@@ -122,7 +122,7 @@ void uarch_sfence_vma(struct uarch *u)
 void uarch_fence_i(struct uarch *u)
 {
 	uarch_cache_invalidate(&u->l1i);
-	u->redirect = 1;
+	u->fetch_line = UARCH_NO_LINE;
 }
 
 /* A page walk for va. With the real page tables (system mode, va
