@@ -244,8 +244,9 @@ static inline int uarch_cache_hit(struct uarch_cache *c, uint64_t line, int writ
 	}
 	return 0;
 }
-/* uarch_cache_hit() out of line, for translated code */
-int uarch_cache_probe(struct uarch_cache *c, uint64_t line, int write);
+/* Past uarch_cache_hit(), for translated code: 1 when line hits all the
+ * same (as an access: touched, dirtied), else 0 having changed nothing. */
+int uarch_cache_find(struct uarch_cache *c, uint64_t line, int write);
 /* Access the line holding addr, allocating it on a miss (write-allocate; a
  * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
  * UARCH_WB when a dirty line was evicted (its address in *victim). */

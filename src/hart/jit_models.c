@@ -198,8 +198,15 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s)
 	patch32(jmp32(e), s->hit);
 #undef AT_SET
 #undef C
-	/* anything else: in C */
+	/* anything else: in C, a hit first */
 	patch32(slow, e->p);
+	op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, co);          /* lea rdi, [r12+co] */
+	op_mem(e, 0, 1, 0, 0x8d, RSI, RCX, -1, 0, -1);          /* lea rsi, [rcx-1] */
+	mov_ri(e, RDX, s->write);
+	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_cache_find);
+	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
+	alu_rr(e, 0, G1_AND, RAX, RAX);
+	patch32(jcc32(e, CC_NE), s->hit);
 	mov_rr(e, RDI, R12);
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
 	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));

@@ -270,9 +270,43 @@ static inline uint32_t find_way(const struct uarch_cache *c, uint32_t base, uint
 	return c->ways;
 }
 
-int uarch_cache_probe(struct uarch_cache *c, uint64_t line, int write)
+/* A hit past uarch_cache_hit()'s checks: in the filter's other entries
+ * or found in the set; 1 having touched (and for a write dirtied) the
+ * line, else 0 having changed nothing. *hp: where a wide set's hash
+ * index has or would have the line. */
+static inline int hit_found(struct uarch_cache *c, uint64_t line, int write, uint32_t *hp)
 {
-	return uarch_cache_hit(c, line, write);
+	uint64_t key = line + 1;
+	uint32_t set = (uint32_t)line & c->set_mask, base = set * c->ways, s;
+	unsigned drop = UARCH_CACHE_FILTER - 1;
+	for (unsigned k = 2; k < UARCH_CACHE_FILTER; k++)
+		if (c->f_key[k] == key) {
+			s = c->f_slot[k];
+			drop = k;
+			goto hit;
+		}
+	if (c->hx) {
+		*hp = hx_find(c, key);
+		if (!c->hx[*hp])
+			return 0;
+		s = c->hx[*hp] - 1;
+	} else {
+		uint32_t w = find_way(c, base, line, key);
+		if (w == c->ways)
+			return 0;
+		s = base + w;
+	}
+hit:
+	uarch_cache_touch(c, set, s);
+	c->dirty[s] |= (uint8_t)write;
+	filter_front(c, key, s, drop);
+	return 1;
+}
+
+int uarch_cache_find(struct uarch_cache *c, uint64_t line, int write)
+{
+	uint32_t hp;
+	return hit_found(c, line, write, &hp);
 }
 
 /* the filter's first two entries missed (uarch_cache_access in uarch.h) */
@@ -280,36 +314,12 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 {
 	uint64_t key = line + 1;
 	uint32_t set = (uint32_t)line & c->set_mask, base = set * c->ways;
+	uint32_t hp = 0;
 	/* the inline checks found it neither first in the filter nor the most
 	 * recent of its set */
-	for (unsigned k = 2; k < UARCH_CACHE_FILTER; k++)
-		if (c->f_key[k] == key) {
-			uint32_t s = c->f_slot[k];
-			uarch_cache_touch(c, set, s);
-			c->dirty[s] |= (uint8_t)write;
-			filter_front(c, key, s, k);
-			return UARCH_HIT;
-		}
+	if (hit_found(c, line, write, &hp))
+		return UARCH_HIT;
 	uint64_t *t = c->tag + base;
-	uint32_t hp = 0;
-	if (c->hx) {
-		hp = hx_find(c, key);
-		uint32_t v = c->hx[hp];
-		if (v) {
-			uarch_cache_touch(c, set, v - 1);
-			c->dirty[v - 1] |= (uint8_t)write;
-			filter_front(c, key, v - 1, UARCH_CACHE_FILTER - 1);
-			return UARCH_HIT;
-		}
-	} else {
-		uint32_t w = find_way(c, base, line, key);
-		if (w < c->ways) {
-			uarch_cache_touch(c, set, base + w);
-			c->dirty[base + w] |= (uint8_t)write;
-			filter_front(c, key, base + w, UARCH_CACHE_FILTER - 1);
-			return UARCH_HIT;
-		}
-	}
 	c->misses++;
 	uint32_t w = 0;
 	if (c->old) {
