@@ -350,10 +350,12 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	h->rr_bare = (uint8_t)(h->system ? (h->vm_fetch ? 0 : UARCH_RF_BARE_FETCH) |
 				     (h->vm_data ? 0 : UARCH_RF_BARE_DATA) : 0);
 #ifdef RVPMU_NO_PMU  /* the bench's baseline: no counting at all */
+	const uint64_t in_use = 0;
 	const uint64_t class_events = (h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data |
 		(h->trace != NULL);
 #else
-	const uint64_t class_events = (pmu_events_in_use(&h->pmu, h->priv) &
+	const uint64_t in_use = pmu_events_in_use(&h->pmu, h->priv);
+	const uint64_t class_events = (in_use &
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
 		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data | (h->trace != NULL);
 #endif
@@ -364,7 +366,8 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		h->no_jit = 1;
 	h->jit_classes = (class_events & ~PMU_EV_BIT(PMU_EV_NONE)) != 0;
 	struct jit *const jit = h->system || h->ctr_on || h->trace || !h->jit ||
-		!jit_set_counting(h->jit, class_events != 0, h->uarch) ? NULL : h->jit;
+		!jit_set_counting(h->jit, class_events != 0, h->uarch, h->jit_classes,
+				  retire_observed(h, in_use)) ? NULL : h->jit;
 	int jit_skip = 0;  /* the next decode must not start a block */
 	/* with the models: stop once their cycles reach cstop (hart_horizon),
 	 * blocks running only as far as cmax cycles per instruction allow */

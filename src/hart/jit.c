@@ -34,8 +34,9 @@ struct jit {
 	uint64_t translated, flushes;  /* since jit_new */
 	/* counting blocks: their exits give the retire stream what they ran
 	 * (retire_block), from records made at translation */
-	uint8_t counting;
+	uint8_t counting, classes;
 	const struct uarch *uarch;      /* the models they were made for */
+	uint64_t uev;                   /* and the model events they count */
 	struct retire_jblock *rb;       /* [block] */
 	struct retire_rec *rec;         /* [STATIC_INSNS], nrec used */
 	uint8_t (*ev)[3];
@@ -547,17 +548,13 @@ static void emit_whole(struct tx *t, uint64_t next, int next_in_pc, int taken)
 		emit_retire(t, t->n, next, next_in_pc, taken);
 		return;
 	}
-	if (t->rb->nsum) {
-		op_rm(e, 0, 0x80, G1_CMP, RBX, OFF(jit_classes));
-		b1(e, 0);
-		uint8_t *none = jcc32(e, CC_E);
+	if (t->j->classes) {   /* else no counter counts them */
 		for (unsigned i = 0; i < t->rb->nsum; i++)
 			alu_mi(e, G1_ADD, RBX, OFF(evc) + 8 * t->rb->sum[i].ev, t->rb->sum[i].n);
-		patch32(none, e->p);
+		if (taken)
+			alu_mi(e, G1_ADD, RBX, OFF(evc) + 8 * PMU_EV_BRANCH_TAKEN, 1);
 	}
-	if (taken)
-		alu_mi(e, G1_ADD, RBX, OFF(evc) + 8 * PMU_EV_BRANCH_TAKEN, 1);
-	jm_exit(&t->jm, e, t->j->uarch, &t->rb->ub, next, next_in_pc, taken);
+	jm_exit(&t->jm, e, t->j->uarch, t->j->uev, &t->rb->ub, next, next_in_pc, taken);
 	t->jm_live = 1;
 }
 
@@ -867,13 +864,20 @@ struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, in
 	return &j->blocks[h->jit_last & 0x7fffffff];
 }
 
-int jit_set_counting(struct jit *j, int on, const struct uarch *u)
+int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, uint64_t uev)
 {
 	on = !!on;
-	if (!on)
+	classes = on && classes;
+	if (!on || !u) {
 		u = NULL;
-	if (on == j->counting && u == j->uarch)
-		return 1;
+		uev = 0;
+	}
+	if (on == j->counting && u == j->uarch) {
+		classes |= j->classes;
+		uev |= j->uev;
+		if (classes == j->classes && uev == j->uev)
+			return 1;
+	}
 	if (on && !j->rb) {
 		j->rb = calloc(MAX_BLOCKS, sizeof(*j->rb));
 		j->rec = calloc(STATIC_INSNS, sizeof(*j->rec));
@@ -890,6 +894,8 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u)
 	}
 	jit_flush(j);   /* blocks of the other kind must not run */
 	j->counting = (uint8_t)on;
+	j->classes = (uint8_t)classes;
 	j->uarch = u;
+	j->uev = uev;
 	return 1;
 }

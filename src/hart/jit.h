@@ -36,10 +36,15 @@ struct jit_block *jit_find(const struct jit *j, uint64_t pc);
  * is patched to the next block entered, when that is its target. */
 struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, int *side);
 /* Counting blocks (on) report what they retire to the retire stream:
- * instruction-class events and the models u (may be NULL). Only blocks
- * made for the current mode and models run: a change forgets every
- * block. 0 when memory for counting blocks is refused. */
-int jit_set_counting(struct jit *j, int on, const struct uarch *u);
+ * instruction-class events (when classes) and the models u (may be NULL),
+ * of whose events translated code counts those in the mask uev itself (the
+ * others matter to no counter; the models' C paths count them all). Only
+ * blocks made for the current mode, models and events run: a change
+ * forgets every block. Classes and events only add up until the mode or
+ * the models change, so that counters taking turns (multiplexing) do not
+ * flush blocks at each turn. 0 when memory for counting blocks is
+ * refused. */
+int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, uint64_t uev);
 /* Forget every block; each one's slot is reset to "decode on next use". */
 void jit_flush(struct jit *j);
 /* Blocks translated and flushes, since jit_new. */

@@ -51,6 +51,13 @@ static void cmp_mi(struct em *e, int32_t disp, uint64_t v)
 	}
 }
 
+/* event ev += 1, when it is one to count */
+static void count(struct jm *m, unsigned ev)
+{
+	if (m->uev >> ev & 1)
+		add_mi(m->e, EV(ev), 1);
+}
+
 static struct jm_stub *stub(struct jm *m, uint8_t *at)
 {
 	struct jm_stub *s = &m->stub[m->nstub++];
@@ -86,9 +93,9 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		b1(e, 1);
 	}
 	s->hit = e->p;
-	add_mi(e, EV(ev), 1);
+	count(m, ev);
 	if (ev2)
-		add_mi(e, EV(ev2), 1);
+		count(m, ev2);
 	s->back = e->p;
 }
 
@@ -229,7 +236,7 @@ static void resume(struct jm *m, int cc)
 static void wrong(struct jm *m, unsigned bp, unsigned ev)
 {
 	mov_ri(m->e, R14, uarch_timing_penalty(&m->u->tm, bp));
-	add_mi(m->e, EV(ev), 1);
+	count(m, ev);
 }
 
 /* wrong() when register w (set to 0 or 1) is 1, without a branch (the
@@ -241,7 +248,8 @@ static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev)
 	op_rr(e, 0, 0x69, R11, w);                    /* imul r11d, w, penalty */
 	d4(e, uarch_timing_penalty(&m->u->tm, bp));
 	alu_rr(e, 0, G1_ADD, R14, R11);
-	op_mem(e, 0, 1, 0, 0x01, w, R12, -1, 0, EV(ev));   /* add [ev], w */
+	if (m->uev >> ev & 1)
+		op_mem(e, 0, 1, 0, 0x01, w, R12, -1, 0, EV(ev));   /* add [ev], w */
 }
 
 /* the low byte of r (zeroed before the flags were set) = cc holds */
@@ -450,7 +458,8 @@ static void timing(struct jm *m, const struct uarch_xc *xc)
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(dnow));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, U(tm.now));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, EV(UARCH_EV_CYCLES));
-	for (int i = 0; i < UARCH_XC_EV; i++) {
+	/* the timing's other events, when one of them is counted */
+	for (int i = 0; i < UARCH_XC_EV && m->uev >> (UARCH_EV_CYCLES + 1); i++) {
 		op_mem(e, 0, 0, 1, 0xb6, RAX, RSI, -1, 0, XC(ev) + i);        /* movzx eax, byte */
 		op_mem(e, 0, 0, 1, 0xb7, RCX, RSI, -1, 0, XC(evn) + 2 * i);   /* movzx ecx, word */
 		op_mem(e, 0, 1, 0, 0x01, RCX, R12, RAX, 3, EV(0));
@@ -473,11 +482,12 @@ int jm_ok(const struct uarch *u, const struct uarch_block *ub)
 	return 1;
 }
 
-void jm_exit(struct jm *m, struct em *e, const struct uarch *u, struct uarch_block *ub,
-	     uint64_t next, int next_in_pc, int taken)
+void jm_exit(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
+	     struct uarch_block *ub, uint64_t next, int next_in_pc, int taken)
 {
 	m->e = e;
 	m->u = u;
+	m->uev = uev;
 	m->ub = ub;
 	m->next = next;
 	m->next_in_pc = next_in_pc;

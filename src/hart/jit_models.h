@@ -21,6 +21,7 @@ struct jm_stub {
 struct jm {
 	struct em *e;
 	const struct uarch *u;
+	uint64_t uev;          /* the model events to count (a mask) */
 	struct uarch_block *ub;
 	uint64_t next;         /* where it goes, unless next_in_pc (h->pc holds it) */
 	int next_in_pc, taken;
@@ -32,9 +33,10 @@ struct jm {
 /* Whether translated code can do the hit paths of block ub for models u */
 int jm_ok(const struct uarch *u, const struct uarch_block *ub);
 /* At a way out of a block that ran whole (all guest registers written
- * back; rbx is the hart): the models' part of retiring it. */
-void jm_exit(struct jm *m, struct em *e, const struct uarch *u, struct uarch_block *ub,
-	     uint64_t next, int next_in_pc, int taken);
+ * back; rbx is the hart): the models' part of retiring it, counting the
+ * model events in uev (UARCH_EV_CYCLES always). */
+void jm_exit(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
+	     struct uarch_block *ub, uint64_t next, int next_in_pc, int taken);
 /* The way out's out-of-line code, once its own code has ended with a
  * jump (anywhere not reached by falling through). */
 void jm_stubs(struct jm *m);

@@ -172,6 +172,27 @@ void retire_fold(struct hart *h)
 	evc[map[UARCH_EV_DTLB_MISS]] -= d[UARCH_EV_DTLB_WRITE_MISS];
 }
 
+_Static_assert(UARCH_EV_COUNT <= 64 && UARCH_EV_CYCLES < UARCH_EV_STALL_FRONTEND &&
+	       UARCH_EV_FLUSH_OTHER == UARCH_EV_COUNT - 1,
+	       "the models' events are a 64-bit mask, the timing's last");
+
+uint64_t retire_observed(const struct hart *h, uint64_t in_use)
+{
+	uint64_t m = UINT64_C(1) << UARCH_EV_CYCLES;   /* the cycle stop reads it */
+	for (int e = 0; e < UARCH_EV_COUNT; e++)
+		if (h->uarch_map[e] && (in_use >> h->uarch_map[e] & 1))
+			m |= UINT64_C(1) << e;
+	static const uint8_t part[][2] = {   /* as retire_fold() corrects them */
+		{UARCH_EV_L2_ACCESS, UARCH_EV_L2_WRITE_ACCESS}, {UARCH_EV_L2_MISS, UARCH_EV_L2_WRITE_MISS},
+		{UARCH_EV_DTLB_ACCESS, UARCH_EV_DTLB_WRITE_ACCESS},
+		{UARCH_EV_DTLB_MISS, UARCH_EV_DTLB_WRITE_MISS},
+	};
+	for (unsigned i = 0; i < sizeof(part) / sizeof(part[0]); i++)
+		if (m >> part[i][0] & 1)
+			m |= UINT64_C(1) << part[i][1];
+	return m;
+}
+
 static uint64_t mispredicts(const struct uarch *u)
 {
 	return u->ev[UARCH_EV_BRANCH_DIR_MISPREDICT] + u->ev[UARCH_EV_BRANCH_TARGET_MISPREDICT] +

@@ -40,5 +40,8 @@ void retire_block(struct hart *h, struct retire_jblock *b, uint32_t n, uint64_t 
 		  uint32_t taken);
 /* Add the models' events since the last fold to h->evc. */
 void retire_fold(struct hart *h);
+/* The models' events (a mask of UARCH_EV_*) that PMU events in_use (a
+ * mask of PMU_EV_*) count, and those retire_fold() needs for them. */
+uint64_t retire_observed(const struct hart *h, uint64_t in_use);
 
 #endif
