@@ -67,29 +67,57 @@ static struct jm_stub *stub(struct jm *m, uint8_t *at)
 	return s;
 }
 
+#define C(f) (co + (int32_t)offsetof(struct uarch_cache, f))
+/* the cache at offset co in struct uarch */
+static const struct uarch_cache *cache_at(const struct jm *m, int32_t co)
+{
+	return (const struct uarch_cache *)(const void *)((const char *)m->u + co);
+}
+
+/* [base + line's set * size]'s operands for op_mem(): the set is in rdx
+ * (dyn) or a constant */
+#define AT_SET(size) (dyn ? RDX : -1), (size) == 8 ? 3u : 2u, (dyn ? 0 : (int32_t)(set * (size)))
+
 /* The cache or TLB at offset co looks line up (uarch_cache_hit()): inline
- * when it is the last line touched (a store then dirties it), the rest
- * out of line; the part's events follow (ev, and ev2 unless 0). line: its
- * number, or ~0 when the key, line + 1, is in rcx. part: the op's. */
+ * as its set's most recent line (a store then dirties it), which the
+ * line touched last always is, and just as that when there is one set;
+ * the rest out of line. The part's events follow (ev, and ev2 unless 0).
+ * line: its number, or ~0 when the key, line + 1, is in rcx. part: the
+ * op's (uarch_block_slow()). */
 static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t part,
 		   unsigned ev, unsigned ev2)
 {
 	struct em *e = m->e;
-	const int32_t fkey = co + (int32_t)offsetof(struct uarch_cache, f_key);
-	if (line != ~0ull)
-		cmp_mi(e, fkey, line + 1);
-	else
-		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, fkey);   /* cmp rcx, [f_key0] */
+	const struct uarch_cache *c = cache_at(m, co);
+	const int dyn = line == ~0ull && c->set_mask;
+	const uint32_t set = line == ~0ull ? 0 : (uint32_t)line & c->set_mask;
+	if (!c->set_mask) {   /* one set: its most recent line is first in the filter */
+		if (line != ~0ull)
+			cmp_mi(e, C(f_key[0]), line + 1);
+		else
+			op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[0]));
+	} else {              /* eax = the set's most recent slot */
+		if (line != ~0ull)
+			mov_ri(e, RCX, line + 1);
+		if (dyn) {
+			op_mem(e, 0, 1, 0, 0x8d, RDX, RCX, -1, 0, -1);        /* lea rdx, [rcx-1] */
+			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
+		}
+		op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, C(mru));
+		op_mem(e, 0, 0, 0, 0x8b, RAX, RAX, AT_SET(4));
+		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(tag));
+		op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, RAX, 3, 0);
+	}
 	struct jm_stub *s = stub(m, jcc32(e, CC_NE));
 	s->cache = co;
 	s->line = line;
 	s->write = (uint8_t)write;
 	s->part = part;
-	if (write) {   /* dirty[f_slot[0]] |= 1 */
-		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0,
-		       co + (int32_t)offsetof(struct uarch_cache, f_slot));
-		op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, co + (int32_t)offsetof(struct uarch_cache, dirty));
-		op_mem(e, 0, 0, 0, 0x80, G1_OR, RDX, RAX, 0, 0);
+	if (write) {   /* dirty[slot] |= 1 */
+		if (!c->set_mask)
+			op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[0]));
+		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(dirty));
+		op_mem(e, 0, 0, 0, 0x80, G1_OR, RSI, RAX, 0, 0);
 		b1(e, 1);
 	}
 	s->hit = e->p;
@@ -137,37 +165,18 @@ static void data(struct jm *m, unsigned k, int write, unsigned i)
 	}
 }
 
-/* The out-of-line rest of lookup s, the key in rcx: uarch_cache_hit()
- * past its first line, then uarch_block_slow(). */
+/* The out-of-line rest of lookup s, the key in rcx (and a dynamic set in
+ * rdx): uarch_cache_hit() past the set's most recent line, then
+ * uarch_cache_find(), then uarch_block_slow(). */
 static void lookup_stub(struct jm *m, const struct jm_stub *s)
 {
 	struct em *e = m->e;
-	const struct uarch_cache *c = (const struct uarch_cache *)((const char *)m->u + s->cache);
 	const int32_t co = s->cache;
-#define C(f) (co + (int32_t)offsetof(struct uarch_cache, f))
-	if (s->line != ~0ull)
-		mov_ri(e, RCX, s->line + 1);
-	/* the set: in rdx, or a constant */
+	const struct uarch_cache *c = cache_at(m, co);
 	const int dyn = s->line == ~0ull && c->set_mask;
-	const uint32_t set = dyn ? 0 : (uint32_t)(s->line == ~0ull ? 0 : s->line & c->set_mask);
-	if (dyn) {
-		op_mem(e, 0, 1, 0, 0x8d, RDX, RCX, -1, 0, -1);        /* lea rdx, [rcx-1] */
-		alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
-	}
-#define AT_SET(size) (dyn ? RDX : -1), (size) == 8 ? 3u : 2u, (dyn ? 0 : (int32_t)(set * (size)))
-	/* the set's most recent line: eax = its slot */
-	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, C(mru));
-	op_mem(e, 0, 0, 0, 0x8b, RAX, RAX, AT_SET(4));
-	op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(tag));
-	op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, RAX, 3, 0);
-	uint8_t *not_mru = jcc8(e, CC_NE);
-	if (s->write) {
-		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(dirty));
-		op_mem(e, 0, 0, 0, 0x80, G1_OR, RSI, RAX, 0, 0);
-		b1(e, 1);
-	}
-	patch32(jmp32(e), s->hit);
-	patch8(not_mru, e->p);
+	const uint32_t set = s->line == ~0ull ? 0 : (uint32_t)s->line & c->set_mask;
+	if (s->line != ~0ull && !c->set_mask)
+		mov_ri(e, RCX, s->line + 1);
 	/* the filter's second line: touched (uarch_cache_touch()) */
 	op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[1]));
 	uint8_t *slow = jcc32(e, CC_NE);
@@ -203,8 +212,6 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s)
 	op_mem(e, 0, 1, 0, 0x89, RCX, R12, -1, 0, C(f_key[0]));
 	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, C(f_slot[0]));
 	patch32(jmp32(e), s->hit);
-#undef AT_SET
-#undef C
 	/* anything else: in C, a hit first */
 	patch32(slow, e->p);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, co);          /* lea rdi, [r12+co] */
@@ -222,6 +229,8 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s)
 	b1(e, 0xff); b1(e, 0xd0);                                      /* call rax */
 	patch32(jmp32(e), s->back);
 }
+#undef AT_SET
+#undef C
 
 /* jump (cc, or always for cc < 0) to uarch_block_resume() with the
  * predictor left to it */
