@@ -87,11 +87,13 @@ void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len)
 		invalidate_vpn(h, v);
 }
 
-void hart_jit_stats(const struct hart *h, uint64_t *translated, uint64_t *flushes)
+void hart_jit_stats(const struct hart *h, uint64_t *translated, uint64_t *flushes,
+		    uint32_t *largest, uint32_t *room)
 {
 	*translated = *flushes = 0;
+	*largest = *room = 0;
 	if (h->jit)
-		jit_stats(h->jit, translated, flushes);
+		jit_stats(h->jit, translated, flushes, largest, room);
 }
 
 /* Must fetches from the page at pa be checked by PMP parcel by parcel?

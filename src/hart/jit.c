@@ -32,6 +32,7 @@ struct jit {
 	struct jit_block blocks[MAX_BLOCKS];
 	uint32_t nblocks;
 	uint64_t translated, flushes;  /* since jit_new */
+	uint32_t largest;              /* code bytes of the largest block */
 	/* counting blocks: their exits give the retire stream what they ran
 	 * (retire_block), from records made at translation */
 	uint8_t counting, classes;
@@ -82,7 +83,7 @@ struct tx {
 	struct { uint8_t *at; uint64_t pc; } out[2];  /* chainable exits */
 	unsigned nout;
 	uint32_t n;            /* instructions, once the block's end is known */
-	int jm_live;           /* jm holds a way out's out-of-line code to emit */
+	int models;            /* its ways out do the models' hit paths (jm) */
 	struct jm jm;
 };
 
@@ -527,24 +528,34 @@ static void emit_retire(struct tx *t, uint32_t n, uint64_t next, int next_in_pc,
 }
 
 /* The block ends after n instructions: counting blocks' records for the
- * retire stream are complete. */
+ * retire stream are complete, and whether its ways out do the models'
+ * hit paths is known. */
 static void end_block(struct tx *t, uint32_t n)
 {
 	struct jit *j = t->j;
 	t->n = n;
-	if (t->rb)
-		retire_jblock_init(t->rb, j->uarch, &j->rec[j->nrec],
-				   (const uint8_t (*)[3])&j->ev[j->nrec], n);
+	if (!t->rb)
+		return;
+	retire_jblock_init(t->rb, j->uarch, &j->rec[j->nrec], (const uint8_t (*)[3])&j->ev[j->nrec], n);
+	t->models = jm_ok(j->uarch, &t->rb->ub);
 }
 
-/* A way out of the whole block (end_block() done), as emit_retire(): with
- * the models, what retire_block() does is inline (the class events here,
- * the models' hit paths in jit_models.c), and flush_stubs() must follow
- * the way out's last jump. */
+/* With the models, the block's lookups (jm_begin()), which its ways out
+ * share: once the guest registers are written back. */
+static void begin_whole(struct tx *t)
+{
+	if (t->models)
+		jm_begin(&t->jm, &t->e, t->j->uarch, t->j->uev, &t->rb->ub);
+}
+
+/* A way out of the whole block (after end_block()), as emit_retire():
+ * with the models, what retire_block() does is inline (the class events
+ * here, the models' hit paths in jit_models.c), and way_stubs() must
+ * follow the way out's last jump. */
 static void emit_whole(struct tx *t, uint64_t next, int next_in_pc, int taken)
 {
 	struct em *e = &t->e;
-	if (!t->rb || !jm_ok(t->j->uarch, &t->rb->ub)) {
+	if (!t->models) {
 		emit_retire(t, t->n, next, next_in_pc, taken);
 		return;
 	}
@@ -554,15 +565,13 @@ static void emit_whole(struct tx *t, uint64_t next, int next_in_pc, int taken)
 		if (taken)
 			alu_mi(e, G1_ADD, RBX, OFF(evc) + 8 * PMU_EV_BRANCH_TAKEN, 1);
 	}
-	jm_exit(&t->jm, e, t->j->uarch, t->j->uev, &t->rb->ub, next, next_in_pc, taken);
-	t->jm_live = 1;
+	jm_exit(&t->jm, next, next_in_pc, taken);
 }
 
-static void flush_stubs(struct tx *t)
+static void way_stubs(struct tx *t)
 {
-	if (t->jm_live)
-		jm_stubs(&t->jm);
-	t->jm_live = 0;
+	if (t->models)
+		jm_exit_stubs(&t->jm);
 }
 
 /* A chainable exit to guest pc: a jump (or Jcc) whose target starts as
@@ -594,9 +603,10 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 			mov_ri(e, rd, next);
 		writeback(e, &t->r);
 		end_block(t, t->index + 1);
+		begin_whole(t);
 		emit_whole(t, pc + (uint64_t)(int64_t)d->imm, 0, 0);
 		exit_to(t, jmp32(e), pc + (uint64_t)(int64_t)d->imm);
-		flush_stubs(t);
+		way_stubs(t);
 		return 1;
 	}
 	case INSN_JALR: {
@@ -613,6 +623,7 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 		op_rm(e, 1, 0x89, RAX, RBX, OFF(pc));
 		end_block(t, t->index + 1);
 		if (t->rb) {
+			begin_whole(t);
 			emit_whole(t, 0, 1, 0);
 			op_rm(e, 1, 0x8b, RAX, RBX, OFF(pc));
 		}
@@ -627,7 +638,7 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 		b1(e, 0xff); b1(e, 0x64); b1(e, 0x11); b1(e, 8); /* jmp [rcx+rdx+8] */
 		patch8(miss, e->p);
 		leave(t, NULL, 0);
-		flush_stubs(t);
+		way_stubs(t);
 		return 1;
 	}
 	default:
@@ -636,23 +647,33 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 	int a = src(t, d->rs1, RAX);
 	int b = src(t, d->rs2, RDX);
 	writeback(e, &t->r);
+	end_block(t, t->index + 1);
 	alu_rr(e, 1, G1_CMP, a, b);
 	uint64_t target = pc + (uint64_t)(int64_t)d->imm;
-	end_block(t, t->index + 1);
 	if (!t->rb) {
 		exit_to(t, jcc32(e, cc), target);
 		exit_to(t, jmp32(e), next);
 		return 1;
 	}
-	/* each way tells the retire stream which it took */
-	uint8_t *taken = jcc32(e, cc);
+	/* each way tells the retire stream which it took; with the models,
+	 * after the lookups they share, the outcome kept in r13 */
+	uint8_t *taken;
+	if (t->models) {
+		b1(e, 0x41); b1(e, 0xbd); d4(e, 0);   /* mov r13d, 0: the flags stay */
+		setcc(e, cc, R13);
+		begin_whole(t);
+		alu_rr(e, 0, G1_AND, R13, R13);
+		taken = jcc32(e, CC_NE);
+	} else {
+		taken = jcc32(e, cc);
+	}
 	emit_whole(t, next, 0, 0);
 	exit_to(t, jmp32(e), next);
-	flush_stubs(t);
+	way_stubs(t);
 	patch32(taken, e->p);
 	emit_whole(t, target, 0, 1);
 	exit_to(t, jmp32(e), target);
-	flush_stubs(t);
+	way_stubs(t);
 	return 1;
 }
 
@@ -694,10 +715,13 @@ struct jit *jit_new(void)
 	return j;
 }
 
-void jit_stats(const struct jit *j, uint64_t *translated, uint64_t *flushes)
+void jit_stats(const struct jit *j, uint64_t *translated, uint64_t *flushes, uint32_t *largest,
+	       uint32_t *room)
 {
 	*translated = j->translated;
 	*flushes = j->flushes;
+	*largest = j->largest;
+	*room = BLOCK_ROOM;
 }
 
 void jit_free(struct jit *j)
@@ -744,7 +768,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	memset(&t, 0, offsetof(struct tx, side));
 	t.nside = t.nout = 0;
 	t.n = 0;
-	t.jm_live = 0;
+	t.models = 0;
 	t.e.p = j->free;
 	t.j = j;
 	t.h = h;
@@ -803,9 +827,10 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	if (!ended) {
 		writeback(e, &t.r);
 		end_block(&t, n);
+		begin_whole(&t);
 		emit_whole(&t, at, 0, 0);
 		exit_to(&t, jmp32(e), at);
-		flush_stubs(&t);
+		way_stubs(&t);
 	}
 	memcpy(n_at, &n, 4);
 	memcpy(n_at2, &n, 4);
@@ -829,6 +854,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	patch32(short_at, e->p);
 	set_pc(e, pc);
 	leave(&t, NULL, 0);
+	if (t.models)
+		jm_end(&t.jm);
 
 	struct jit_block *b = &j->blocks[j->nblocks++];
 	b->pc = pc;
@@ -842,6 +869,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	j->index[i] = (int32_t)(b - j->blocks);
 	if ((size_t)(e->p - head) > BLOCK_ROOM)
 		abort();   /* BLOCK_ROOM is too small: code past it may be overwritten */
+	if ((uint32_t)(e->p - head) > j->largest)
+		j->largest = (uint32_t)(e->p - head);
 	j->free = e->p;
 	j->translated++;
 	if (t.rb)

@@ -47,7 +47,9 @@ struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, in
 int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, uint64_t uev);
 /* Forget every block; each one's slot is reset to "decode on next use". */
 void jit_flush(struct jit *j);
-/* Blocks translated and flushes, since jit_new. */
-void jit_stats(const struct jit *j, uint64_t *translated, uint64_t *flushes);
+/* Blocks translated and flushes since jit_new, the code bytes of the
+ * largest and the most a block may take. */
+void jit_stats(const struct jit *j, uint64_t *translated, uint64_t *flushes, uint32_t *largest,
+	       uint32_t *room);
 
 #endif

@@ -58,12 +58,11 @@ static void count(struct jm *m, unsigned ev)
 		add_mi(m->e, EV(ev), 1);
 }
 
-static struct jm_stub *stub(struct jm *m, uint8_t *at)
+static struct jm_stub *stub(struct jm_stub *s, uint8_t *at)
 {
-	struct jm_stub *s = &m->stub[m->nstub++];
 	s->at = at;
 	s->cache = -1;
-	s->bp = 0;
+	s->pen = 0;
 	return s;
 }
 
@@ -108,7 +107,7 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(tag));
 		op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, RAX, 3, 0);
 	}
-	struct jm_stub *s = stub(m, jcc32(e, CC_NE));
+	struct jm_stub *s = stub(&m->look[m->nlook++], jcc32(e, CC_NE));
 	s->cache = co;
 	s->line = line;
 	s->write = (uint8_t)write;
@@ -165,22 +164,12 @@ static void data(struct jm *m, unsigned k, int write, unsigned i)
 	}
 }
 
-/* The out-of-line rest of lookup s, the key in rcx (and a dynamic set in
- * rdx): uarch_cache_hit() past the set's most recent line, then
- * uarch_cache_find(), then uarch_block_slow(). */
-static void lookup_stub(struct jm *m, const struct jm_stub *s)
+/* uarch_cache_touch() of slot eax in the line's set, and a store's dirty
+ * bit */
+static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
 {
 	struct em *e = m->e;
-	const int32_t co = s->cache;
 	const struct uarch_cache *c = cache_at(m, co);
-	const int dyn = s->line == ~0ull && c->set_mask;
-	const uint32_t set = s->line == ~0ull ? 0 : (uint32_t)s->line & c->set_mask;
-	if (s->line != ~0ull && !c->set_mask)
-		mov_ri(e, RCX, s->line + 1);
-	/* the filter's second line: touched (uarch_cache_touch()) */
-	op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[1]));
-	uint8_t *slow = jcc32(e, CC_NE);
-	op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[1]));
 	if (c->repl == UARCH_REPL_LRU) {
 		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(clock));
 		alu_ri(e, 1, G1_ADD, RSI, 1);
@@ -200,33 +189,88 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s)
 	}
 	op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(mru));
 	op_mem(e, 0, 0, 0, 0x89, RAX, RSI, AT_SET(4));
-	if (s->write) {
+	if (write) {
 		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(dirty));
 		op_mem(e, 0, 0, 0, 0x80, G1_OR, RSI, RAX, 0, 0);
 		b1(e, 1);
 	}
-	op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(f_key[0]));
-	op_mem(e, 0, 1, 0, 0x89, RSI, R12, -1, 0, C(f_key[1]));
-	op_mem(e, 0, 0, 0, 0x8b, RSI, R12, -1, 0, C(f_slot[0]));
-	op_mem(e, 0, 0, 0, 0x89, RSI, R12, -1, 0, C(f_slot[1]));
+}
+
+/* filter_front(): the key in rcx, slot eax first in the filter, entry
+ * drop (the key's) dropped */
+static void to_front(struct jm *m, int32_t co, unsigned drop)
+{
+	struct em *e = m->e;
+	for (unsigned k = drop; k > 0; k--) {
+		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(f_key[k - 1]));
+		op_mem(e, 0, 1, 0, 0x89, RSI, R12, -1, 0, C(f_key[k]));
+		op_mem(e, 0, 0, 0, 0x8b, RSI, R12, -1, 0, C(f_slot[k - 1]));
+		op_mem(e, 0, 0, 0, 0x89, RSI, R12, -1, 0, C(f_slot[k]));
+	}
 	op_mem(e, 0, 1, 0, 0x89, RCX, R12, -1, 0, C(f_key[0]));
 	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, C(f_slot[0]));
-	patch32(jmp32(e), s->hit);
+}
+
+/* The rest of the lookups of cache co, writes when write, as a
+ * subroutine: uarch_cache_hit() past the set's most recent line, then
+ * uarch_cache_find(), then uarch_block_slow(). In: the key in rcx, the
+ * set in rdx (when the cache has more than one), the op's part in ebp.
+ * Out: eax = 0 for a hit (to count), 1 when uarch_block_slow() did it. */
+static void lookup_sub(struct jm *m, int32_t co, int write)
+{
+	struct em *e = m->e;
+	const struct uarch_cache *c = cache_at(m, co);
+	const int dyn = c->set_mask != 0;
+	const uint32_t set = 0;
+	/* the filter's second line (not its set's most recent); and a TLB's
+	 * third (pages taking turns) */
+	for (unsigned k = 1; k <= (c->set_mask ? 1u : 2u); k++) {
+		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[k]));
+		uint8_t *other = jcc32(e, CC_NE);
+		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[k]));
+		touch(m, co, dyn, set, write);
+		to_front(m, co, k);
+		xor_zero(e, RAX);
+		b1(e, 0xc3);                                            /* ret */
+		patch32(other, e->p);
+	}
 	/* anything else: in C, a hit first */
-	patch32(slow, e->p);
+	alu_ri(e, 1, G1_SUB, RSP, 8);                           /* calls need rsp % 16 = 0 */
 	op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, co);          /* lea rdi, [r12+co] */
 	op_mem(e, 0, 1, 0, 0x8d, RSI, RCX, -1, 0, -1);          /* lea rsi, [rcx-1] */
-	mov_ri(e, RDX, s->write);
+	mov_ri(e, RDX, (uint64_t)write);
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_cache_find);
 	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
 	alu_rr(e, 0, G1_AND, RAX, RAX);
-	patch32(jcc32(e, CC_NE), s->hit);
+	uint8_t *found = jcc8(e, CC_NE);
 	mov_rr(e, RDI, R12);
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
 	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
-	mov_ri(e, RCX, s->part);
+	mov_rr32(e, RCX, RBP);
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_slow);
-	b1(e, 0xff); b1(e, 0xd0);                                      /* call rax */
+	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
+	mov_ri(e, RAX, 1);
+	alu_ri(e, 1, G1_ADD, RSP, 8);
+	b1(e, 0xc3);
+	patch8(found, e->p);
+	xor_zero(e, RAX);
+	alu_ri(e, 1, G1_ADD, RSP, 8);
+	b1(e, 0xc3);
+}
+
+/* lookup s's out-of-line path: the subroutine at sub with its inputs */
+static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
+{
+	struct em *e = m->e;
+	const struct uarch_cache *c = cache_at(m, s->cache);
+	mov_ri(e, RBP, s->part);
+	if (s->line != ~0ull && !c->set_mask)
+		mov_ri(e, RCX, s->line + 1);   /* lookup() compared it as an immediate */
+	if (s->line != ~0ull && c->set_mask)
+		mov_ri(e, RDX, s->line & c->set_mask);
+	patch32(call32(e), sub);
+	alu_rr(e, 0, G1_AND, RAX, RAX);
+	patch32(jcc32(e, CC_E), s->hit);
 	patch32(jmp32(e), s->back);
 }
 #undef AT_SET
@@ -237,7 +281,7 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s)
 static void resume(struct jm *m, int cc)
 {
 	struct em *e = m->e;
-	stub(m, cc < 0 ? jmp32(e) : jcc32(e, (unsigned)cc));
+	stub(&m->res[m->nres++], cc < 0 ? jmp32(e) : jcc32(e, (unsigned)cc));
 }
 
 /* The predictor was wrong with result bp: r14d = its penalty, its event
@@ -259,13 +303,6 @@ static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev)
 	alu_rr(e, 0, G1_ADD, R14, R11);
 	if (m->uev >> ev & 1)
 		op_mem(e, 0, 1, 0, 0x01, w, R12, -1, 0, EV(ev));   /* add [ev], w */
-}
-
-/* the low byte of r (zeroed before the flags were set) = cc holds */
-static void setcc(struct em *e, unsigned cc, int r)
-{
-	rex(e, 0, 0, 0, r, r >= 4 && r < 8);
-	b1(e, 0x0f); b1(e, 0x90 | cc); b1(e, 0xc0 | (r & 7));
 }
 
 /* btb_predict() for pc, the target in r10: r9d = whether the BTB had it,
@@ -456,14 +493,14 @@ static void timing(struct jm *m, const struct uarch_xc *xc)
 	struct em *e = m->e;
 	op_mem(e, 0, 0, 0, 0x83, G1_CMP, R12, -1, 0, U(jmiss.n));   /* misses: in C */
 	b1(e, 0);
-	stub(m, jcc32(e, CC_NE))->bp = 1;
+	stub(&m->res[m->nres++], jcc32(e, CC_NE))->pen = 1;
 	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, RSI, -1, 0, (int32_t)sizeof(*xc));
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
 	op0f_rr(e, 1, 0x45, RSI, RDI);                        /* cmovne rsi, rdi: xc[1] */
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
-	stub(m, jcc32(e, CC_NE))->bp = 1;
+	stub(&m->res[m->nres++], jcc32(e, CC_NE))->pen = 1;
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(dnow));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, U(tm.now));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, EV(UARCH_EV_CYCLES));
@@ -491,23 +528,19 @@ int jm_ok(const struct uarch *u, const struct uarch_block *ub)
 	return 1;
 }
 
-void jm_exit(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
-	     struct uarch_block *ub, uint64_t next, int next_in_pc, int taken)
+void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
+	      struct uarch_block *ub)
 {
 	m->e = e;
 	m->u = u;
 	m->uev = uev;
 	m->ub = ub;
-	m->next = next;
-	m->next_in_pc = next_in_pc;
-	m->taken = taken;
-	m->nstub = 0;
-	const struct retire_rec *r = ub->r, *l = &r[ub->n - 1];
-	const unsigned fs = u->fetch_shift;
+	m->nlook = 0;
+	const struct retire_rec *r = ub->r;
 	mov_ri(e, R12, (uint64_t)(uintptr_t)u);
 	/* op 0, the first fetch: only when the last instruction before ended
 	 * in another fetch block, or a redirect came between */
-	cmp_mi(e, U(fetch_line), r->fetch_pa >> fs);
+	cmp_mi(e, U(fetch_line), r->fetch_pa >> u->fetch_shift);
 	uint8_t *same = jcc32(e, CC_E);
 	fetch(m, r, 0, 0);
 	patch32(same, e->p);
@@ -518,9 +551,21 @@ void jm_exit(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 		else
 			fetch(m, &r[k], kind == UARCH_OP_FETCH2 ? (r[k].ilen ? r[k].ilen : 4u) - 1 : 0, i);
 	}
+}
+
+void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
+{
+	struct em *e = m->e;
+	const struct uarch_block *ub = m->ub;
+	const struct retire_rec *l = &ub->r[ub->n - 1];
+	m->next = next;
+	m->next_in_pc = next_in_pc;
+	m->taken = taken;
+	m->nres = 0;
 	const int jump = l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
 	const int redirect = jump || taken || next_in_pc || next != l->pc + (l->ilen ? l->ilen : 4);
-	const uint64_t line = redirect ? UARCH_NO_LINE : (l->fetch_pa + (l->ilen ? l->ilen : 4) - 1) >> fs;
+	const uint64_t line = redirect ? UARCH_NO_LINE
+				       : (l->fetch_pa + (l->ilen ? l->ilen : 4) - 1) >> m->u->fetch_shift;
 	if (line == (uint64_t)(int32_t)line) {
 		op_mem(e, 0, 1, 0, 0xc7, 0, R12, -1, 0, U(fetch_line));   /* mov qword [], imm32 */
 		d4(e, (uint32_t)line);
@@ -546,18 +591,14 @@ void jm_exit(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 	m->cont = e->p;
 }
 
-void jm_stubs(struct jm *m)
+void jm_exit_stubs(struct jm *m)
 {
 	struct em *e = m->e;
-	uint8_t *call = NULL;   /* the call of uarch_block_resume(), r8d = bp */
-	for (unsigned i = 0; i < m->nstub; i++) {
-		struct jm_stub *s = &m->stub[i];
+	uint8_t *call = NULL;   /* the call of uarch_block_resume(), r8d = its pen */
+	for (unsigned i = 0; i < m->nres; i++) {
+		struct jm_stub *s = &m->res[i];
 		patch32(s->at, e->p);
-		if (s->cache >= 0) {
-			lookup_stub(m, s);
-			continue;
-		}
-		if (s->bp)
+		if (s->pen)
 			mov_rr32(e, R8, R14);
 		else
 			mov_ri(e, R8, UARCH_RESUME_PREDICT);
@@ -577,4 +618,32 @@ void jm_stubs(struct jm *m)
 		b1(e, 0xff); b1(e, 0xd0);                                        /* call rax */
 		patch32(jmp32(e), m->cont);
 	}
+}
+
+void jm_end(struct jm *m)
+{
+	/* a subroutine for each cache and kind of access the lookups use */
+	struct { int32_t cache; int write; uint8_t *at; } sub[8];
+	unsigned nsub = 0;
+	for (unsigned i = 0; i < m->nlook; i++) {
+		const struct jm_stub *s = &m->look[i];
+		unsigned k = 0;
+		while (k < nsub && (sub[k].cache != s->cache || sub[k].write != s->write))
+			k++;
+		if (k == nsub) {
+			sub[nsub].cache = s->cache;
+			sub[nsub].write = s->write;
+			sub[nsub++].at = m->e->p;
+			lookup_sub(m, s->cache, s->write);
+		}
+	}
+	for (unsigned i = 0; i < m->nlook; i++) {
+		const struct jm_stub *s = &m->look[i];
+		unsigned k = 0;
+		while (sub[k].cache != s->cache || sub[k].write != s->write)
+			k++;
+		patch32(s->at, m->e->p);
+		lookup_stub(m, s, sub[k].at);
+	}
+	m->nlook = 0;
 }

@@ -4,8 +4,8 @@
 #include "rvpmu/uarch.h"
 #include "x86emit.h"
 
-/* the out-of-line code of one way out: the rest of a cache or TLB
- * lookup, or a call to uarch_block_resume() */
+/* an out-of-line path: the rest of a cache or TLB lookup, or a call of
+ * uarch_block_resume() */
 struct jm_stub {
 	uint8_t *at;           /* the displacement of the jump to it */
 	uint8_t *hit;          /* lookup: where a hit goes on (to count it) */
@@ -14,31 +14,40 @@ struct jm_stub {
 	uint64_t line;         /* lookup: its line, or ~0: the key (line + 1) is in rcx */
 	uint8_t write;         /* lookup: a store */
 	uint32_t part;         /* lookup: uarch_block_slow()'s at */
-	uint8_t bp;            /* resume: the predictor is done, its penalty in r14 */
+	uint8_t pen;           /* resume: the predictor is done, its penalty in r14 */
 };
 
-/* One way out being emitted */
+/* One block's models' code being emitted */
 struct jm {
 	struct em *e;
 	const struct uarch *u;
 	uint64_t uev;          /* the model events to count (a mask) */
 	struct uarch_block *ub;
+	unsigned nlook;        /* its lookups' out-of-line paths */
+	struct jm_stub look[2 * 3 * 64];
+	/* the way out being emitted */
 	uint64_t next;         /* where it goes, unless next_in_pc (h->pc holds it) */
 	int next_in_pc, taken;
 	uint8_t *cont;         /* the code after the models' */
-	unsigned nstub;
-	struct jm_stub stub[2 * 3 * 64 + 4];
+	unsigned nres;
+	struct jm_stub res[4];
 };
 
 /* Whether translated code can do the hit paths of block ub for models u */
 int jm_ok(const struct uarch *u, const struct uarch_block *ub);
-/* At a way out of a block that ran whole (all guest registers written
- * back; rbx is the hart): the models' part of retiring it, counting the
- * model events in uev (UARCH_EV_CYCLES always). */
-void jm_exit(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
-	     struct uarch_block *ub, uint64_t next, int next_in_pc, int taken);
+/* Block ub ran whole (all guest registers written back; rbx is the hart,
+ * r13 free: a branch keeps its outcome there): the models look its fetch
+ * blocks and data accesses up, counting the model events in uev
+ * (UARCH_EV_CYCLES always). Its ways out follow and share this. */
+void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
+	      struct uarch_block *ub);
+/* A way out to next (in h->pc when next_in_pc), taken for a taken branch:
+ * the rest of retiring the block (the predictor and the timing). */
+void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken);
 /* The way out's out-of-line code, once its own code has ended with a
  * jump (anywhere not reached by falling through). */
-void jm_stubs(struct jm *m);
+void jm_exit_stubs(struct jm *m);
+/* The lookups' out-of-line code, once all of the block's is emitted. */
+void jm_end(struct jm *m);
 
 #endif

@@ -4,7 +4,9 @@
  * r8-r15 8-15. */
 #ifndef RVPMU_HART_X86EMIT_H
 #define RVPMU_HART_X86EMIT_H
+#include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15 };
@@ -161,6 +163,12 @@ static inline void alu_mi(struct em *e, unsigned g1, int base, int32_t disp, int
 	op_rm(e, 1, 0x81, (int)g1, base, disp);
 	d4(e, (uint32_t)imm);
 }
+/* the low byte of r = cc holds (r zeroed before the flags were set) */
+static inline void setcc(struct em *e, unsigned cc, int r)
+{
+	rex(e, 0, 0, 0, r, r >= 4 && r < 8);
+	b1(e, 0x0f); b1(e, 0x90 | cc); b1(e, 0xc0 | (r & 7));
+}
 /* jumps: rel32 forms return the address of their displacement */
 static inline uint8_t *jcc32(struct em *e, unsigned cc)
 {
@@ -176,6 +184,13 @@ static inline uint8_t *jmp32(struct em *e)
 	d4(e, 0);
 	return at;
 }
+static inline uint8_t *call32(struct em *e)
+{
+	b1(e, 0xe8);
+	uint8_t *at = e->p;
+	d4(e, 0);
+	return at;
+}
 static inline void patch32(uint8_t *at, const uint8_t *target)
 {
 	int32_t rel = (int32_t)(target - (at + 4));
@@ -183,7 +198,13 @@ static inline void patch32(uint8_t *at, const uint8_t *target)
 }
 static inline uint8_t *jcc8(struct em *e, unsigned cc) { b1(e, 0x70 | cc); b1(e, 0); return e->p - 1; }
 static inline uint8_t *jmp8(struct em *e) { b1(e, 0xeb); b1(e, 0); return e->p - 1; }
-static inline void patch8(uint8_t *at, const uint8_t *target) { *at = (uint8_t)(target - (at + 1)); }
+static inline void patch8(uint8_t *at, const uint8_t *target)
+{
+	ptrdiff_t rel = target - (at + 1);
+	if (rel != (int8_t)rel)
+		abort();   /* a translator bug: the jump needs the rel32 form */
+	*at = (uint8_t)rel;
+}
 static inline void push(struct em *e, int r) { rex(e, 0, 0, 0, r, 0); b1(e, 0x50 | (r & 7)); }
 static inline void pop(struct em *e, int r) { rex(e, 0, 0, 0, r, 0); b1(e, 0x58 | (r & 7)); }
 

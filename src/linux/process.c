@@ -144,11 +144,12 @@ const char *linux_exe_path(void)
 static void jit_report(struct lx *p, const struct hart *h)
 {
 	uint64_t n, f;
+	uint32_t largest, room;
 	if (!getenv("RVPMU_JIT_STATS"))
 		return;
-	hart_jit_stats(h, &n, &f);
-	lx_warn(p, "rvpmu: jit: %llu blocks translated, %llu flushes",
-		(unsigned long long)n, (unsigned long long)f);
+	hart_jit_stats(h, &n, &f, &largest, &room);
+	lx_warn(p, "rvpmu: jit: %llu blocks translated, %llu flushes, largest %u of %u bytes",
+		(unsigned long long)n, (unsigned long long)f, largest, room);
 }
 
 int linux_run(struct hart *h, const struct linux_opts *o)
