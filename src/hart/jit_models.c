@@ -51,10 +51,14 @@ static void cmp_mi(struct em *e, int32_t disp, uint64_t v)
 	}
 }
 
-/* event ev += 1, when it is one to count */
-static void count(struct jm *m, unsigned ev)
+/* event ev += 1 (or += register by, when by >= 0), when it is one to count */
+static void count(struct jm *m, unsigned ev, int by)
 {
-	if (m->uev >> ev & 1)
+	if (!(m->uev >> ev & 1))
+		return;
+	if (by >= 0)
+		op_mem(m->e, 0, 1, 0, 0x01, by, R12, -1, 0, EV(ev));   /* add [ev], by */
+	else
 		add_mi(m->e, EV(ev), 1);
 }
 
@@ -80,11 +84,11 @@ static const struct uarch_cache *cache_at(const struct jm *m, int32_t co)
 /* The cache or TLB at offset co looks line up (uarch_cache_hit()): inline
  * as its set's most recent line (a store then dirties it), which the
  * line touched last always is, and just as that when there is one set;
- * the rest out of line. The part's events follow (ev, and ev2 unless 0).
- * line: its number, or ~0 when the key, line + 1, is in rcx. part: the
- * op's (uarch_block_slow()). */
+ * the rest out of line. The part's events follow (ev, and ev2 unless 0;
+ * by: count(), for a hit inline). line: its number, or ~0 when the key,
+ * line + 1, is in rcx. part: the op's (uarch_block_slow()). */
 static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t part,
-		   unsigned ev, unsigned ev2)
+		   unsigned ev, unsigned ev2, int by)
 {
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, co);
@@ -120,22 +124,24 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		b1(e, 1);
 	}
 	s->hit = e->p;
-	count(m, ev);
+	count(m, ev, by);
 	if (ev2)
-		count(m, ev2);
+		count(m, ev2, by);
 	s->back = e->p;
 }
 
-/* fetch op i: the fetch block of instruction r's byte off (fetch_block()) */
-static void fetch(struct jm *m, const struct retire_rec *r, uint64_t off, unsigned i)
+/* fetch op i: the fetch block of instruction r's byte off (fetch_block());
+ * by: as lookup()'s */
+static void fetch(struct jm *m, const struct retire_rec *r, uint64_t off, unsigned i, int by)
 {
 	const struct uarch *u = m->u;
 	const uint64_t va = (r->pc + off) >> u->fetch_shift << u->fetch_shift;
 	const uint64_t pa = (r->fetch_pa + off) >> u->fetch_shift << u->fetch_shift;
 	if (u->itlb.c.present)
-		lookup(m, U(itlb.c), va >> u->itlb.c.line_shift, 0, i << 1, UARCH_EV_ITLB_ACCESS, 0);
+		lookup(m, U(itlb.c), va >> u->itlb.c.line_shift, 0, i << 1, UARCH_EV_ITLB_ACCESS, 0,
+		       by);
 	if (u->l1i.present)
-		lookup(m, U(l1i), pa >> u->l1i.line_shift, 0, i << 1 | 1, UARCH_EV_L1I_ACCESS, 0);
+		lookup(m, U(l1i), pa >> u->l1i.line_shift, 0, i << 1 | 1, UARCH_EV_L1I_ACCESS, 0, by);
 }
 
 /* rcx = the key of data address k's line under shift */
@@ -155,12 +161,12 @@ static void data(struct jm *m, unsigned k, int write, unsigned i)
 	if (u->dtlb.c.present) {
 		data_key(e, k, u->dtlb.c.line_shift);
 		lookup(m, U(dtlb.c), ~0ull, 0, i << 1, UARCH_EV_DTLB_ACCESS,
-		       write ? UARCH_EV_DTLB_WRITE_ACCESS : 0);
+		       write ? UARCH_EV_DTLB_WRITE_ACCESS : 0, -1);
 	}
 	if (u->l1d.present) {
 		data_key(e, k, u->l1d.line_shift);
 		lookup(m, U(l1d), ~0ull, write, i << 1 | 1,
-		       write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS, 0);
+		       write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS, 0, -1);
 	}
 }
 
@@ -289,7 +295,7 @@ static void resume(struct jm *m, int cc)
 static void wrong(struct jm *m, unsigned bp, unsigned ev)
 {
 	mov_ri(m->e, R14, uarch_timing_penalty(&m->u->tm, bp));
-	count(m, ev);
+	count(m, ev, -1);
 }
 
 /* wrong() when register w (set to 0 or 1) is 1, without a branch (the
@@ -539,17 +545,21 @@ void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 	const struct retire_rec *r = ub->r;
 	mov_ri(e, R12, (uint64_t)(uintptr_t)u);
 	/* op 0, the first fetch: only when the last instruction before ended
-	 * in another fetch block, or a redirect came between */
+	 * in another fetch block, or a redirect came between. Else that block
+	 * is the one ITLB and L1I touched last (user mode has no SFENCE.VMA),
+	 * so the lookups hit changing nothing: they are made all the same,
+	 * without a branch that would follow the guest's, and r14 = 0 counts
+	 * none of it. */
+	xor_zero(e, R14);
 	cmp_mi(e, U(fetch_line), r->fetch_pa >> u->fetch_shift);
-	uint8_t *same = jcc32(e, CC_E);
-	fetch(m, r, 0, 0);
-	patch32(same, e->p);
+	setcc(e, CC_NE, R14);
+	fetch(m, r, 0, 0, R14);
 	for (unsigned i = 1; i < ub->nops; i++) {
 		unsigned k = ub->ops[i] >> 2, kind = ub->ops[i] & 3;
 		if (kind == UARCH_OP_LOAD || kind == UARCH_OP_STORE)
 			data(m, k, kind == UARCH_OP_STORE, i);
 		else
-			fetch(m, &r[k], kind == UARCH_OP_FETCH2 ? (r[k].ilen ? r[k].ilen : 4u) - 1 : 0, i);
+			fetch(m, &r[k], kind == UARCH_OP_FETCH2 ? (r[k].ilen ? r[k].ilen : 4u) - 1 : 0, i, -1);
 	}
 }
 
