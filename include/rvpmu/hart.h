@@ -136,6 +136,9 @@ struct hart {
 	 * index in the block, for the retire stream */
 	uint64_t jit_addr[HART_JIT_INSNS];
 	uint8_t jit_classes;   /* instruction-class events are counted this run */
+	/* model events translated code counts though no counter does (a mask
+	 * of UARCH_EV_*: tests that compare every model event set it) */
+	uint64_t uev_always;
 
 	/* time as the guest sees it: derived from instret (deterministic) */
 	uint64_t time_hz;      /* modelled timebase, ticks per second */

@@ -178,7 +178,7 @@ _Static_assert(UARCH_EV_COUNT <= 64 && UARCH_EV_CYCLES < UARCH_EV_STALL_FRONTEND
 
 uint64_t retire_observed(const struct hart *h, uint64_t in_use)
 {
-	uint64_t m = UINT64_C(1) << UARCH_EV_CYCLES;   /* the cycle stop reads it */
+	uint64_t m = UINT64_C(1) << UARCH_EV_CYCLES | h->uev_always;   /* the cycle stop reads cycles */
 	for (int e = 0; e < UARCH_EV_COUNT; e++)
 		if (h->uarch_map[e] && (in_use >> h->uarch_map[e] & 1))
 			m |= UINT64_C(1) << e;

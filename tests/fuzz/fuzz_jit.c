@@ -36,6 +36,7 @@ static void run(const uint8_t *code, size_t n, int no_jit, int models, struct ou
 		if (uarch_init(&u, &c, NULL, 0))
 			__builtin_trap();
 		h.uarch = &u;
+		h.uev_always = ~0ull;   /* translated code counts every event: all are compared */
 	}
 	if (gmem_map(&h.mem, CODE, GPAGE_SIZE, GP_R | GP_X) ||
 	    gmem_map(&h.mem, DATA, DATA_BYTES, GP_R | GP_W))
