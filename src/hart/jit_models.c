@@ -493,10 +493,7 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 }
 
 /* The timing replayed from xc[0] or xc[1] (see struct uarch_xc) when the
- * state is its sin, leaving the penalty in r14. The way is chosen by a
- * branch: chosen by a cmov, the new state's load would wait for the last
- * block's store of the state, a chain through memory at every block
- * (compute -6 to -15%, branchy +4%). */
+ * state is its sin, leaving the penalty in r14. */
 static void timing(struct jm *m, const struct uarch_xc *xc)
 {
 	struct em *e = m->e;
@@ -505,12 +502,11 @@ static void timing(struct jm *m, const struct uarch_xc *xc)
 	stub(&m->res[m->nres++], jcc32(e, CC_NE))->pen = 1;
 	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
+	op_mem(e, 0, 1, 0, 0x8d, RDI, RSI, -1, 0, (int32_t)sizeof(*xc));
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
-	uint8_t *first = jcc8(e, CC_E);
-	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, (int32_t)sizeof(*xc) + XC(sin));
+	op0f_rr(e, 1, 0x45, RSI, RDI);                        /* cmovne rsi, rdi: xc[1] */
+	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
 	stub(&m->res[m->nres++], jcc32(e, CC_NE))->pen = 1;
-	alu_ri(e, 1, G1_ADD, RSI, (int32_t)sizeof(*xc));
-	patch8(first, e->p);
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(dnow));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, U(tm.now));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, EV(UARCH_EV_CYCLES));
