@@ -4,10 +4,11 @@
  * retired. With the models on, that way out does it inline, in the order
  * uarch_retire_block() does:
  *  - each fetch block and data access (TLB, then cache) is looked up as
- *    uarch_cache_hit() does: the line or page its cache or TLB touched
- *    last inline, its set's most recent line and the filter's second line
- *    out of line; any other lookup is uarch_block_slow()'s, which notes
- *    the miss cycles in u->jmiss;
+ *    uarch_cache_hit() and uarch_cache_find() do: its set's most recent
+ *    line inline (with one set, the line touched last), the filter's
+ *    other lines and the ways of a narrow set out of line, a wide set in
+ *    C; a miss is uarch_block_slow()'s, which notes the miss cycles in
+ *    u->jmiss;
  *  - a conditional branch is predicted and trained as bpred_branch() does
  *    when the BTB way its hint names holds the branch;
  *  - without misses, the timing is replayed from the way out's uarch_xc
@@ -217,9 +218,39 @@ static void to_front(struct jm *m, int32_t co, unsigned drop)
 	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, C(f_slot[0]));
 }
 
+/* uarch_cache_find()'s search of a narrow set, without a branch on the
+ * way: rcx holds the key, rdx the set, and no line of the filter is the
+ * key's. A hit is touched and goes first in the filter, dropping the
+ * last entry, and returns eax = 0. */
+static void set_search(struct jm *m, int32_t co, int write)
+{
+	struct em *e = m->e;
+	const struct uarch_cache *c = cache_at(m, co);
+	const int dyn = 1;
+	const uint32_t set = 0;
+	op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(tag));
+	op_rr(e, 0, 0x69, RAX, RDX);                           /* imul eax, edx, ways */
+	d4(e, c->ways);
+	op_mem(e, 0, 1, 0, 0x8d, RSI, RSI, RAX, 3, 0);        /* lea rsi, [rsi+rax*8] */
+	mov_ri(e, R8, c->ways);                                /* the way: none yet */
+	for (uint32_t w = 0; w < c->ways; w++) {
+		op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, -1, 0, (int32_t)(8 * w));
+		mov_ri(e, R9, w);
+		op0f_rr(e, 0, 0x44, R8, R9);                   /* cmove r8d, r9d */
+	}
+	alu_ri(e, 0, G1_CMP, R8, (int32_t)c->ways);
+	uint8_t *none = jcc32(e, CC_E);
+	alu_rr(e, 0, G1_ADD, RAX, R8);                         /* the slot */
+	touch(m, co, dyn, set, write);
+	to_front(m, co, UARCH_CACHE_FILTER - 1);
+	xor_zero(e, RAX);
+	b1(e, 0xc3);                                            /* ret */
+	patch32(none, e->p);
+}
+
 /* The rest of the lookups of cache co, writes when write, as a
  * subroutine: uarch_cache_hit() past the set's most recent line, then
- * uarch_cache_find(), then uarch_block_slow(). In: the key in rcx, the
+ * uarch_cache_find() (or set_search()), then uarch_block_slow(). In: the key in rcx, the
  * set in rdx (when the cache has more than one), the op's part in ebp.
  * Out: eax = 0 for a hit (to count), 1 when uarch_block_slow() did it. */
 static void lookup_sub(struct jm *m, int32_t co, int write)
@@ -228,9 +259,12 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	const struct uarch_cache *c = cache_at(m, co);
 	const int dyn = c->set_mask != 0;
 	const uint32_t set = 0;
-	/* the filter's second line (not its set's most recent); and a TLB's
-	 * third (pages taking turns) */
-	for (unsigned k = 1; k <= (c->set_mask ? 1u : 2u); k++) {
+	/* narrow sets are searched here (set_search()), not in C */
+	const int search = c->set_mask && c->ways <= 16;
+	/* the filter's other lines: its second (not its set's most recent),
+	 * a TLB's third (pages taking turns), all before a set search */
+	const unsigned nf = search ? UARCH_CACHE_FILTER : c->set_mask ? 2 : 3;
+	for (unsigned k = 1; k < nf; k++) {
 		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[k]));
 		uint8_t *other = jcc32(e, CC_NE);
 		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[k]));
@@ -240,15 +274,20 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 		b1(e, 0xc3);                                            /* ret */
 		patch32(other, e->p);
 	}
-	/* anything else: in C, a hit first */
+	if (search)
+		set_search(m, co, write);
+	/* anything else: in C, a hit first (unless searched: a miss) */
 	alu_ri(e, 1, G1_SUB, RSP, 8);                           /* calls need rsp % 16 = 0 */
-	op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, co);          /* lea rdi, [r12+co] */
-	op_mem(e, 0, 1, 0, 0x8d, RSI, RCX, -1, 0, -1);          /* lea rsi, [rcx-1] */
-	mov_ri(e, RDX, (uint64_t)write);
-	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_cache_find);
-	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
-	alu_rr(e, 0, G1_AND, RAX, RAX);
-	uint8_t *found = jcc8(e, CC_NE);
+	uint8_t *found = NULL;
+	if (!search) {
+		op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, co);  /* lea rdi, [r12+co] */
+		op_mem(e, 0, 1, 0, 0x8d, RSI, RCX, -1, 0, -1);  /* lea rsi, [rcx-1] */
+		mov_ri(e, RDX, (uint64_t)write);
+		mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_cache_find);
+		b1(e, 0xff); b1(e, 0xd0);                       /* call rax */
+		alu_rr(e, 0, G1_AND, RAX, RAX);
+		found = jcc8(e, CC_NE);
+	}
 	mov_rr(e, RDI, R12);
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
 	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
@@ -258,10 +297,12 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	mov_ri(e, RAX, 1);
 	alu_ri(e, 1, G1_ADD, RSP, 8);
 	b1(e, 0xc3);
-	patch8(found, e->p);
-	xor_zero(e, RAX);
-	alu_ri(e, 1, G1_ADD, RSP, 8);
-	b1(e, 0xc3);
+	if (found) {
+		patch8(found, e->p);
+		xor_zero(e, RAX);
+		alu_ri(e, 1, G1_ADD, RSP, 8);
+		b1(e, 0xc3);
+	}
 }
 
 /* lookup s's out-of-line path: the subroutine at sub with its inputs */
