@@ -226,8 +226,6 @@ static void set_search(struct jm *m, int32_t co, int write)
 {
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, co);
-	const int dyn = 1;
-	const uint32_t set = 0;
 	op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(tag));
 	op_rr(e, 0, 0x69, RAX, RDX);                           /* imul eax, edx, ways */
 	d4(e, c->ways);
@@ -241,7 +239,7 @@ static void set_search(struct jm *m, int32_t co, int write)
 	alu_ri(e, 0, G1_CMP, R8, (int32_t)c->ways);
 	uint8_t *none = jcc32(e, CC_E);
 	alu_rr(e, 0, G1_ADD, RAX, R8);                         /* the slot */
-	touch(m, co, dyn, set, write);
+	touch(m, co, 1, 0, write);                             /* the set in rdx */
 	to_front(m, co, UARCH_CACHE_FILTER - 1);
 	xor_zero(e, RAX);
 	b1(e, 0xc3);                                            /* ret */
@@ -250,8 +248,9 @@ static void set_search(struct jm *m, int32_t co, int write)
 
 /* The rest of the lookups of cache co, writes when write, as a
  * subroutine: uarch_cache_hit() past the set's most recent line, then
- * uarch_cache_find() (or set_search()), then uarch_block_slow(). In: the key in rcx, the
- * set in rdx (when the cache has more than one), the op's part in ebp.
+ * uarch_cache_find() (or set_search()), then uarch_block_slow(). In: the
+ * key in rcx, the set in rdx (when the cache has more than one), the
+ * op's part in ebp.
  * Out: eax = 0 for a hit (to count), 1 when uarch_block_slow() did it. */
 static void lookup_sub(struct jm *m, int32_t co, int write)
 {
