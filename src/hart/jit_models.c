@@ -218,6 +218,18 @@ static void to_front(struct jm *m, int32_t co, unsigned drop)
 	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, C(f_slot[0]));
 }
 
+/* A hit of slot eax in the subroutine: touched, first in the filter
+ * (entry drop, the key's, dropped), and eax = 0 returned */
+static void hit_ret(struct jm *m, int32_t co, int dyn, int write, unsigned drop)
+{
+	touch(m, co, dyn, 0, write);
+	to_front(m, co, drop);
+	xor_zero(m->e, RAX);
+	b1(m->e, 0xc3);                                         /* ret */
+}
+
+enum { SEARCH_WAYS = 16 };   /* set_search() for sets this narrow or narrower */
+
 /* uarch_cache_find()'s search of a narrow set, without a branch on the
  * way: rcx holds the key, rdx the set, and no line of the filter is the
  * key's. A hit is touched and goes first in the filter, dropping the
@@ -239,10 +251,7 @@ static void set_search(struct jm *m, int32_t co, int write)
 	alu_ri(e, 0, G1_CMP, R8, (int32_t)c->ways);
 	uint8_t *none = jcc32(e, CC_E);
 	alu_rr(e, 0, G1_ADD, RAX, R8);                         /* the slot */
-	touch(m, co, 1, 0, write);                             /* the set in rdx */
-	to_front(m, co, UARCH_CACHE_FILTER - 1);
-	xor_zero(e, RAX);
-	b1(e, 0xc3);                                            /* ret */
+	hit_ret(m, co, 1, write, UARCH_CACHE_FILTER - 1);      /* the set in rdx */
 	patch32(none, e->p);
 }
 
@@ -257,9 +266,8 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, co);
 	const int dyn = c->set_mask != 0;
-	const uint32_t set = 0;
 	/* narrow sets are searched here (set_search()), not in C */
-	const int search = c->set_mask && c->ways <= 16;
+	const int search = c->set_mask && c->ways <= SEARCH_WAYS;
 	/* the filter's other lines: its second (not its set's most recent),
 	 * a TLB's third (pages taking turns), all before a set search */
 	const unsigned nf = search ? UARCH_CACHE_FILTER : c->set_mask ? 2 : 3;
@@ -267,10 +275,7 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[k]));
 		uint8_t *other = jcc32(e, CC_NE);
 		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[k]));
-		touch(m, co, dyn, set, write);
-		to_front(m, co, k);
-		xor_zero(e, RAX);
-		b1(e, 0xc3);                                            /* ret */
+		hit_ret(m, co, dyn, write, k);
 		patch32(other, e->p);
 	}
 	if (search)
