@@ -277,10 +277,13 @@ struct uarch_bpred {
 	uint32_t pht_mask, hist_mask, ghist;
 	uint8_t *pht;
 	uint32_t btb_set_mask, btb_ways;
-	uint64_t *btb_pc, *btb_target, *btb_age;  /* btb_pc: pc | 1, 0 = invalid */
+	/* [set * btb_ways + way], in one array (btb_target = btb_pc + the
+	 * entries, btb_age after it); btb_pc: pc | 1, 0 = invalid */
+	uint64_t *btb_pc, *btb_target, *btb_age;
 	/* the way where each pc (hashed) was last found: checked first, so a
 	 * hit seldom scans the set (a pc is in one way at most); a guess,
-	 * which sets wider than 256 ways find right less often */
+	 * which sets wider than 256 ways find right less often, and always a
+	 * way of the set */
 	uint8_t btb_hint[256];
 	uint64_t clock;
 	uint64_t *ras;

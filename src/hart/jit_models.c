@@ -345,13 +345,23 @@ static void wrong(struct jm *m, unsigned bp, unsigned ev)
 
 /* wrong() when register w (set to 0 or 1) is 1, without a branch (the
  * host would mispredict it as often as the model does); at most one of
- * them is 1 after right(). */
-static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev)
+ * them is 1 for a control transfer. The first of them sets r14d, so
+ * needs no right(); the others add to it. */
+static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev, int first)
 {
 	struct em *e = m->e;
-	op_rr(e, 0, 0x69, R11, w);                    /* imul r11d, w, penalty */
-	d4(e, uarch_timing_penalty(&m->u->tm, bp));
-	alu_rr(e, 0, G1_ADD, R14, R11);
+	const uint32_t pen = uarch_timing_penalty(&m->u->tm, bp);
+	if (pen == 1) {
+		if (first)
+			mov_rr32(e, R14, w);
+		else
+			alu_rr(e, 0, G1_ADD, R14, w);
+	} else {
+		op_rr(e, 0, 0x69, first ? R14 : R11, w);   /* imul r, w, pen */
+		d4(e, pen);
+		if (!first)
+			alu_rr(e, 0, G1_ADD, R14, R11);
+	}
 	if (m->uev >> ev & 1)
 		op_mem(e, 0, 1, 0, 0x01, w, R12, -1, 0, EV(ev));   /* add [ev], w */
 }
@@ -365,23 +375,26 @@ static void btb(struct jm *m, uint64_t pc)
 	struct em *e = m->e;
 	const uint32_t pci = (uint32_t)(pc >> 1);
 	const int32_t way0 = (int32_t)((pci & b->btb_set_mask) * b->btb_ways * 8);
+	/* btb_target and btb_age follow btb_pc at this distance (jm_ok()) */
+	const int32_t n8 = (int32_t)((b->btb_set_mask + 1) * b->btb_ways * 8);
 	op_mem(e, 0, 0, 1, 0xb6, RSI, R12, -1, 0, U(bp.btb_hint) + (int32_t)(pci & 255));
-	alu_ri(e, 0, G1_CMP, RSI, (int32_t)b->btb_ways);
-	resume(m, CC_AE);
 	op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_pc));
-	mov_ri(e, R8, pc | 1);
-	op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
+	if ((pc | 1) == (uint64_t)(int32_t)(pc | 1)) {
+		op_mem(e, 0, 1, 0, 0x81, G1_CMP, RDI, RSI, 3, way0);
+		d4(e, (uint32_t)(pc | 1));
+	} else {
+		mov_ri(e, R8, pc | 1);
+		op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
+	}
 	resume(m, CC_NE);
-	op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_target));
 	xor_zero(e, R9);
-	op_mem(e, 0, 1, 0, 0x3b, R10, RDI, RSI, 3, way0);
+	op_mem(e, 0, 1, 0, 0x3b, R10, RDI, RSI, 3, way0 + n8);
 	b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
-	op_mem(e, 0, 1, 0, 0x89, R10, RDI, RSI, 3, way0);
-	op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_age));
+	op_mem(e, 0, 1, 0, 0x89, R10, RDI, RSI, 3, way0 + n8);
 	op_mem(e, 0, 1, 0, 0x8b, R8, R12, -1, 0, U(bp.clock));
 	alu_ri(e, 1, G1_ADD, R8, 1);
 	op_mem(e, 0, 1, 0, 0x89, R8, R12, -1, 0, U(bp.clock));
-	op_mem(e, 0, 1, 0, 0x89, R8, RDI, RSI, 3, way0);
+	op_mem(e, 0, 1, 0, 0x89, R8, RDI, RSI, 3, way0 + 2 * n8);
 }
 
 /* The redirect penalty the predictor leaves, in r14d (see wrong()): none
@@ -398,31 +411,37 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	const struct uarch_bpred *b = &m->u->bp;
 	struct em *e = m->e;
 	const uint32_t pci = (uint32_t)(r->pc >> 1);
-	/* eax = the counter's index, cl = the counter, rdx = the table */
+	/* eax = the counter's index, cl = the counter, rdx = the table; the
+	 * history (r11d) takes the outcome, kept past the BTB's way to C */
+	op_mem(e, 0, 0, 0, 0x8b, R11, R12, -1, 0, U(bp.ghist));
 	if (b->dir == UARCH_DIR_GSHARE) {
-		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ghist));
+		mov_rr32(e, RAX, R11);
 		alu_ri(e, 0, G1_XOR, RAX, (int32_t)pci);
 		alu_ri(e, 0, G1_AND, RAX, (int32_t)b->pht_mask);
 	} else {
 		mov_ri(e, RAX, pci & b->pht_mask);
 	}
+	alu_rr(e, 0, G1_ADD, R11, R11);
+	if (taken)
+		alu_ri(e, 0, G1_OR, R11, 1);
+	alu_ri(e, 0, G1_AND, R11, (int32_t)b->hist_mask);
 	op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.pht));
 	op_mem(e, 0, 0, 1, 0xb6, RCX, RDX, RAX, 0, 0);        /* movzx ecx, byte [rdx+rax] */
 	if (taken && b->has_btb) {
 		mov_ri(e, R10, next);
 		btb(m, r->pc);
 	}
-	right(e);
+	op_mem(e, 0, 0, 0, 0x89, R11, R12, -1, 0, U(bp.ghist));
 	xor_zero(e, R8);
 	b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);          /* cmp cl, thr */
 	setcc(e, taken ? CC_B : CC_AE, R8);                   /* r8d = the direction was wrong */
-	wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT);
+	wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT, 1);
 	if (taken) {   /* right, but a direct target the BTB did not give: fixed at decode */
 		mov_rr32(e, R10, R8);
 		if (b->has_btb)
 			alu_rr(e, 0, G1_OR, R10, R9);
 		alu_ri(e, 0, G1_XOR, R10, 1);
-		wrong_if(m, R10, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+		wrong_if(m, R10, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT, 0);
 	}
 	/* the counter saturates towards the outcome */
 	if (taken) {
@@ -433,12 +452,6 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		b1(e, 0x80); b1(e, 0xd1); b1(e, 0xff);        /* adc cl, -1 */
 	}
 	op_mem(e, 0, 0, 0, 0x88, RCX, RDX, RAX, 0, 0);        /* mov [rdx+rax], cl */
-	op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ghist));
-	alu_rr(e, 0, G1_ADD, RAX, RAX);
-	if (taken)
-		alu_ri(e, 0, G1_OR, RAX, 1);
-	alu_ri(e, 0, G1_AND, RAX, (int32_t)b->hist_mask);
-	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ghist));
 }
 
 static int is_link(unsigned r) { return r == 1 || r == 5; }
@@ -469,12 +482,11 @@ static void ras_push(struct jm *m, uint64_t ra)
 static void jal(struct jm *m, const struct retire_rec *r, uint64_t next)
 {
 	struct em *e = m->e;
-	right(e);
 	if (m->u->bp.has_btb) {
 		mov_ri(e, R10, next);
 		btb(m, r->pc);
 		alu_ri(e, 0, G1_XOR, R9, 1);
-		wrong_if(m, R9, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+		wrong_if(m, R9, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
 	} else {
 		wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
 	}
@@ -488,7 +500,6 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 	const struct uarch_bpred *b = &m->u->bp;
 	struct em *e = m->e;
 	const int rdl = is_link(r->rd), rsl = is_link(r->rs1);
-	right(e);
 	op_mem(e, 0, 1, 0, 0x8b, R10, RBX, -1, 0, HART(pc));
 	if (rsl && (!rdl || r->rd != r->rs1) && b->ras_depth) {   /* a return: the RAS pops */
 		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_count));
@@ -505,7 +516,7 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 		xor_zero(e, R8);
 		op_mem(e, 0, 1, 0, 0x3b, R10, RDX, RAX, 3, 0);
 		setcc(e, CC_NE, R8);
-		wrong_if(m, R8, UARCH_BP_RAS, UARCH_EV_RAS_MISPREDICT);
+		wrong_if(m, R8, UARCH_BP_RAS, UARCH_EV_RAS_MISPREDICT, 1);
 		uint8_t *done = jmp8(e);
 		patch8(empty, e->p);
 		wrong(m, UARCH_BP_RAS, UARCH_EV_RAS_MISPREDICT);
@@ -525,11 +536,11 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 		op_mem(e, 0, 1, 0, 0x3b, RCX, RDX, RAX, 3, 0);
 		setcc(e, CC_NE, R8);
 		op_mem(e, 0, 1, 0, 0x89, RCX, RDX, RAX, 3, 0);
-		wrong_if(m, R8, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+		wrong_if(m, R8, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
 	} else if (b->has_btb) {
 		btb(m, r->pc);
 		alu_ri(e, 0, G1_XOR, R9, 1);
-		wrong_if(m, R9, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+		wrong_if(m, R9, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
 	} else {
 		wrong(m, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT);
 	}
@@ -571,7 +582,7 @@ int jm_ok(const struct uarch *u, const struct uarch_block *ub)
 {
 	if (!u || !ub->n || !ub->tag ||
 	    (u->bp.ind_entries & (u->bp.ind_entries - 1)) ||           /* indexed by a mask */
-	    (uint64_t)(u->bp.btb_set_mask + 1) * u->bp.btb_ways * 8 > INT32_MAX)   /* by a disp32 */
+	    3 * (uint64_t)(u->bp.btb_set_mask + 1) * u->bp.btb_ways * 8 > INT32_MAX)   /* by a disp32 */
 		return 0;
 	for (uint32_t k = 0; k < ub->n; k++)   /* user mode: nothing bare, nothing uncached */
 		if (ub->r[k].flags & (UARCH_RF_UNCACHED | UARCH_RF_BARE_FETCH | UARCH_RF_BARE_DATA))

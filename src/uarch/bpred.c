@@ -56,10 +56,11 @@ int uarch_bpred_init(struct uarch_bpred *b, const struct uarch_bpred_config *cfg
 		b->has_btb = 1;
 		b->btb_set_mask = cfg->btb_sets - 1;
 		b->btb_ways = cfg->btb_ways;
-		b->btb_pc = calloc(n, sizeof *b->btb_pc);
-		b->btb_target = calloc(n, sizeof *b->btb_target);
-		b->btb_age = calloc(n, sizeof *b->btb_age);
-		bad |= !b->btb_pc || !b->btb_target || !b->btb_age;
+		/* one array: translated code finds all three at fixed distances */
+		b->btb_pc = calloc(3 * n, sizeof *b->btb_pc);
+		bad |= !b->btb_pc;
+		b->btb_target = b->btb_pc ? b->btb_pc + n : NULL;
+		b->btb_age = b->btb_pc ? b->btb_pc + 2 * n : NULL;
 	}
 	b->ras_depth = cfg->ras_depth;
 	if (cfg->ras_depth) {
@@ -83,8 +84,6 @@ void uarch_bpred_free(struct uarch_bpred *b)
 {
 	free(b->pht);
 	free(b->btb_pc);
-	free(b->btb_target);
-	free(b->btb_age);
 	free(b->ras);
 	free(b->ind_target);
 	memset(b, 0, sizeof *b);
@@ -96,9 +95,7 @@ void uarch_bpred_reset(struct uarch_bpred *b)
 	b->ghist = 0;
 	if (b->has_btb) {
 		size_t n = ((size_t)b->btb_set_mask + 1) * b->btb_ways;
-		memset(b->btb_pc, 0, n * sizeof *b->btb_pc);
-		memset(b->btb_target, 0, n * sizeof *b->btb_target);
-		memset(b->btb_age, 0, n * sizeof *b->btb_age);
+		memset(b->btb_pc, 0, 3 * n * sizeof *b->btb_pc);   /* and btb_target, btb_age */
 	}
 	b->clock = 0;
 	b->ras_top = b->ras_count = 0;

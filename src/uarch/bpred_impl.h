@@ -19,7 +19,7 @@ static inline __attribute__((always_inline)) int btb_predict(struct uarch_bpred 
 	uint64_t key = pc | 1;
 	uint32_t base = ((uint32_t)(pc >> 1) & b->btb_set_mask) * b->btb_ways;
 	uint8_t *hint = &b->btb_hint[(pc >> 1) & 255];
-	uint32_t s = base + (*hint < b->btb_ways ? *hint : 0);
+	uint32_t s = base + *hint;
 	if (b->btb_pc[s] != key) {
 		for (s = base; s < base + b->btb_ways && b->btb_pc[s] != key; s++)
 			;
