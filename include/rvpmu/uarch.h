@@ -375,8 +375,11 @@ struct uarch {
 	uarch_walk_fn walk;
 	void *walk_ctx;
 	struct uarch_memo *memo;   /* block timings seen (block.c), made on first use */
-	/* the misses of the block translated code is retiring (block.c) */
+	/* the misses of the block translated code is retiring (block.c);
+	 * from its first, tm.skey is 0, which no way out's replay starts
+	 * from, and jskey holds it */
 	struct uarch_misses jmiss;
+	uint64_t jskey;
 };
 
 /* A straight-line run of instructions retired in one call (a translated

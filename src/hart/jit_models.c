@@ -107,9 +107,11 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 			op_mem(e, 0, 1, 0, 0x8d, RDX, RCX, -1, 0, -1);        /* lea rdx, [rcx-1] */
 			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
 		}
-		op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, C(mru));
+		/* the arrays' addresses as constants, as r12's: a load less on
+		 * the way to the compare */
+		mov_ri(e, RAX, (uint64_t)(uintptr_t)c->mru);
 		op_mem(e, 0, 0, 0, 0x8b, RAX, RAX, AT_SET(4));
-		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(tag));
+		mov_ri(e, RSI, (uint64_t)(uintptr_t)c->tag);
 		op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, RAX, 3, 0);
 	}
 	struct jm_stub *s = stub(&m->look[m->nlook++], jcc32(e, CC_NE));
@@ -549,13 +551,11 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 }
 
 /* The timing replayed from xc[0] or xc[1] (see struct uarch_xc) when the
- * state is its sin, leaving the penalty in r14. */
+ * state is its sin, leaving the penalty in r14. After a miss it is not
+ * (uarch->jskey): the timing is C's. */
 static void timing(struct jm *m, const struct uarch_xc *xc)
 {
 	struct em *e = m->e;
-	op_mem(e, 0, 0, 0, 0x83, G1_CMP, R12, -1, 0, U(jmiss.n));   /* misses: in C */
-	b1(e, 0);
-	stub(&m->res[m->nres++], jcc32(e, CC_NE))->pen = 1;
 	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, RSI, -1, 0, (int32_t)sizeof(*xc));

@@ -298,13 +298,20 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 		c = at & 1 ? l1i_part(u, (x->fetch_pa + off) >> fs << fs)
 			   : itlb_part(u, (x->pc + off) >> fs << fs);
 	}
-	if (c)
-		note_miss(&u->jmiss, i, k << 1 | data, c);
+	if (!c)
+		return;
+	if (!u->jmiss.n) {   /* the way out's replay cannot start from 0: to C */
+		u->jskey = u->tm.skey;
+		u->tm.skey = 0;
+	}
+	note_miss(&u->jmiss, i, k << 1 | data, c);
 }
 
 void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,
 			uint32_t pen)
 {
+	if (u->jmiss.n)
+		u->tm.skey = u->jskey;
 	if (b->n)
 		block_end(u, b, b->n, next_pc, (int)taken, pen, &u->jmiss);
 	u->jmiss.n = u->jmiss.op = 0;
