@@ -86,8 +86,8 @@ static const struct uarch_cache *cache_at(const struct jm *m, int32_t co)
  * as its set's most recent line (a store then dirties it), which the
  * line touched last always is, and just as that when there is one set;
  * the rest out of line. The part's events follow (ev, and ev2 unless 0;
- * by: count(), for a hit inline). line: its number, or ~0 when the key,
- * line + 1, is in rcx. part: the op's (uarch_block_slow()). */
+ * by: count(), for a hit inline). line: its number, or ~0 when it is in
+ * rdx and the key, line + 1, in rcx. part: the op's (uarch_block_slow()). */
 static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t part,
 		   unsigned ev, unsigned ev2, int by)
 {
@@ -103,10 +103,8 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 	} else {              /* eax = the set's most recent slot */
 		if (line != ~0ull)
 			mov_ri(e, RCX, line + 1);
-		if (dyn) {
-			op_mem(e, 0, 1, 0, 0x8d, RDX, RCX, -1, 0, -1);        /* lea rdx, [rcx-1] */
+		if (dyn)   /* rdx = the line (data_key()) */
 			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
-		}
 		/* the arrays' addresses as constants, as r12's: a load less on
 		 * the way to the compare */
 		mov_ri(e, RAX, (uint64_t)(uintptr_t)c->mru);
@@ -147,12 +145,13 @@ static void fetch(struct jm *m, const struct retire_rec *r, uint64_t off, unsign
 		lookup(m, U(l1i), pa >> u->l1i.line_shift, 0, i << 1 | 1, UARCH_EV_L1I_ACCESS, 0, by);
 }
 
-/* rcx = the key of data address k's line under shift */
+/* rcx = the key of data address k's line under shift, and rdx = that
+ * line (lookup() takes its set from it) */
 static void data_key(struct em *e, unsigned k, unsigned shift)
 {
-	op_mem(e, 0, 1, 0, 0x8b, RCX, RBX, -1, 0, HART(jit_addr) + 8 * (int32_t)k);
-	shift_ri(e, 1, SH_SHR, RCX, shift);
-	alu_ri(e, 1, G1_ADD, RCX, 1);
+	op_mem(e, 0, 1, 0, 0x8b, RDX, RBX, -1, 0, HART(jit_addr) + 8 * (int32_t)k);
+	shift_ri(e, 1, SH_SHR, RDX, shift);
+	op_mem(e, 0, 1, 0, 0x8d, RCX, RDX, -1, 0, 1);         /* lea rcx, [rdx+1] */
 }
 
 /* data op i: instruction k's access (data_line(); never across a line:
