@@ -22,6 +22,7 @@
  * Registers: rbx is the hart, r12 the models (struct uarch), r14 the
  * redirect penalty the predictor leaves; the calls, to C, keep those. */
 #include <stddef.h>
+#include <stdint.h>
 #include "jit_models.h"
 #include "rvpmu/hart.h"
 
@@ -82,6 +83,12 @@ static const struct uarch_cache *cache_at(const struct jm *m, int32_t co)
  * (dyn) or a constant */
 #define AT_SET(size) (dyn ? RDX : -1), (size) == 8 ? 3u : 2u, (dyn ? 0 : (int32_t)(set * (size)))
 
+/* a set's lookup of a known line compares its key as an imm32 */
+static int key_imm(uint64_t line)
+{
+	return line != ~0ull && line + 1 <= INT32_MAX;
+}
+
 /* The cache or TLB at offset co looks line up (uarch_cache_hit()): inline
  * as its set's most recent line (a store then dirties it), which the
  * line touched last always is, and just as that when there is one set;
@@ -95,13 +102,16 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 	const struct uarch_cache *c = cache_at(m, co);
 	const int dyn = line == ~0ull && c->set_mask;
 	const uint32_t set = line == ~0ull ? 0 : (uint32_t)line & c->set_mask;
+	const int fits = key_imm(line);
 	if (!c->set_mask) {   /* one set: its most recent line is first in the filter */
 		if (line != ~0ull)
 			cmp_mi(e, C(f_key[0]), line + 1);
 		else
 			op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[0]));
 	} else {              /* eax = the set's most recent slot */
-		if (line != ~0ull)
+		/* a key that fits an imm32 is compared as one (lookup_stub()
+		 * then puts it in rcx) */
+		if (line != ~0ull && !fits)
 			mov_ri(e, RCX, line + 1);
 		if (dyn)   /* rdx = the line (data_key()) */
 			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
@@ -110,7 +120,12 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		mov_ri(e, RAX, (uint64_t)(uintptr_t)c->mru);
 		op_mem(e, 0, 0, 0, 0x8b, RAX, RAX, AT_SET(4));
 		mov_ri(e, RSI, (uint64_t)(uintptr_t)c->tag);
-		op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, RAX, 3, 0);
+		if (fits) {
+			op_mem(e, 0, 1, 0, 0x81, G1_CMP, RSI, RAX, 3, 0);
+			d4(e, (uint32_t)(line + 1));
+		} else {
+			op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, RAX, 3, 0);
+		}
 	}
 	struct jm_stub *s = stub(&m->look[m->nlook++], jcc32(e, CC_NE));
 	s->cache = co;
@@ -316,7 +331,7 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, s->cache);
 	mov_ri(e, RBP, s->part);
-	if (s->line != ~0ull && !c->set_mask)
+	if (s->line != ~0ull && (!c->set_mask || key_imm(s->line)))
 		mov_ri(e, RCX, s->line + 1);   /* lookup() compared it as an immediate */
 	if (s->line != ~0ull && c->set_mask)
 		mov_ri(e, RDX, s->line & c->set_mask);
