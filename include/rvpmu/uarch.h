@@ -307,6 +307,8 @@ void uarch_bpred_reset(struct uarch_bpred *b);
 /* r's own next_pc and taken are not read: they are passed */
 unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r, uint64_t next_pc,
 			    int taken);
+/* The BTB's prediction for pc, then trained with target: 1 when right */
+int uarch_btb_predict(struct uarch_bpred *b, uint64_t pc, uint64_t target);
 
 struct uarch_timing {
 	struct uarch_timing_config cfg;

@@ -14,8 +14,8 @@
  *  - without misses, the timing is replayed from the way out's uarch_xc
  *    when the pipeline is in the state it started from last time (block.c
  *    fills it in).
- * The predictor of a jump, a BTB hint that is wrong, and the timing
- * otherwise are uarch_block_resume()'s. Each part counts its own events,
+ * A BTB hint that is wrong is uarch_btb_predict()'s, the timing otherwise
+ * uarch_block_resume()'s. Each part counts its own events,
  * so the counts and every model's state are exactly uarch_retire_block()'s
  * (tests/jit counting-*, tests/fuzz/fuzz_jit.c).
  *
@@ -68,7 +68,6 @@ static struct jm_stub *stub(struct jm_stub *s, uint8_t *at)
 {
 	s->at = at;
 	s->cache = -1;
-	s->pen = 0;
 	return s;
 }
 
@@ -343,13 +342,6 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 #undef AT_SET
 #undef C
 
-/* jump (cc, or always for cc < 0) to uarch_block_resume() with the
- * predictor left to it */
-static void resume(struct jm *m, int cc)
-{
-	struct em *e = m->e;
-	stub(&m->res[m->nres++], cc < 0 ? jmp32(e) : jcc32(e, (unsigned)cc));
-}
 
 /* The predictor was wrong with result bp: r14d = its penalty, its event
  * counted. */
@@ -383,8 +375,8 @@ static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev, int first)
 }
 
 /* btb_predict() for pc, the target in r10: r9d = whether the BTB had it,
- * then trained, when the way pc's hint names holds pc (else the set is
- * scanned: uarch_block_resume()). */
+ * then trained: inline when the way pc's hint names holds pc, else
+ * uarch_btb_predict() (btb_stub()). */
 static void btb(struct jm *m, uint64_t pc)
 {
 	const struct uarch_bpred *b = &m->u->bp;
@@ -402,7 +394,8 @@ static void btb(struct jm *m, uint64_t pc)
 		mov_ri(e, R8, pc | 1);
 		op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
 	}
-	resume(m, CC_NE);
+	m->btb_at = jcc32(e, CC_NE);
+	m->btb_pc = pc;
 	xor_zero(e, R9);
 	op_mem(e, 0, 1, 0, 0x3b, R10, RDI, RSI, 3, way0 + n8);
 	b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
@@ -411,6 +404,27 @@ static void btb(struct jm *m, uint64_t pc)
 	alu_ri(e, 1, G1_ADD, R8, 1);
 	op_mem(e, 0, 1, 0, 0x89, R8, R12, -1, 0, U(bp.clock));
 	op_mem(e, 0, 1, 0, 0x89, R8, RDI, RSI, 3, way0 + 2 * n8);
+	m->btb_back = e->p;
+}
+
+/* btb()'s out-of-line path: uarch_btb_predict() in C, keeping what
+ * branch() holds (eax, ecx, rdx, r11) */
+static void btb_stub(struct jm *m)
+{
+	struct em *e = m->e;
+	static const int keep[] = { RAX, RCX, RDX, R11 };   /* an even number: rsp stays aligned */
+	patch32(m->btb_at, e->p);
+	for (unsigned i = 0; i < 4; i++)
+		push(e, keep[i]);
+	op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, U(bp));   /* lea rdi, [r12+bp] */
+	mov_ri(e, RSI, m->btb_pc);
+	mov_rr(e, RDX, R10);
+	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_btb_predict);
+	b1(e, 0xff); b1(e, 0xd0);                             /* call rax */
+	mov_rr32(e, R9, RAX);
+	for (unsigned i = 4; i > 0; i--)
+		pop(e, keep[i - 1]);
+	patch32(jmp32(e), m->btb_back);
 }
 
 /* The redirect penalty the predictor leaves, in r14d (see wrong()): none
@@ -576,7 +590,7 @@ static void timing(struct jm *m, const struct uarch_xc *xc)
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
 	op0f_rr(e, 1, 0x45, RSI, RDI);                        /* cmovne rsi, rdi: xc[1] */
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
-	stub(&m->res[m->nres++], jcc32(e, CC_NE))->pen = 1;
+	m->resume_at = jcc32(e, CC_NE);
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(dnow));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, U(tm.now));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, EV(UARCH_EV_CYCLES));
@@ -641,7 +655,7 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 	m->next = next;
 	m->next_in_pc = next_in_pc;
 	m->taken = taken;
-	m->nres = 0;
+	m->btb_at = NULL;
 	const int jump = l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
 	const int redirect = jump || taken || next_in_pc || next != l->pc + (l->ilen ? l->ilen : 4);
 	const uint64_t line = redirect ? UARCH_NO_LINE
@@ -674,30 +688,21 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 void jm_exit_stubs(struct jm *m)
 {
 	struct em *e = m->e;
-	uint8_t *call = NULL;   /* the call of uarch_block_resume(), r8d = its pen */
-	for (unsigned i = 0; i < m->nres; i++) {
-		struct jm_stub *s = &m->res[i];
-		patch32(s->at, e->p);
-		if (s->pen)
-			mov_rr32(e, R8, R14);
-		else
-			mov_ri(e, R8, UARCH_RESUME_PREDICT);
-		if (call) {
-			patch32(jmp32(e), call);
-			continue;
-		}
-		call = e->p;
-		mov_rr(e, RDI, R12);
-		mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
-		if (m->next_in_pc)
-			op_mem(e, 0, 1, 0, 0x8b, RDX, RBX, -1, 0, HART(pc));
-		else
-			mov_ri(e, RDX, m->next);
-		mov_ri(e, RCX, (uint64_t)m->taken);
-		mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_resume);
-		b1(e, 0xff); b1(e, 0xd0);                                        /* call rax */
-		patch32(jmp32(e), m->cont);
-	}
+	if (m->btb_at)
+		btb_stub(m);
+	/* uarch_block_resume(), the predictor done: its penalty in r14d */
+	patch32(m->resume_at, e->p);
+	mov_rr32(e, R8, R14);
+	mov_rr(e, RDI, R12);
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
+	if (m->next_in_pc)
+		op_mem(e, 0, 1, 0, 0x8b, RDX, RBX, -1, 0, HART(pc));
+	else
+		mov_ri(e, RDX, m->next);
+	mov_ri(e, RCX, (uint64_t)m->taken);
+	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_resume);
+	b1(e, 0xff); b1(e, 0xd0);                                        /* call rax */
+	patch32(jmp32(e), m->cont);
 }
 
 void jm_end(struct jm *m)

@@ -4,17 +4,15 @@
 #include "rvpmu/uarch.h"
 #include "x86emit.h"
 
-/* an out-of-line path: the rest of a cache or TLB lookup, or a call of
- * uarch_block_resume() */
+/* an out-of-line path: the rest of a cache or TLB lookup */
 struct jm_stub {
 	uint8_t *at;           /* the displacement of the jump to it */
-	uint8_t *hit;          /* lookup: where a hit goes on (to count it) */
-	uint8_t *back;         /* lookup: where it goes on after uarch_block_slow() */
-	int32_t cache;         /* lookup: the cache's offset in struct uarch; -1: resume */
-	uint64_t line;         /* lookup: its line, or ~0: the key (line + 1) is in rcx */
-	uint8_t write;         /* lookup: a store */
-	uint32_t part;         /* lookup: uarch_block_slow()'s at */
-	uint8_t pen;           /* resume: the predictor is done, its penalty in r14 */
+	uint8_t *hit;          /* where a hit goes on (to count it) */
+	uint8_t *back;         /* where it goes on after uarch_block_slow() */
+	int32_t cache;         /* the cache's offset in struct uarch */
+	uint64_t line;         /* its line, or ~0: the key (line + 1) is in rcx */
+	uint8_t write;         /* a store */
+	uint32_t part;         /* uarch_block_slow()'s at */
 };
 
 /* One block's models' code being emitted */
@@ -29,8 +27,9 @@ struct jm {
 	uint64_t next;         /* where it goes, unless next_in_pc (h->pc holds it) */
 	int next_in_pc, taken;
 	uint8_t *cont;         /* the code after the models' */
-	unsigned nres;
-	struct jm_stub res[4];
+	uint8_t *resume_at;    /* its jump to uarch_block_resume() (no replay) */
+	uint8_t *btb_at, *btb_back;   /* its BTB lookup's way out of line and back */
+	uint64_t btb_pc;
 };
 
 /* Whether translated code can do the hit paths of block ub for models u */

@@ -130,6 +130,11 @@ __attribute__((cold)) void uarch_btb_fill(struct uarch_bpred *b, uint32_t base, 
 	b->btb_age[base + v] = ++b->clock;
 }
 
+int uarch_btb_predict(struct uarch_bpred *b, uint64_t pc, uint64_t target)
+{
+	return btb_predict(b, pc, target);
+}
+
 static void ras_push(struct uarch_bpred *b, uint64_t ra)
 {
 	if (!b->ras_depth)
