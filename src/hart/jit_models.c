@@ -342,7 +342,6 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 #undef AT_SET
 #undef C
 
-
 /* The predictor was wrong with result bp: r14d = its penalty, its event
  * counted. */
 static void wrong(struct jm *m, unsigned bp, unsigned ev)
