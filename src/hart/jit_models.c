@@ -283,9 +283,10 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	const int dyn = c->set_mask != 0;
 	/* narrow sets are searched here (set_search()), not in C */
 	const int search = c->set_mask && c->ways <= SEARCH_WAYS;
-	/* the filter's other lines: its second (not its set's most recent),
-	 * a TLB's third (pages taking turns), all before a set search */
-	const unsigned nf = search ? UARCH_CACHE_FILTER : c->set_mask ? 2 : 3;
+	/* the filter's other lines: all of them with one set (a TLB: pages
+	 * taking turns) or before a set search, else its second (not its
+	 * set's most recent) */
+	const unsigned nf = search || !c->set_mask ? UARCH_CACHE_FILTER : 2;
 	for (unsigned k = 1; k < nf; k++) {
 		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[k]));
 		uint8_t *other = jcc32(e, CC_NE);
