@@ -428,10 +428,8 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
  * kept in u->jmiss. */
 void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
 		      uint32_t at);
-/* ... then the rest, all ops being done: the predictor unless pen is the
- * redirect penalty it left (else UARCH_RESUME_PREDICT), and the timing,
- * from u->jmiss. */
-#define UARCH_RESUME_PREDICT (1u << 31)
+/* ... then the rest, all ops and the predictor being done (pen: the
+ * redirect penalty it left): the timing, from u->jmiss. */
 void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,
 			uint32_t pen);
 

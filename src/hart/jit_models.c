@@ -64,13 +64,6 @@ static void count(struct jm *m, unsigned ev, int by)
 		add_mi(m->e, EV(ev), 1);
 }
 
-static struct jm_stub *stub(struct jm_stub *s, uint8_t *at)
-{
-	s->at = at;
-	s->cache = -1;
-	return s;
-}
-
 #define C(f) (co + (int32_t)offsetof(struct uarch_cache, f))
 /* the cache at offset co in struct uarch */
 static const struct uarch_cache *cache_at(const struct jm *m, int32_t co)
@@ -126,7 +119,8 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 			op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, RAX, 3, 0);
 		}
 	}
-	struct jm_stub *s = stub(&m->look[m->nlook++], jcc32(e, CC_NE));
+	struct jm_stub *s = &m->look[m->nlook++];
+	s->at = jcc32(e, CC_NE);
 	s->cache = co;
 	s->line = line;
 	s->write = (uint8_t)write;
@@ -395,7 +389,6 @@ static void btb(struct jm *m, uint64_t pc)
 		op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
 	}
 	m->btb_at = jcc32(e, CC_NE);
-	m->btb_pc = pc;
 	xor_zero(e, R9);
 	op_mem(e, 0, 1, 0, 0x3b, R10, RDI, RSI, 3, way0 + n8);
 	b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
@@ -417,7 +410,7 @@ static void btb_stub(struct jm *m)
 	for (unsigned i = 0; i < 4; i++)
 		push(e, keep[i]);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, U(bp));   /* lea rdi, [r12+bp] */
-	mov_ri(e, RSI, m->btb_pc);
+	mov_ri(e, RSI, m->ub->r[m->ub->n - 1].pc);          /* btb()'s: the way out's */
 	mov_rr(e, RDX, R10);
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_btb_predict);
 	b1(e, 0xff); b1(e, 0xd0);                             /* call rax */

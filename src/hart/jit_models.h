@@ -29,7 +29,6 @@ struct jm {
 	uint8_t *cont;         /* the code after the models' */
 	uint8_t *resume_at;    /* its jump to uarch_block_resume() (no replay) */
 	uint8_t *btb_at, *btb_back;   /* its BTB lookup's way out of line and back */
-	uint64_t btb_pc;
 };
 
 /* Whether translated code can do the hit paths of block ub for models u */

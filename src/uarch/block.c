@@ -24,6 +24,7 @@
 #define MEMO_MISS 8            /* words of miss cycles a key holds (four misses) */
 #define TEV UARCH_EV_CYCLES    /* the timing events are the last ones */
 #define NTEV (UARCH_EV_COUNT - TEV)
+#define PREDICT (1u << 31)            /* block_end()'s pen: the predictor is still to run */
 _Static_assert(UARCH_EV_STALL_FRONTEND > TEV && UARCH_EV_STALL_BACKEND > TEV &&
 	       UARCH_EV_STALL_LOAD_USE > TEV && UARCH_EV_STALL_DCACHE_BUSY > TEV &&
 	       UARCH_EV_FLUSH_OTHER > TEV && UARCH_EV_RAS_MISPREDICT < TEV,
@@ -212,7 +213,8 @@ static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct me
 }
 
 /* Block b's first n instructions, their ops done with misses ms: the
- * predictor (unless done, leaving penalty pen) and the timing. */
+ * predictor (when pen is PREDICT; else it is done, leaving penalty pen)
+ * and the timing. */
 static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64_t next_pc,
 		      int taken, uint32_t pen, const struct uarch_misses *ms)
 {
@@ -220,7 +222,7 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	const unsigned fs = u->fetch_shift;
 	int redirect = next_pc != l->pc + rec_ilen(l);
 	taken = l->cls == UARCH_CLS_BRANCH && taken;
-	if (pen & UARCH_RESUME_PREDICT)
+	if (pen & PREDICT)
 		pen = timing_penalty(&u->tm, predict(u, l, next_pc, taken, &redirect), 0);
 	else   /* as predict() has it */
 		redirect |= taken || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
@@ -281,7 +283,7 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			ms.m[ms.n++] = c;
 		}
 	}
-	block_end(u, b, n, next_pc, taken, UARCH_RESUME_PREDICT, &ms);
+	block_end(u, b, n, next_pc, taken, PREDICT, &ms);
 }
 
 void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
