@@ -195,7 +195,7 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 		mov_rr(e, RAX, a);
 	if (d->imm)
 		alu_ri(e, 1, G1_ADD, RAX, d->imm);
-	if (t->rb)
+	if (t->rb && t->j->uarch)   /* for the models */
 		op_rm(e, 1, 0x89, RAX, RBX, (int32_t)(offsetof(struct hart, jit_addr) + 8 * t->index));
 	if (size > 1) {
 		b1(e, 0xa8); b1(e, size - 1);  /* test al, size-1 */
@@ -551,21 +551,25 @@ static void begin_whole(struct tx *t)
 /* A way out of the whole block (after end_block()), as emit_retire():
  * with the models, what retire_block() does is inline (the class events
  * here, the models' hit paths in jit_models.c), and way_stubs() must
- * follow the way out's last jump. */
+ * follow the way out's last jump; without any models, the class events
+ * are all it does. */
 static void emit_whole(struct tx *t, uint64_t next, int next_in_pc, int taken)
 {
 	struct em *e = &t->e;
-	if (!t->models) {
+	if (!t->models && (!t->rb || t->j->uarch)) {
 		emit_retire(t, t->n, next, next_in_pc, taken);
 		return;
 	}
+	/* with the models or without any, retire_block()'s class events are
+	 * inline */
 	if (t->j->classes) {   /* else no counter counts them */
 		for (unsigned i = 0; i < t->rb->nsum; i++)
 			alu_mi(e, G1_ADD, RBX, OFF(evc) + 8 * t->rb->sum[i].ev, t->rb->sum[i].n);
 		if (taken)
 			alu_mi(e, G1_ADD, RBX, OFF(evc) + 8 * PMU_EV_BRANCH_TAKEN, 1);
 	}
-	jm_exit(&t->jm, next, next_in_pc, taken);
+	if (t->models)
+		jm_exit(&t->jm, next, next_in_pc, taken);
 }
 
 static void way_stubs(struct tx *t)

@@ -329,7 +329,7 @@ void retire_jblock_init(struct retire_jblock *b, const struct uarch *u, const st
 		for (int i = 0; i < 3; i++)
 			count[ev[k][i]]++;
 	b->nsum = 0;
-	for (unsigned e = 0; e < PMU_EV_MAX; e++)
+	for (unsigned e = PMU_EV_NONE + 1; e < PMU_EV_MAX; e++)   /* not the sink */
 		if (count[e]) {
 			b->sum[b->nsum].ev = (uint8_t)e;
 			b->sum[b->nsum++].n = count[e];
