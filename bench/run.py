@@ -142,12 +142,14 @@ class Rvpmu:
 
 # Further rvpmu modes measured beside the functional run, each as the
 # argv before the program: the step loop alone (no block translation), the
-# PMU-less build's step loop (idle-PMU cost, issue 3), every model of the
-# u74 profile on (issue 4), and sampling with the default profile's models.
+# PMU-less build's step loop (idle-PMU cost, issue 3), counting perf's
+# default events without models, every model of the u74 profile on (issue
+# 4), and sampling with the default profile's models.
 def modes(rvpmu, nopmu):
 	m = [("step", [rvpmu, "run", "--no-jit", "--"])]
 	if nopmu:
 		m.append(("nopmu", [nopmu, "run", "--no-jit", "--"]))
+	m.append(("count", [rvpmu, "stat", "--no-uarch", "-o", os.devnull, "--"]))
 	m.append(("models", [rvpmu, "stat", "--profile", "u74", "-e", "cycles",
 			     "-o", os.devnull, "--"]))
 	m.append(("record", [rvpmu, "record", "-q", "-o", os.devnull, "--"]))
@@ -377,10 +379,11 @@ def fmt_modes(rows, tags):
 	head = ["workload", "step loop CPU s", "step MIPS", "step/qemu"]
 	if "nopmu" in tags:
 		head += ["no-PMU build CPU s", "idle PMU cost"]
+	head += ["counting CPU s", "counting/functional"]
 	head += ["u74 models CPU s", "models MIPS", "models/functional", "models/qemu"]
 	if "record" in tags:
 		head += ["record CPU s", "record MIPS", "record/qemu"]
-	out, cost, rel, vq, sq, rq = [], [], [], [], [], []
+	out, cost, rel, vq, sq, rq, cf = [], [], [], [], [], [], []
 
 	def num(v, f):
 		return "-" if v is None else f.format(v)
@@ -400,6 +403,11 @@ def fmt_modes(rows, tags):
 			if c is not None:
 				cost.append(1 + c)
 			cells += [num(m.get("nopmu"), "{:.3f}"), num(c and 100 * c, "{:+.1f}%")]
+		ct = m.get("count")
+		c = r["rv_cpu"] / ct if ct else None
+		if c:
+			cf.append(c)
+		cells += [num(ct, "{:.3f}"), num(c, "{:.3f}")]
 		t = m.get("models")
 		fr = r["rv_cpu"] / t if t else None
 		qr = r["qemu_cpu"] / t if t else None
@@ -420,6 +428,7 @@ def fmt_modes(rows, tags):
 		g = ["geomean", "", "", num(sq and statistics.geometric_mean(sq), "{:.3f}")]
 		if "nopmu" in tags:
 			g += ["", num(cost and 100 * (statistics.geometric_mean(cost) - 1), "{:+.1f}%")]
+		g += ["", num(cf and statistics.geometric_mean(cf), "{:.3f}")]
 		g += ["", "", num(rel and statistics.geometric_mean(rel), "{:.3f}"),
 		      num(vq and statistics.geometric_mean(vq), "{:.3f}")]
 		if "record" in tags:
@@ -563,7 +572,10 @@ def main():
 			"dispatch); *idle PMU cost* = step-loop CPU s / no-PMU CPU s - 1, "
 			"the price of a PMU with nothing programmed (mcycle and minstret "
 			"still count), measured on the step loop because translated blocks "
-			"hold no PMU code at all. *u74 models*: `rvpmu stat --profile u74 -e "
+			"hold no PMU code at all. *counting*: `rvpmu stat --no-uarch` "
+			"(perf's default events without models: cycles = instructions, "
+			"branches; translated counting blocks), *counting/functional* = "
+			"functional CPU s / counting CPU s. *u74 models*: `rvpmu stat --profile u74 -e "
 			"cycles` (caches, TLBs, branch predictor and pipeline timing all on, "
 			"the counter driven through the SBI; translated counting blocks, "
 			"their timing memoised); *models/functional* = "
