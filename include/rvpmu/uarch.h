@@ -247,6 +247,9 @@ static inline int uarch_cache_hit(struct uarch_cache *c, uint64_t line, int writ
 /* Past uarch_cache_hit(), for translated code: 1 when line hits all the
  * same (as an access: touched, dirtied), else 0 having changed nothing. */
 int uarch_cache_find(struct uarch_cache *c, uint64_t line, int write);
+/* uarch_cache_access() of a line known not to be in the cache (translated
+ * code looked): the miss, without a search */
+unsigned uarch_cache_miss(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim);
 /* Access the line holding addr, allocating it on a miss (write-allocate; a
  * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
  * UARCH_WB when a dirty line was evicted (its address in *victim). */
@@ -411,6 +414,12 @@ struct uarch_block {
 	uint8_t nops;
 	uint32_t hint;          /* the memo entry it used last */
 	struct uarch_xc xc[2][2];
+	/* the same for a run whole with one miss, op what's of c cycles (the
+	 * two words of struct uarch_misses), by way out */
+	struct uarch_xm {
+		struct uarch_xc x;
+		uint32_t what, c;
+	} xm[2];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * 64];
 };
@@ -424,8 +433,8 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			const uint64_t *addr, uint64_t next_pc, int taken);
 /* For translated code retiring all of b as uarch_retire_block() would:
  * the part of op i (at = i << 1 | 0 for its TLB lookup, | 1 for its cache
- * lookup) that did not hit inline, with its events; its miss cycles are
- * kept in u->jmiss. */
+ * lookup) that missed (translated code looked at every line it could be),
+ * with its events; its miss cycles are kept in u->jmiss. */
 void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
 		      uint32_t at);
 /* ... then the rest, all ops and the predictor being done (pen: the

@@ -13,7 +13,8 @@
  *    when the BTB way its hint names holds the branch;
  *  - without misses, the timing is replayed from the way out's uarch_xc
  *    when the pipeline is in the state it started from last time (block.c
- *    fills it in).
+ *    fills it in); after one miss, from its uarch_xm when the miss and
+ *    the state are those of last time.
  * A BTB hint that is wrong is uarch_btb_predict()'s, the timing otherwise
  * uarch_block_resume()'s. Each part counts its own events,
  * so the counts and every model's state are exactly uarch_retire_block()'s
@@ -571,6 +572,8 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 		ras_push(m, r->pc + (r->ilen ? r->ilen : 4));
 }
 
+static void replay(struct jm *m);
+
 /* The timing replayed from xc[0] or xc[1] (see struct uarch_xc) when the
  * state is its sin, leaving the penalty in r14. After a miss it is not
  * (uarch->jskey): the timing is C's. */
@@ -584,6 +587,13 @@ static void timing(struct jm *m, const struct uarch_xc *xc)
 	op0f_rr(e, 1, 0x45, RSI, RDI);                        /* cmovne rsi, rdi: xc[1] */
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
 	m->resume_at = jcc32(e, CC_NE);
+	replay(m);
+}
+
+/* The replay of the uarch_xc in rsi */
+static void replay(struct jm *m)
+{
+	struct em *e = m->e;
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(dnow));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, U(tm.now));
 	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, EV(UARCH_EV_CYCLES));
@@ -683,8 +693,32 @@ void jm_exit_stubs(struct jm *m)
 	struct em *e = m->e;
 	if (m->btb_at)
 		btb_stub(m);
-	/* uarch_block_resume(), the predictor done: its penalty in r14d */
+	/* after one miss, the replay of the way out's xm when it is that
+	 * miss's from the same state (uarch_block_slow() kept it in jskey) */
 	patch32(m->resume_at, e->p);
+	const struct retire_rec *l = &m->ub->r[m->ub->n - 1];
+	const struct uarch_xm *xm = &m->ub->xm[l->cls == UARCH_CLS_BRANCH && m->taken];
+	uint8_t *other[3];
+	op_mem(e, 0, 0, 0, 0x81, G1_CMP, R12, -1, 0, U(jmiss.n));
+	d4(e, 2);
+	other[0] = jcc32(e, CC_NE);
+	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(jskey));
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)xm);
+	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
+	other[1] = jcc32(e, CC_NE);
+	_Static_assert(offsetof(struct uarch_xm, c) == offsetof(struct uarch_xm, what) + 4,
+		       "what and c compare as one");
+	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(jmiss.m));   /* m[0] | m[1] << 32 */
+	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, (int32_t)offsetof(struct uarch_xm, what));
+	other[2] = jcc32(e, CC_NE);
+	replay(m);
+	_Static_assert(offsetof(struct uarch_misses, op) == 4, "n and op clear as one");
+	op_mem(e, 0, 1, 0, 0xc7, 0, R12, -1, 0, U(jmiss));       /* jmiss.n = op = 0 */
+	d4(e, 0);
+	patch32(jmp32(e), m->cont);
+	for (unsigned i = 0; i < 3; i++)
+		patch32(other[i], e->p);
+	/* else uarch_block_resume(), the predictor done: its penalty in r14d */
 	mov_rr32(e, R8, R14);
 	mov_rr(e, RDI, R12);
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);

@@ -77,6 +77,7 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 	}
 	b->tag = next_tag++;
 	b->xc[0][0].sin = b->xc[0][1].sin = b->xc[1][0].sin = b->xc[1][1].sin = UINT64_MAX;
+	b->xm[0].x.sin = b->xm[1].x.sin = UINT64_MAX;
 }
 
 /* timing_issue() on each of the first n instructions, redirects aside */
@@ -191,24 +192,46 @@ static void after(struct uarch_timing *t, int redirect, uint32_t pen)
 	t->fe_pending = pen;
 }
 
-/* Memo entry e, of a whole block run without a miss, as the block's way
- * out xc[] replays it: its redirect applied to the state it leaves. */
-static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct memo_entry *e,
-		    int redirect)
+/* xc = memo entry e of a whole block, as a way out replays it: its
+ * redirect applied to the state it leaves; 0 when it cannot be */
+static int xc_of(struct uarch_timing *t, struct uarch_xc *xc, const struct memo_entry *e,
+		 int redirect)
 {
-	/* the same again: a whole block is deterministic */
-	if (xc[0].sin == e->sin || xc[1].sin == e->sin)
-		return;
 	uint32_t sout = redirect ? tstate_closed(t, e->smid) : e->smid;
 	if (!sout || e->nev > UARCH_XC_EV)
-		return;
-	xc[1] = xc[0];
+		return 0;
 	xc->sin = e->sin;
 	xc->sout = sout;
 	xc->dnow = e->dnow;
 	for (unsigned i = 0; i < UARCH_XC_EV; i++) {
 		xc->ev[i] = i < e->nev ? e->ev[i] : UARCH_EV_CYCLES;
 		xc->evn[i] = i < e->nev ? e->evn[i] : 0;
+	}
+	return 1;
+}
+
+/* Memo entry e, of a whole block run without a miss, kept in the way
+ * out's xc[] (the latest first) */
+static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct memo_entry *e,
+		    int redirect)
+{
+	struct uarch_xc x;
+	/* the same again: a whole block is deterministic */
+	if (xc[0].sin != e->sin && xc[1].sin != e->sin && xc_of(t, &x, e, redirect)) {
+		xc[1] = xc[0];
+		xc[0] = x;
+	}
+}
+
+/* Memo entry e, of a whole block run with the one miss in ms, kept in
+ * the way out's xm */
+static void keep_xm(struct uarch_timing *t, struct uarch_xm *xm, const struct memo_entry *e,
+		    int redirect, const struct uarch_misses *ms)
+{
+	if ((xm->x.sin != e->sin || xm->what != ms->m[0] || xm->c != ms->m[1]) &&
+	    xc_of(t, &xm->x, e, redirect)) {
+		xm->what = ms->m[0];
+		xm->c = ms->m[1];
 	}
 }
 
@@ -231,6 +254,8 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	after(&u->tm, redirect, pen);
 	if (e && e->tag == b->tag && !ms->n)
 		keep_xc(&u->tm, b->xc[taken], e, redirect);
+	else if (e && e->tag == b->tag && ms->n == 2)
+		keep_xm(&u->tm, &b->xm[taken], e, redirect, ms);
 }
 
 /* op i's miss cycles c, in ms */
@@ -293,12 +318,12 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 	const struct retire_rec *x = &b->r[k];
 	uint32_t c;
 	if (data) {   /* never across a line: translated code has no misaligned access */
-		c = at & 1 ? l1d_part(u, addr[k], (int)(op & 1)) : dtlb_part(u, addr[k], (int)(op & 1));
+		c = at & 1 ? l1d_part(u, addr[k], (int)(op & 1), 1) : dtlb_part(u, addr[k], (int)(op & 1), 1);
 	} else {
 		const unsigned fs = u->fetch_shift;
 		const uint64_t off = op & 1 ? rec_ilen(x) - 1 : 0;
-		c = at & 1 ? l1i_part(u, (x->fetch_pa + off) >> fs << fs)
-			   : itlb_part(u, (x->pc + off) >> fs << fs);
+		c = at & 1 ? l1i_part(u, (x->fetch_pa + off) >> fs << fs, 1)
+			   : itlb_part(u, (x->pc + off) >> fs << fs, 1);
 	}
 	if (!c)
 		return;

@@ -309,16 +309,12 @@ int uarch_cache_find(struct uarch_cache *c, uint64_t line, int write)
 	return hit_found(c, line, write, &hp);
 }
 
-/* the filter's first two entries missed (uarch_cache_access in uarch.h) */
-unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
+/* the miss of line, which a wide set's hash index would have at hp: a
+ * victim's way filled */
+static unsigned fill(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim, uint32_t hp)
 {
 	uint64_t key = line + 1;
 	uint32_t set = (uint32_t)line & c->set_mask, base = set * c->ways;
-	uint32_t hp = 0;
-	/* the inline checks found it neither first in the filter nor the most
-	 * recent of its set */
-	if (hit_found(c, line, write, &hp))
-		return UARCH_HIT;
 	uint64_t *t = c->tag + base;
 	c->misses++;
 	uint32_t w = 0;
@@ -366,6 +362,22 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 	uarch_cache_touch(c, set, base + w);
 	filter_front(c, key, base + w, drop);
 	return res;
+}
+
+/* the filter's first two entries missed (uarch_cache_access in uarch.h) */
+unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
+{
+	uint32_t hp = 0;
+	/* the inline checks found it neither first in the filter nor the most
+	 * recent of its set */
+	if (hit_found(c, line, write, &hp))
+		return UARCH_HIT;
+	return fill(c, line, write, victim, hp);
+}
+
+unsigned uarch_cache_miss(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
+{
+	return fill(c, line, write, victim, c->hx ? hx_find(c, line + 1) : 0);
 }
 
 int uarch_cache_holds(const struct uarch_cache *c, uint64_t addr)

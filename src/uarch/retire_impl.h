@@ -24,42 +24,50 @@ static HOT_INLINE uint32_t rec_ilen(const struct retire_rec *r)
 /* The four parts of the accesses, each counting its events and returning
  * the cycles its misses cost: the ITLB and L1I lookups of a fetch block,
  * the DTLB and L1D lookups of a data line. (Translated code does their
- * hits inline and calls uarch_block_slow() for the others.) */
-static HOT_INLINE uint32_t itlb_part(struct uarch *u, uint64_t va)
+ * hits inline and calls uarch_block_slow() for the others, which pass
+ * missed: the line is known not to be there.) */
+static HOT_INLINE uint32_t itlb_part(struct uarch *u, uint64_t va, int missed)
 {
 	u->ev[UARCH_EV_ITLB_ACCESS]++;
-	if (uarch_tlb_access(&u->itlb, va))
+	if (missed)
+		uarch_cache_miss(&u->itlb.c, va >> u->itlb.c.line_shift, 0, NULL);
+	else if (uarch_tlb_access(&u->itlb, va))
 		return 0;
 	u->ev[UARCH_EV_ITLB_MISS]++;
 	return uarch_tlb_refill(u, va);
 }
 
-static HOT_INLINE uint32_t l1i_part(struct uarch *u, uint64_t pa)
+static HOT_INLINE uint32_t l1i_part(struct uarch *u, uint64_t pa, int missed)
 {
 	u->ev[UARCH_EV_L1I_ACCESS]++;
-	if (!(uarch_cache_access(&u->l1i, pa, 0, NULL) & UARCH_MISS))
+	if (missed)
+		uarch_cache_miss(&u->l1i, pa >> u->l1i.line_shift, 0, NULL);
+	else if (!(uarch_cache_access(&u->l1i, pa, 0, NULL) & UARCH_MISS))
 		return 0;
 	u->ev[UARCH_EV_L1I_MISS]++;
 	return uarch_l2_fill(u, pa);
 }
 
-static HOT_INLINE uint32_t dtlb_part(struct uarch *u, uint64_t va, int write)
+static HOT_INLINE uint32_t dtlb_part(struct uarch *u, uint64_t va, int write, int missed)
 {
 	u->ev[UARCH_EV_DTLB_ACCESS]++;
 	u->ev[UARCH_EV_DTLB_WRITE_ACCESS] += (unsigned)write;  /* also in the totals */
-	if (uarch_tlb_access(&u->dtlb, va))
+	if (missed)
+		uarch_cache_miss(&u->dtlb.c, va >> u->dtlb.c.line_shift, 0, NULL);
+	else if (uarch_tlb_access(&u->dtlb, va))
 		return 0;
 	u->ev[UARCH_EV_DTLB_MISS]++;
 	u->ev[UARCH_EV_DTLB_WRITE_MISS] += (unsigned)write;
 	return uarch_tlb_refill(u, va);
 }
 
-static HOT_INLINE uint32_t l1d_part(struct uarch *u, uint64_t pa, int write)
+static HOT_INLINE uint32_t l1d_part(struct uarch *u, uint64_t pa, int write, int missed)
 {
 	uint64_t victim = 0;
 	uint32_t c = 0;
 	u->ev[write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS]++;
-	unsigned res = uarch_cache_access(&u->l1d, pa, write, &victim);
+	unsigned res = missed ? uarch_cache_miss(&u->l1d, pa >> u->l1d.line_shift, write, &victim)
+			      : uarch_cache_access(&u->l1d, pa, write, &victim);
 	if (__builtin_expect(res & UARCH_MISS, 0)) {
 		u->ev[write ? UARCH_EV_L1D_WRITE_MISS : UARCH_EV_L1D_READ_MISS]++;
 		c = uarch_l2_fill(u, pa);
@@ -74,9 +82,9 @@ static HOT_INLINE uint32_t fetch_block(struct uarch *u, uint64_t va, uint64_t pa
 {
 	uint32_t c = 0;
 	if (u->itlb.c.present && !bare)
-		c = itlb_part(u, va);
+		c = itlb_part(u, va, 0);
 	if (u->l1i.present)
-		c += l1i_part(u, pa);
+		c += l1i_part(u, pa, 0);
 	return c;
 }
 
@@ -85,9 +93,9 @@ static HOT_INLINE uint32_t data_line(struct uarch *u, uint64_t va, uint64_t addr
 {
 	uint32_t c = 0;
 	if (u->dtlb.c.present && !(flags & UARCH_RF_BARE_DATA))
-		c = dtlb_part(u, va, write);
+		c = dtlb_part(u, va, write, 0);
 	if (u->l1d.present && !(flags & UARCH_RF_UNCACHED))   /* device memory is not cacheable */
-		c += l1d_part(u, addr, write);
+		c += l1d_part(u, addr, write, 0);
 	return c;
 }
 
