@@ -65,7 +65,35 @@ static void count(struct jm *m, unsigned ev, int by)
 		add_mi(m->e, EV(ev), 1);
 }
 
+/* disp = p's distance from the models (r12) when p's n bytes are all
+ * within a disp32 of them, as the small arrays malloc() puts in the heap
+ * beside them are: an operand [r12 + disp], no pointer to load */
+static int near(const struct jm *m, const void *p, size_t n, int32_t *disp)
+{
+	const intptr_t d = (intptr_t)((uintptr_t)p - (uintptr_t)m->u);
+	if (d < INT32_MIN || d > INT32_MAX - (intptr_t)n)
+		return 0;
+	*disp = (int32_t)d;
+	return 1;
+}
+
+/* Where array p (n bytes) is for op_mem(): *base = r12 and the distance
+ * returned when near, else reg, loaded with the pointer at [r12 + field],
+ * and 0 */
+static int32_t arr(struct jm *m, const void *p, size_t n, int32_t field, int reg, int *base)
+{
+	int32_t d;
+	if (near(m, p, n, &d)) {
+		*base = R12;
+		return d;
+	}
+	op_mem(m->e, 0, 1, 0, 0x8b, reg, R12, -1, 0, field);
+	*base = reg;
+	return 0;
+}
+
 #define C(f) (co + (int32_t)offsetof(struct uarch_cache, f))
+#define SLOTS(c) ((size_t)(c)->sets * (c)->ways)
 /* the cache at offset co in struct uarch */
 static const struct uarch_cache *cache_at(const struct jm *m, int32_t co)
 {
@@ -74,12 +102,24 @@ static const struct uarch_cache *cache_at(const struct jm *m, int32_t co)
 
 /* [base + line's set * size]'s operands for op_mem(): the set is in rdx
  * (dyn) or a constant */
-#define AT_SET(size) (dyn ? RDX : -1), (size) == 8 ? 3u : 2u, (dyn ? 0 : (int32_t)(set * (size)))
+#define AT_SET(size) AT_SET_D(size, 0)
+#define AT_SET_D(size, d) (dyn ? RDX : -1), (size) == 8 ? 3u : 2u, \
+	(d) + (dyn ? 0 : (int32_t)(set * (size)))
 
 /* a set's lookup of a known line compares its key as an imm32 */
 static int key_imm(uint64_t line)
 {
 	return line != ~0ull && line + 1 <= INT32_MAX;
+}
+
+/* dirty[slot eax] |= 1 */
+static void dirty(struct jm *m, int32_t co)
+{
+	const struct uarch_cache *c = cache_at(m, co);
+	int b;
+	const int32_t d = arr(m, c->dirty, SLOTS(c), C(dirty), RSI, &b);
+	op_mem(m->e, 0, 0, 0, 0x80, G1_OR, b, RAX, 0, d);
+	b1(m->e, 1);
 }
 
 /* The cache or TLB at offset co looks line up (uarch_cache_hit()): inline
@@ -108,16 +148,24 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 			mov_ri(e, RCX, line + 1);
 		if (dyn)   /* rdx = the line (data_key()) */
 			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
-		/* the arrays' addresses as constants, as r12's: a load less on
-		 * the way to the compare */
-		mov_ri(e, RAX, (uint64_t)(uintptr_t)c->mru);
-		op_mem(e, 0, 0, 0, 0x8b, RAX, RAX, AT_SET(4));
-		mov_ri(e, RSI, (uint64_t)(uintptr_t)c->tag);
+		/* the arrays at their distance from r12, else their addresses
+		 * as constants: no load on the way to the compare */
+		int32_t dm, dt = 0;
+		int base = R12;
+		if (near(m, c->mru, c->sets * sizeof(*c->mru), &dm) &&
+		    near(m, c->tag, SLOTS(c) * sizeof(*c->tag), &dt)) {
+			op_mem(e, 0, 0, 0, 0x8b, RAX, R12, AT_SET_D(4, dm));
+		} else {
+			mov_ri(e, RAX, (uint64_t)(uintptr_t)c->mru);
+			op_mem(e, 0, 0, 0, 0x8b, RAX, RAX, AT_SET(4));
+			mov_ri(e, RSI, (uint64_t)(uintptr_t)c->tag);
+			base = RSI;
+		}
 		if (fits) {
-			op_mem(e, 0, 1, 0, 0x81, G1_CMP, RSI, RAX, 3, 0);
+			op_mem(e, 0, 1, 0, 0x81, G1_CMP, base, RAX, 3, dt);
 			d4(e, (uint32_t)(line + 1));
 		} else {
-			op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, RAX, 3, 0);
+			op_mem(e, 0, 1, 0, 0x3b, RCX, base, RAX, 3, dt);
 		}
 	}
 	struct jm_stub *s = &m->look[m->nlook++];
@@ -129,9 +177,7 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 	if (write) {   /* dirty[slot] |= 1 */
 		if (!c->set_mask)
 			op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[0]));
-		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(dirty));
-		op_mem(e, 0, 0, 0, 0x80, G1_OR, RSI, RAX, 0, 0);
-		b1(e, 1);
+		dirty(m, co);
 	}
 	s->hit = e->p;
 	count(m, ev, by);
@@ -187,30 +233,32 @@ static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
 {
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, co);
+	int b;
+	int32_t d;
 	if (c->repl == UARCH_REPL_LRU) {
 		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(clock));
 		alu_ri(e, 1, G1_ADD, RSI, 1);
 		op_mem(e, 0, 1, 0, 0x89, RSI, R12, -1, 0, C(clock));
-		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, C(age));
-		op_mem(e, 0, 1, 0, 0x89, RSI, RDI, RAX, 3, 0);
-	} else {
+		d = arr(m, c->age, SLOTS(c) * sizeof(*c->age), C(age), RDI, &b);
+		op_mem(e, 0, 1, 0, 0x89, RSI, b, RAX, 3, d);
+	} else {   /* rsi = plru + the way's 16 bytes */
 		mov_rr32(e, RSI, RAX);
 		alu_ri(e, 0, G1_AND, RSI, (int32_t)(c->ways - 1));
-		shift_ri(e, 0, SH_SHL, RSI, 4);                        /* 16 bytes a way */
-		op_mem(e, 0, 1, 0, 0x03, RSI, R12, -1, 0, C(plru));   /* add rsi, [plru] */
-		op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, C(age));
-		op_mem(e, 0, 1, 0, 0x8b, R8, RDI, AT_SET(8));
+		shift_ri(e, 0, SH_SHL, RSI, 4);
+		if (near(m, c->plru, 2 * c->ways * sizeof(*c->plru), &d))
+			op_mem(e, 0, 1, 0, 0x8d, RSI, R12, RSI, 0, d);   /* lea rsi, [r12+rsi+d] */
+		else
+			op_mem(e, 0, 1, 0, 0x03, RSI, R12, -1, 0, C(plru));   /* add rsi, [plru] */
+		d = arr(m, c->age, c->sets * sizeof(*c->age), C(age), RDI, &b);
+		op_mem(e, 0, 1, 0, 0x8b, R8, b, AT_SET_D(8, d));
 		op_mem(e, 0, 1, 0, 0x23, R8, RSI, -1, 0, 0);          /* and r8, [rsi] */
 		op_mem(e, 0, 1, 0, 0x0b, R8, RSI, -1, 0, 8);          /* or r8, [rsi+8] */
-		op_mem(e, 0, 1, 0, 0x89, R8, RDI, AT_SET(8));
+		op_mem(e, 0, 1, 0, 0x89, R8, b, AT_SET_D(8, d));
 	}
-	op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(mru));
-	op_mem(e, 0, 0, 0, 0x89, RAX, RSI, AT_SET(4));
-	if (write) {
-		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(dirty));
-		op_mem(e, 0, 0, 0, 0x80, G1_OR, RSI, RAX, 0, 0);
-		b1(e, 1);
-	}
+	d = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RSI, &b);
+	op_mem(e, 0, 0, 0, 0x89, RAX, b, AT_SET_D(4, d));
+	if (write)
+		dirty(m, co);
 }
 
 /* filter_front(): the key in rcx, slot eax first in the filter, entry
@@ -248,10 +296,11 @@ static void set_search(struct jm *m, int32_t co, int write)
 {
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, co);
-	op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(tag));
+	int b;
+	const int32_t d = arr(m, c->tag, SLOTS(c) * sizeof(*c->tag), C(tag), RSI, &b);
 	op_rr(e, 0, 0x69, RAX, RDX);                           /* imul eax, edx, ways */
 	d4(e, c->ways);
-	op_mem(e, 0, 1, 0, 0x8d, RSI, RSI, RAX, 3, 0);        /* lea rsi, [rsi+rax*8] */
+	op_mem(e, 0, 1, 0, 0x8d, RSI, b, RAX, 3, d);          /* lea rsi, [tag+rax*8] */
 	mov_ri(e, R8, c->ways);                                /* the way: none yet */
 	for (uint32_t w = 0; w < c->ways; w++) {
 		op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, -1, 0, (int32_t)(8 * w));
@@ -336,6 +385,8 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 	patch32(jmp32(e), s->back);
 }
 #undef AT_SET
+#undef AT_SET_D
+#undef SLOTS
 #undef C
 
 /* The predictor was wrong with result bp: r14d = its penalty, its event
@@ -381,23 +432,24 @@ static void btb(struct jm *m, uint64_t pc)
 	/* btb_target and btb_age follow btb_pc at this distance (jm_ok()) */
 	const int32_t n8 = (int32_t)((b->btb_set_mask + 1) * b->btb_ways * 8);
 	op_mem(e, 0, 0, 1, 0xb6, RSI, R12, -1, 0, U(bp.btb_hint) + (int32_t)(pci & 255));
-	op_mem(e, 0, 1, 0, 0x8b, RDI, R12, -1, 0, U(bp.btb_pc));
+	int base;
+	const int32_t at = arr(m, b->btb_pc, 3 * (size_t)n8, U(bp.btb_pc), RDI, &base) + way0;
 	if ((pc | 1) == (uint64_t)(int32_t)(pc | 1)) {
-		op_mem(e, 0, 1, 0, 0x81, G1_CMP, RDI, RSI, 3, way0);
+		op_mem(e, 0, 1, 0, 0x81, G1_CMP, base, RSI, 3, at);
 		d4(e, (uint32_t)(pc | 1));
 	} else {
 		mov_ri(e, R8, pc | 1);
-		op_mem(e, 0, 1, 0, 0x3b, R8, RDI, RSI, 3, way0);
+		op_mem(e, 0, 1, 0, 0x3b, R8, base, RSI, 3, at);
 	}
 	m->btb_at = jcc32(e, CC_NE);
 	xor_zero(e, R9);
-	op_mem(e, 0, 1, 0, 0x3b, R10, RDI, RSI, 3, way0 + n8);
+	op_mem(e, 0, 1, 0, 0x3b, R10, base, RSI, 3, at + n8);
 	b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
-	op_mem(e, 0, 1, 0, 0x89, R10, RDI, RSI, 3, way0 + n8);
+	op_mem(e, 0, 1, 0, 0x89, R10, base, RSI, 3, at + n8);
 	op_mem(e, 0, 1, 0, 0x8b, R8, R12, -1, 0, U(bp.clock));
 	alu_ri(e, 1, G1_ADD, R8, 1);
 	op_mem(e, 0, 1, 0, 0x89, R8, R12, -1, 0, U(bp.clock));
-	op_mem(e, 0, 1, 0, 0x89, R8, RDI, RSI, 3, way0 + 2 * n8);
+	op_mem(e, 0, 1, 0, 0x89, R8, base, RSI, 3, at + 2 * n8);
 	m->btb_back = e->p;
 }
 
@@ -435,8 +487,9 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	const struct uarch_bpred *b = &m->u->bp;
 	struct em *e = m->e;
 	const uint32_t pci = (uint32_t)(r->pc >> 1);
-	/* eax = the counter's index, cl = the counter, rdx = the table; the
-	 * history (r11d) takes the outcome, kept past the BTB's way to C */
+	/* eax = the counter's index, cl = the counter (rdx = the table when
+	 * it is not near r12); the history (r11d) takes the outcome, kept
+	 * past the BTB's way to C */
 	op_mem(e, 0, 0, 0, 0x8b, R11, R12, -1, 0, U(bp.ghist));
 	if (b->dir == UARCH_DIR_GSHARE) {
 		mov_rr32(e, RAX, R11);
@@ -449,8 +502,9 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	if (taken)
 		alu_ri(e, 0, G1_OR, R11, 1);
 	alu_ri(e, 0, G1_AND, R11, (int32_t)b->hist_mask);
-	op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.pht));
-	op_mem(e, 0, 0, 1, 0xb6, RCX, RDX, RAX, 0, 0);        /* movzx ecx, byte [rdx+rax] */
+	int pht;
+	const int32_t dp = arr(m, b->pht, (size_t)b->pht_mask + 1, U(bp.pht), RDX, &pht);
+	op_mem(e, 0, 0, 1, 0xb6, RCX, pht, RAX, 0, dp);       /* movzx ecx, byte [pht+rax] */
 	if (taken && b->has_btb) {
 		mov_ri(e, R10, next);
 		btb(m, r->pc);
@@ -475,7 +529,7 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		b1(e, 0x80); b1(e, 0xf9); b1(e, 1);           /* cmp cl, 1: CF when 0 */
 		b1(e, 0x80); b1(e, 0xd1); b1(e, 0xff);        /* adc cl, -1 */
 	}
-	op_mem(e, 0, 0, 0, 0x88, RCX, RDX, RAX, 0, 0);        /* mov [rdx+rax], cl */
+	op_mem(e, 0, 0, 0, 0x88, RCX, pht, RAX, 0, dp);       /* mov [pht+rax], cl */
 }
 
 static int is_link(unsigned r) { return r == 1 || r == 5; }
@@ -488,9 +542,10 @@ static void ras_push(struct jm *m, uint64_t ra)
 	if (!b->ras_depth)
 		return;
 	op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_top));
-	op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.ras));
+	int rb;
+	const int32_t d = arr(m, b->ras, b->ras_depth * sizeof(*b->ras), U(bp.ras), RDX, &rb);
 	mov_ri(e, RCX, ra);
-	op_mem(e, 0, 1, 0, 0x89, RCX, RDX, RAX, 3, 0);
+	op_mem(e, 0, 1, 0, 0x89, RCX, rb, RAX, 3, d);
 	alu_ri(e, 0, G1_ADD, RAX, 1);
 	xor_zero(e, RCX);
 	alu_ri(e, 0, G1_CMP, RAX, (int32_t)b->ras_depth);
@@ -536,9 +591,10 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 		alu_ri(e, 0, G1_SUB, RAX, 1);
 		op0f_rr(e, 0, 0x42, RAX, RCX);                /* cmovb eax, ecx: from 0 round */
 		op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ras_top));
-		op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.ras));
+		int rb;
+		const int32_t d = arr(m, b->ras, b->ras_depth * sizeof(*b->ras), U(bp.ras), RDX, &rb);
 		xor_zero(e, R8);
-		op_mem(e, 0, 1, 0, 0x3b, R10, RDX, RAX, 3, 0);
+		op_mem(e, 0, 1, 0, 0x3b, R10, rb, RAX, 3, d);
 		setcc(e, CC_NE, R8);
 		wrong_if(m, R8, UARCH_BP_RAS, UARCH_EV_RAS_MISPREDICT, 1);
 		uint8_t *done = jmp8(e);
@@ -553,13 +609,15 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 			mov_ri(e, RAX, (uint32_t)(r->pc >> 1));
 		}
 		alu_ri(e, 0, G1_AND, RAX, (int32_t)(b->ind_entries - 1));  /* jm_ok(): a power of two */
-		op_mem(e, 0, 1, 0, 0x8b, RDX, R12, -1, 0, U(bp.ind_target));
+		int ib;
+		const int32_t d = arr(m, b->ind_target, b->ind_entries * sizeof(*b->ind_target),
+				      U(bp.ind_target), RDX, &ib);
 		mov_rr(e, RCX, R10);
 		alu_ri(e, 1, G1_OR, RCX, 1);
 		xor_zero(e, R8);
-		op_mem(e, 0, 1, 0, 0x3b, RCX, RDX, RAX, 3, 0);
+		op_mem(e, 0, 1, 0, 0x3b, RCX, ib, RAX, 3, d);
 		setcc(e, CC_NE, R8);
-		op_mem(e, 0, 1, 0, 0x89, RCX, RDX, RAX, 3, 0);
+		op_mem(e, 0, 1, 0, 0x89, RCX, ib, RAX, 3, d);
 		wrong_if(m, R8, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
 	} else if (b->has_btb) {
 		btb(m, r->pc);
