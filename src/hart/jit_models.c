@@ -65,27 +65,16 @@ static void count(struct jm *m, unsigned ev, int by)
 		add_mi(m->e, EV(ev), 1);
 }
 
-/* disp = p's distance from the models (r12) when p's n bytes are all
- * within a disp32 of them, as the small arrays malloc() puts in the heap
- * beside them are: an operand [r12 + disp], no pointer to load */
-static int near(const struct jm *m, const void *p, size_t n, int32_t *disp)
-{
-	const intptr_t d = (intptr_t)((uintptr_t)p - (uintptr_t)m->u);
-	if (d < INT32_MIN || d > INT32_MAX - (intptr_t)n)
-		return 0;
-	*disp = (int32_t)d;
-	return 1;
-}
-
-/* Where array p (n bytes) is for op_mem(): *base = r12 and the distance
- * returned when near, else reg, loaded with the pointer at [r12 + field],
- * and 0 */
+/* Where array p (n bytes) is for op_mem(): when all of it is within a
+ * disp32 of the models, as the small arrays malloc() puts in the heap
+ * beside them are, *base = r12 and the distance returned (no pointer to
+ * load); else reg, loaded with the pointer at [r12 + field], and 0 */
 static int32_t arr(struct jm *m, const void *p, size_t n, int32_t field, int reg, int *base)
 {
-	int32_t d;
-	if (near(m, p, n, &d)) {
+	const intptr_t d = (intptr_t)((uintptr_t)p - (uintptr_t)m->u);
+	if (d >= INT32_MIN && d <= INT32_MAX - (intptr_t)n) {
 		*base = R12;
-		return d;
+		return (int32_t)d;
 	}
 	op_mem(m->e, 0, 1, 0, 0x8b, reg, R12, -1, 0, field);
 	*base = reg;
@@ -100,10 +89,9 @@ static const struct uarch_cache *cache_at(const struct jm *m, int32_t co)
 	return (const struct uarch_cache *)(const void *)((const char *)m->u + co);
 }
 
-/* [base + line's set * size]'s operands for op_mem(): the set is in rdx
- * (dyn) or a constant */
-#define AT_SET(size) AT_SET_D(size, 0)
-#define AT_SET_D(size, d) (dyn ? RDX : -1), (size) == 8 ? 3u : 2u, \
+/* [base + d + line's set * size]'s operands for op_mem(): the set is in
+ * rdx (dyn) or a constant */
+#define AT_SET(size, d) (dyn ? RDX : -1), (size) == 8 ? 3u : 2u, \
 	(d) + (dyn ? 0 : (int32_t)(set * (size)))
 
 /* a set's lookup of a known line compares its key as an imm32 */
@@ -148,19 +136,10 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 			mov_ri(e, RCX, line + 1);
 		if (dyn)   /* rdx = the line (data_key()) */
 			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
-		/* the arrays at their distance from r12, else their addresses
-		 * as constants: no load on the way to the compare */
-		int32_t dm, dt = 0;
-		int base = R12;
-		if (near(m, c->mru, c->sets * sizeof(*c->mru), &dm) &&
-		    near(m, c->tag, SLOTS(c) * sizeof(*c->tag), &dt)) {
-			op_mem(e, 0, 0, 0, 0x8b, RAX, R12, AT_SET_D(4, dm));
-		} else {
-			mov_ri(e, RAX, (uint64_t)(uintptr_t)c->mru);
-			op_mem(e, 0, 0, 0, 0x8b, RAX, RAX, AT_SET(4));
-			mov_ri(e, RSI, (uint64_t)(uintptr_t)c->tag);
-			base = RSI;
-		}
+		int b, base;
+		const int32_t dm = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RAX, &b);
+		op_mem(e, 0, 0, 0, 0x8b, RAX, b, AT_SET(4, dm));
+		const int32_t dt = arr(m, c->tag, SLOTS(c) * sizeof(*c->tag), C(tag), RSI, &base);
 		if (fits) {
 			op_mem(e, 0, 1, 0, 0x81, G1_CMP, base, RAX, 3, dt);
 			d4(e, (uint32_t)(line + 1));
@@ -245,18 +224,16 @@ static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
 		mov_rr32(e, RSI, RAX);
 		alu_ri(e, 0, G1_AND, RSI, (int32_t)(c->ways - 1));
 		shift_ri(e, 0, SH_SHL, RSI, 4);
-		if (near(m, c->plru, 2 * c->ways * sizeof(*c->plru), &d))
-			op_mem(e, 0, 1, 0, 0x8d, RSI, R12, RSI, 0, d);   /* lea rsi, [r12+rsi+d] */
-		else
-			op_mem(e, 0, 1, 0, 0x03, RSI, R12, -1, 0, C(plru));   /* add rsi, [plru] */
+		d = arr(m, c->plru, 2 * c->ways * sizeof(*c->plru), C(plru), RDI, &b);
+		op_mem(e, 0, 1, 0, 0x8d, RSI, b, RSI, 0, d);           /* lea rsi, [plru+rsi] */
 		d = arr(m, c->age, c->sets * sizeof(*c->age), C(age), RDI, &b);
-		op_mem(e, 0, 1, 0, 0x8b, R8, b, AT_SET_D(8, d));
+		op_mem(e, 0, 1, 0, 0x8b, R8, b, AT_SET(8, d));
 		op_mem(e, 0, 1, 0, 0x23, R8, RSI, -1, 0, 0);          /* and r8, [rsi] */
 		op_mem(e, 0, 1, 0, 0x0b, R8, RSI, -1, 0, 8);          /* or r8, [rsi+8] */
-		op_mem(e, 0, 1, 0, 0x89, R8, b, AT_SET_D(8, d));
+		op_mem(e, 0, 1, 0, 0x89, R8, b, AT_SET(8, d));
 	}
 	d = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RSI, &b);
-	op_mem(e, 0, 0, 0, 0x89, RAX, b, AT_SET_D(4, d));
+	op_mem(e, 0, 0, 0, 0x89, RAX, b, AT_SET(4, d));
 	if (write)
 		dirty(m, co);
 }
@@ -385,7 +362,6 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 	patch32(jmp32(e), s->back);
 }
 #undef AT_SET
-#undef AT_SET_D
 #undef SLOTS
 #undef C
 
@@ -742,7 +718,9 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 		right(e);   /* no control transfer */
 		break;
 	}
-	timing(m, ub->xc[l->cls == UARCH_CLS_BRANCH && taken]);
+	const unsigned way = l->cls == UARCH_CLS_BRANCH && taken;   /* xc[], xm[] */
+	m->xm = &ub->xm[way];
+	timing(m, ub->xc[way]);
 	m->cont = e->p;
 }
 
@@ -754,14 +732,12 @@ void jm_exit_stubs(struct jm *m)
 	/* after one miss, the replay of the way out's xm when it is that
 	 * miss's from the same state (uarch_block_slow() kept it in jskey) */
 	patch32(m->resume_at, e->p);
-	const struct retire_rec *l = &m->ub->r[m->ub->n - 1];
-	const struct uarch_xm *xm = &m->ub->xm[l->cls == UARCH_CLS_BRANCH && m->taken];
 	uint8_t *other[3];
 	op_mem(e, 0, 0, 0, 0x81, G1_CMP, R12, -1, 0, U(jmiss.n));
 	d4(e, 2);
 	other[0] = jcc32(e, CC_NE);
 	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(jskey));
-	mov_ri(e, RSI, (uint64_t)(uintptr_t)xm);
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->xm);
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
 	other[1] = jcc32(e, CC_NE);
 	_Static_assert(offsetof(struct uarch_xm, c) == offsetof(struct uarch_xm, what) + 4,
