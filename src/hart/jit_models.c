@@ -214,7 +214,10 @@ static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
 	const struct uarch_cache *c = cache_at(m, co);
 	int b;
 	int32_t d;
-	if (c->repl == UARCH_REPL_LRU) {
+	if (c->lazy) {
+		/* the stamp waits until the line leaves the filter (it only
+		 * moves within it here) */
+	} else if (c->repl == UARCH_REPL_LRU) {
 		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(clock));
 		alu_ri(e, 1, G1_ADD, RSI, 1);
 		op_mem(e, 0, 1, 0, 0x89, RSI, R12, -1, 0, C(clock));

@@ -312,7 +312,7 @@ static unsigned ref_access(struct ref_cache *r, uint64_t addr, int write, uint64
 	return res;
 }
 
-/* Random accesses (biased to reuse and to alternating pairs) through the
+/* Random accesses (biased to reuse, mostly of alternating pairs) through the
  * model and the reference: every result and victim must agree. */
 void test_cache_reference(void)
 {
@@ -332,15 +332,17 @@ void test_cache_reference(void)
 		ref.sets = cfgs[k].sets;
 		ref.ways = cfgs[k].ways;
 		ref.plru = cfgs[k].repl == UARCH_REPL_PLRU;
-		uint64_t x = 0x9e3779b97f4a7c15ULL * (k + 1), prev[2] = { 0, 0x10 };
+		/* the last four addresses: reuse at each place in the filter */
+		uint64_t x = 0x9e3779b97f4a7c15ULL * (k + 1), prev[4] = { 0, 0x10, 0x20, 0x30 };
 		int bad = 0;
 		for (int i = 0; i < 200000 && !bad; i++) {
 			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 			uint64_t lines = 4 * (uint64_t)cfgs[k].sets * cfgs[k].ways / 3 + 2;
-			uint64_t a = (x >> 8) % 4 ? prev[(x >> 4) & 1] : ((x >> 16) % lines) * 16;
+			uint64_t a = (x >> 8) % 4 ? prev[(x >> 4) & ((x >> 60) ? 1 : 3)]
+					       : ((x >> 16) % lines) * 16;
 			a += (x >> 40) & 15;
 			int wr = (x >> 20) % 3 == 0;
-			prev[i & 1] = a;
+			prev[i & 3] = a;
 			if (i == 100000) {   /* a flush, then the same again from cold */
 				uarch_cache_invalidate(&c);
 				memset(ref.line, 0, sizeof ref.line);
