@@ -161,11 +161,6 @@ void uarch_config_default(struct uarch_config *c);
 struct uarch_cache {
 	uint32_t sets, ways, line_shift, set_mask, ways_log2;
 	uint8_t repl, present;
-	/* one LRU set wider than the filter (a TLB): the filter's lines are
-	 * its most recent, in order, so a hit there only reorders the filter;
-	 * a line's stamp is written when it leaves the filter, and a victim is
-	 * never one of the filter's lines */
-	uint8_t lazy;
 	uint64_t *tag;          /* [set * ways + way]: line number + 1, 0 = invalid */
 	uint64_t *age;          /* LRU: last-use stamp per line; PLRU: tree bits per set */
 	uint64_t *plru;         /* PLRU: per way, the tree bits a touch keeps and sets */
@@ -179,9 +174,11 @@ struct uarch_cache {
 	uint32_t sets_log2;
 	uint64_t clock;
 	uint64_t nvalid;        /* valid lines: once all are, no miss looks for an empty way */
-	/* the lines of the last touches, most recent first (key, 0 = none;
-	 * slot): a lookup filter that spares the set scan, with no effect on
-	 * state (a hit on a set's most recent line is no touch) */
+	/* a lookup filter that spares the set scan, with no effect on state
+	 * (key, 0 = none; slot): first the line touched last (a hit on a
+	 * set's most recent line is no touch), then lines touched before it.
+	 * Translated code puts the line it touches first without moving the
+	 * others (jit_models.c), so a line may be there twice. */
 	uint64_t f_key[UARCH_CACHE_FILTER];
 	uint32_t f_slot[UARCH_CACHE_FILTER];
 	uint64_t misses, writebacks;   /* the model's own totals (the facade counts events) */
@@ -202,14 +199,12 @@ void uarch_cache_free(struct uarch_cache *c);
 void uarch_cache_invalidate(struct uarch_cache *c);   /* drops dirty lines too */
 /* uarch_cache_access() past its inline checks */
 unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim);
-/* Make a line the most recent of its set: a new LRU stamp (a lazy
- * cache's when it leaves the filter), or the tree PLRU bits of its way's
- * path (kept bits, then set bits: cache.c). */
+/* Make a line the most recent of its set: a new LRU stamp, or the tree
+ * PLRU bits of its way's path (kept bits, then set bits: cache.c). */
 static inline void uarch_cache_touch(struct uarch_cache *c, uint32_t set, uint32_t slot)
 {
 	if (c->repl == UARCH_REPL_LRU) {
-		if (!c->lazy)
-			c->age[slot] = ++c->clock;
+		c->age[slot] = ++c->clock;
 	} else {
 		const uint64_t *m = &c->plru[2 * (slot & (c->ways - 1))];
 		c->age[set] = (c->age[set] & m[0]) | m[1];

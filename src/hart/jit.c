@@ -41,6 +41,7 @@ struct jit {
 	uint64_t uev;                   /* and the model events they count */
 	struct retire_jblock *rb;       /* [block] */
 	struct retire_rec *rec;         /* [STATIC_INSNS], nrec used */
+	struct jm_hints *hints;         /* of their lookups (jit_models.h) */
 	uint8_t (*ev)[3];
 	uint32_t nrec;
 	int32_t index[INDEX_SIZE];    /* pc hash -> block, -1 empty */
@@ -557,7 +558,7 @@ static void end_block(struct tx *t, uint32_t n)
 static void begin_whole(struct tx *t)
 {
 	if (t->models)
-		jm_begin(&t->jm, &t->e, t->j->uarch, t->j->uev, &t->rb->ub);
+		jm_begin(&t->jm, &t->e, t->j->uarch, t->j->uev, &t->rb->ub, t->j->hints);
 }
 
 /* A way out of the whole block (after end_block()), as emit_retire():
@@ -749,6 +750,7 @@ void jit_free(struct jit *j)
 	free(j->rb);
 	free(j->rec);
 	free(j->ev);
+	free(j->hints);
 	free(j);
 }
 
@@ -928,17 +930,22 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
 		j->rb = calloc(MAX_BLOCKS, sizeof(*j->rb));
 		j->rec = calloc(STATIC_INSNS, sizeof(*j->rec));
 		j->ev = calloc(STATIC_INSNS, sizeof(*j->ev));
-		if (!j->rb || !j->rec || !j->ev) {
+		j->hints = malloc(sizeof(*j->hints));
+		if (!j->rb || !j->rec || !j->ev || !j->hints) {
 			free(j->rb);
 			free(j->rec);
 			free(j->ev);
+			free(j->hints);
 			j->rb = NULL;
 			j->rec = NULL;
 			j->ev = NULL;
+			j->hints = NULL;
 			return 0;
 		}
 	}
 	jit_flush(j);   /* blocks of the other kind must not run */
+	if (j->hints)   /* slots of these models' caches only */
+		memset(j->hints, 0, sizeof(*j->hints));
 	j->counting = (uint8_t)on;
 	j->classes = (uint8_t)classes;
 	j->uarch = u;

@@ -110,9 +110,36 @@ static void dirty(struct jm *m, int32_t co)
 	b1(m->e, 1);
 }
 
-/* The cache or TLB at offset co looks line up (uarch_cache_hit()): inline
- * as its set's most recent line (a store then dirties it), which the
- * line touched last always is, and just as that when there is one set;
+static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write);
+
+/* cmp [tag + rax * 8], the key (an imm32 when it fits, else rcx) */
+static void cmp_tag(struct jm *m, int32_t co, uint64_t line)
+{
+	const struct uarch_cache *c = cache_at(m, co);
+	int base;
+	const int32_t dt = arr(m, c->tag, SLOTS(c) * sizeof(*c->tag), C(tag), RSI, &base);
+	if (key_imm(line)) {
+		op_mem(m->e, 0, 1, 0, 0x81, G1_CMP, base, RAX, 3, dt);
+		d4(m->e, (uint32_t)(line + 1));
+	} else {
+		op_mem(m->e, 0, 1, 0, 0x3b, RCX, base, RAX, 3, dt);
+	}
+}
+
+/* A new lookup site's hint, of the cache at co (struct jm_hints) */
+static uint32_t *new_hint(struct jm *m, int32_t co)
+{
+	const unsigned k = co == U(itlb.c) ? 0 : co == U(l1i) ? 1 : co == U(dtlb.c) ? 2 : 3;
+	return &m->hints->slot[k][m->hints->next++ % JM_HINTS];
+}
+
+/* The cache or TLB at offset co looks line up (uarch_cache_hit()),
+ * inline:
+ *  - with sets, as its set's most recent line (a store then dirties it),
+ *    which the line touched last always is;
+ *  - with one set (a TLB), as the line touched last (first in the
+ *    filter), else as the slot this site found last time (its hint),
+ *    which is then touched and put first;
  * the rest out of line. The part's events follow (ev, and ev2 unless 0;
  * by: count(), for a hit inline). line: its number, or ~0 when it is in
  * rdx and the key, line + 1, in rcx. part: the op's (uarch_block_slow()). */
@@ -123,41 +150,51 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 	const struct uarch_cache *c = cache_at(m, co);
 	const int dyn = line == ~0ull && c->set_mask;
 	const uint32_t set = line == ~0ull ? 0 : (uint32_t)line & c->set_mask;
-	const int fits = key_imm(line);
-	if (!c->set_mask) {   /* one set: its most recent line is first in the filter */
-		if (line != ~0ull)
-			cmp_mi(e, C(f_key[0]), line + 1);
-		else
-			op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[0]));
-	} else {              /* eax = the set's most recent slot */
-		/* a key that fits an imm32 is compared as one (lookup_stub()
-		 * then puts it in rcx) */
-		if (line != ~0ull && !fits)
-			mov_ri(e, RCX, line + 1);
-		if (dyn)   /* rdx = the line (data_key()) */
-			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
-		int b, base;
-		const int32_t dm = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RAX, &b);
-		op_mem(e, 0, 0, 0, 0x8b, RAX, b, AT_SET(4, dm));
-		const int32_t dt = arr(m, c->tag, SLOTS(c) * sizeof(*c->tag), C(tag), RSI, &base);
-		if (fits) {
-			op_mem(e, 0, 1, 0, 0x81, G1_CMP, base, RAX, 3, dt);
-			d4(e, (uint32_t)(line + 1));
-		} else {
-			op_mem(e, 0, 1, 0, 0x3b, RCX, base, RAX, 3, dt);
-		}
-	}
 	struct jm_stub *s = &m->look[m->nlook++];
-	s->at = jcc32(e, CC_NE);
 	s->cache = co;
 	s->line = line;
 	s->write = (uint8_t)write;
 	s->part = part;
-	if (write) {   /* dirty[slot] |= 1 */
-		if (!c->set_mask)
+	s->hint = NULL;
+	/* a key that fits an imm32 is compared as one (lookup_stub() then
+	 * puts it in rcx) */
+	if (line != ~0ull && !key_imm(line))
+		mov_ri(e, RCX, line + 1);
+	if (!c->set_mask) {
+		if (key_imm(line)) {
+			op_mem(e, 0, 1, 0, 0x81, G1_CMP, R12, -1, 0, C(f_key[0]));
+			d4(e, (uint32_t)(line + 1));
+		} else {
+			op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[0]));
+		}
+		uint8_t *last = jcc32(e, CC_E);
+		s->hint = new_hint(m, co);
+		b1(e, 0xa1);                                   /* mov eax, [hint] */
+		d8(e, (uint64_t)(uintptr_t)s->hint);
+		cmp_tag(m, co, line);
+		s->at = jcc32(e, CC_NE);
+		touch(m, co, 0, 0, 0);
+		if (key_imm(line)) {
+			op_mem(e, 0, 1, 0, 0xc7, 0, R12, -1, 0, C(f_key[0]));
+			d4(e, (uint32_t)(line + 1));
+		} else {
+			op_mem(e, 0, 1, 0, 0x89, RCX, R12, -1, 0, C(f_key[0]));
+		}
+		op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, C(f_slot[0]));
+		patch32(last, e->p);
+		if (write)
 			op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[0]));
-		dirty(m, co);
+	} else {              /* eax = the set's most recent slot */
+		if (dyn)   /* rdx = the line (data_key()) */
+			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
+		int b;
+		const int32_t dm = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RAX, &b);
+		op_mem(e, 0, 0, 0, 0x8b, RAX, b, AT_SET(4, dm));
+		cmp_tag(m, co, line);
+		s->at = jcc32(e, CC_NE);
 	}
+	if (write)   /* dirty[slot] |= 1 */
+		dirty(m, co);
 	s->hit = e->p;
 	count(m, ev, by);
 	if (ev2)
@@ -214,10 +251,7 @@ static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
 	const struct uarch_cache *c = cache_at(m, co);
 	int b;
 	int32_t d;
-	if (c->lazy) {
-		/* the stamp waits until the line leaves the filter (it only
-		 * moves within it here) */
-	} else if (c->repl == UARCH_REPL_LRU) {
+	if (c->repl == UARCH_REPL_LRU) {
 		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(clock));
 		alu_ri(e, 1, G1_ADD, RSI, 1);
 		op_mem(e, 0, 1, 0, 0x89, RSI, R12, -1, 0, C(clock));
@@ -315,13 +349,16 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[k]));
 		uint8_t *other = jcc32(e, CC_NE);
 		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[k]));
+		if (!dyn)
+			op_mem(e, 0, 0, 0, 0x89, RAX, RDI, -1, 0, 0);   /* the hint */
 		hit_ret(m, co, dyn, write, k);
 		patch32(other, e->p);
 	}
 	if (search)
 		set_search(m, co, write);
-	/* anything else: in C, a hit first (unless searched: a miss) */
-	alu_ri(e, 1, G1_SUB, RSP, 8);                           /* calls need rsp % 16 = 0 */
+	/* anything else: in C, a hit first (unless searched: a miss); the
+	 * line is then first in the filter */
+	push(e, RDI);                                           /* and rsp % 16 = 0 for calls */
 	uint8_t *found = NULL;
 	if (!search) {
 		op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, co);  /* lea rdi, [r12+co] */
@@ -339,14 +376,18 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_slow);
 	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
 	mov_ri(e, RAX, 1);
-	alu_ri(e, 1, G1_ADD, RSP, 8);
-	b1(e, 0xc3);
+	uint8_t *done = jmp8(e);
 	if (found) {
 		patch8(found, e->p);
 		xor_zero(e, RAX);
-		alu_ri(e, 1, G1_ADD, RSP, 8);
-		b1(e, 0xc3);
 	}
+	patch8(done, e->p);
+	pop(e, RDI);
+	if (!dyn) {   /* the hint */
+		op_mem(e, 0, 0, 0, 0x8b, RSI, R12, -1, 0, C(f_slot[0]));
+		op_mem(e, 0, 0, 0, 0x89, RSI, RDI, -1, 0, 0);
+	}
+	b1(e, 0xc3);
 }
 
 /* lookup s's out-of-line path: the subroutine at sub with its inputs */
@@ -355,7 +396,9 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, s->cache);
 	mov_ri(e, RBP, s->part);
-	if (s->line != ~0ull && (!c->set_mask || key_imm(s->line)))
+	if (s->hint)
+		mov_ri(e, RDI, (uint64_t)(uintptr_t)s->hint);
+	if (key_imm(s->line))
 		mov_ri(e, RCX, s->line + 1);   /* lookup() compared it as an immediate */
 	if (s->line != ~0ull && c->set_mask)
 		mov_ri(e, RDX, s->line & c->set_mask);
@@ -659,12 +702,13 @@ int jm_ok(const struct uarch *u, const struct uarch_block *ub)
 }
 
 void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
-	      struct uarch_block *ub)
+	      struct uarch_block *ub, struct jm_hints *hints)
 {
 	m->e = e;
 	m->u = u;
 	m->uev = uev;
 	m->ub = ub;
+	m->hints = hints;
 	m->nlook = 0;
 	const struct retire_rec *r = ub->r;
 	mov_ri(e, R12, (uint64_t)(uintptr_t)u);

@@ -4,6 +4,18 @@
 #include "rvpmu/uarch.h"
 #include "x86emit.h"
 
+/* Where each lookup of a one-set cache (a TLB) found its line last time,
+ * by cache (itlb, l1i, dtlb, l1d) and lookup site: a guess, checked
+ * against the tag, so that a site keeps hitting its own page inline
+ * whatever pages other sites touch in between. Sites take entries in
+ * turn and share them when there are more; each entry is always a slot
+ * of its cache (0 until a lookup finds one). */
+#define JM_HINTS 16384
+struct jm_hints {
+	uint32_t slot[4][JM_HINTS];
+	uint32_t next;
+};
+
 /* an out-of-line path: the rest of a cache or TLB lookup */
 struct jm_stub {
 	uint8_t *at;           /* the displacement of the jump to it */
@@ -13,6 +25,7 @@ struct jm_stub {
 	uint64_t line;         /* its line, or ~0: the key (line + 1) is in rcx */
 	uint8_t write;         /* a store */
 	uint32_t part;         /* uarch_block_slow()'s at */
+	uint32_t *hint;        /* one set: the site's hint */
 };
 
 /* One block's models' code being emitted */
@@ -21,6 +34,7 @@ struct jm {
 	const struct uarch *u;
 	uint64_t uev;          /* the model events to count (a mask) */
 	struct uarch_block *ub;
+	struct jm_hints *hints;
 	unsigned nlook;        /* its lookups' out-of-line paths */
 	struct jm_stub look[2 * 3 * 64];
 	/* the way out being emitted */
@@ -37,9 +51,10 @@ int jm_ok(const struct uarch *u, const struct uarch_block *ub);
 /* Block ub ran whole (all guest registers written back; rbx is the hart,
  * r13 free: a branch keeps its outcome there): the models look its fetch
  * blocks and data accesses up, counting the model events in uev
- * (UARCH_EV_CYCLES always). Its ways out follow and share this. */
+ * (UARCH_EV_CYCLES always), with hints from and for hints. Its ways out
+ * follow and share this. */
 void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
-	      struct uarch_block *ub);
+	      struct uarch_block *ub, struct jm_hints *hints);
 /* A way out to next (in h->pc when next_in_pc), taken for a taken branch:
  * the rest of retiring the block (the predictor and the timing). */
 void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken);

@@ -111,7 +111,6 @@ int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg
 		uarch_cache_free(c);
 		return -1;
 	}
-	c->lazy = cfg->sets == 1 && cfg->repl == UARCH_REPL_LRU && cfg->ways > UARCH_CACHE_FILTER;
 	c->present = 1;
 	return 0;
 }
@@ -154,9 +153,6 @@ void uarch_cache_invalidate(struct uarch_cache *c)
 _Static_assert(UARCH_CACHE_FILTER == 4, "filter_front is unrolled for 4 entries");
 static inline void filter_front(struct uarch_cache *c, uint64_t key, uint32_t slot, unsigned drop)
 {
-	/* another line leaving a lazy cache's filter: the newest of the rest */
-	if (c->lazy && c->f_key[drop] && c->f_key[drop] != key)
-		c->age[c->f_slot[drop]] = ++c->clock;
 	/* unrolled: a loop here becomes a memmove call */
 	switch (drop) {
 	case 3:
@@ -211,18 +207,6 @@ static void hx_remove(struct uarch_cache *c, uint32_t p)
  * exhausted list is rebuilt by a scan keeping the UARCH_CACHE_OLD oldest
  * by (stamp, way), as the plain scan picks the first of equal stamps (the
  * invalid lines' 0). */
-/* whether slot is one of a lazy cache's filter lines (their stamps are
- * stale, and they are its most recent) */
-static int lazy_recent(const struct uarch_cache *c, uint32_t slot)
-{
-	if (!c->lazy)
-		return 0;
-	for (unsigned k = 0; k < UARCH_CACHE_FILTER; k++)
-		if (c->f_key[k] && c->f_slot[k] == slot)
-			return 1;
-	return 0;
-}
-
 static uint32_t lru_oldest(struct uarch_cache *c, uint32_t set)
 {
 	struct uarch_old *o = c->old + (size_t)set * UARCH_CACHE_OLD;
@@ -230,13 +214,12 @@ static uint32_t lru_oldest(struct uarch_cache *c, uint32_t set)
 	for (;;) {
 		while (c->iold[set] < c->nold[set]) {
 			const struct uarch_old *x = &o[c->iold[set]++];
-			if (a[x->slot] == x->age && !lazy_recent(c, set * c->ways + x->slot))
+			if (a[x->slot] == x->age)
 				return x->slot;
 		}
 		unsigned n = 0;
 		for (uint32_t w = 0; w < c->ways; w++) {
-			if ((n == UARCH_CACHE_OLD && a[w] >= o[n - 1].age) ||
-			    lazy_recent(c, set * c->ways + w))
+			if (n == UARCH_CACHE_OLD && a[w] >= o[n - 1].age)
 				continue;
 			/* insertion into the sorted list; ways ascend, so a tie
 			 * stays behind the way before it */
@@ -339,9 +322,9 @@ static unsigned fill(struct uarch_cache *c, uint64_t line, int write, uint64_t *
 		w = lru_oldest(c, set);
 	} else if (c->repl == UARCH_REPL_LRU) {
 		/* invalid lines have stamp 0, so the first of them wins */
-		uint64_t *a = c->age + base, best = UINT64_MAX;
-		for (uint32_t i = 0; i < c->ways; i++)
-			if (a[i] < best && !lazy_recent(c, base + i))
+		uint64_t *a = c->age + base, best = a[0];
+		for (uint32_t i = 1; i < c->ways; i++)
+			if (a[i] < best)
 				best = a[i], w = i;
 	} else {
 		w = c->ways;
@@ -359,12 +342,14 @@ static unsigned fill(struct uarch_cache *c, uint64_t line, int write, uint64_t *
 		c->writebacks++;
 		res |= UARCH_WB;
 	}
-	/* the victim leaves the filter if it was there */
+	/* the victim leaves the filter wherever it was */
 	unsigned drop = UARCH_CACHE_FILTER - 1;
 	if (t[w])
 		for (unsigned k = 0; k < UARCH_CACHE_FILTER; k++)
-			if (c->f_key[k] == t[w])
+			if (c->f_key[k] == t[w]) {
+				c->f_key[k] = 0;
 				drop = k;
+			}
 	if (c->hx) {
 		if (t[w]) {
 			hx_remove(c, hx_find(c, t[w]));
