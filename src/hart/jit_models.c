@@ -20,37 +20,41 @@
  * so the counts and every model's state are exactly uarch_retire_block()'s
  * (tests/jit counting-*, tests/fuzz/fuzz_jit.c).
  *
- * Registers: rbx is the hart, r12 the models (struct uarch), r14 the
+ * Registers: rbx is the hart, rbp the models (struct uarch), r14 the
  * redirect penalty the predictor leaves; the calls, to C, keep those. */
 #include <stddef.h>
 #include <stdint.h>
 #include "jit_models.h"
 #include "rvpmu/hart.h"
 
+/* the models' base register (no SIB byte as r12 would need, no REX
+ * prefix for 32-bit operands), and the lookup subroutine's part */
+#define MB RBP
+#define PART R12
 #define U(f) ((int32_t)offsetof(struct uarch, f))
 #define EV(e) (U(ev) + 8 * (int32_t)(e))
 #define XC(f) ((int32_t)offsetof(struct uarch_xc, f))
 #define HART(f) ((int32_t)offsetof(struct hart, f))
 
-/* qword [r12 + disp] += n */
+/* qword [rbp + disp] += n */
 static void add_mi(struct em *e, int32_t disp, int32_t n)
 {
-	op_mem(e, 0, 1, 0, n == (int8_t)n ? 0x83 : 0x81, G1_ADD, R12, -1, 0, disp);
+	op_mem(e, 0, 1, 0, n == (int8_t)n ? 0x83 : 0x81, G1_ADD, MB, -1, 0, disp);
 	if (n == (int8_t)n)
 		b1(e, (uint8_t)n);
 	else
 		d4(e, (uint32_t)n);
 }
 
-/* cmp qword [r12 + disp], v (through rcx when v is not an imm32) */
+/* cmp qword [rbp + disp], v (through rcx when v is not an imm32) */
 static void cmp_mi(struct em *e, int32_t disp, uint64_t v)
 {
 	if (v == (uint64_t)(int32_t)v) {
-		op_mem(e, 0, 1, 0, 0x81, G1_CMP, R12, -1, 0, disp);
+		op_mem(e, 0, 1, 0, 0x81, G1_CMP, MB, -1, 0, disp);
 		d4(e, (uint32_t)v);
 	} else {
 		mov_ri(e, RCX, v);
-		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, disp);
+		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, disp);
 	}
 }
 
@@ -60,23 +64,23 @@ static void count(struct jm *m, unsigned ev, int by)
 	if (!(m->uev >> ev & 1))
 		return;
 	if (by >= 0)
-		op_mem(m->e, 0, 1, 0, 0x01, by, R12, -1, 0, EV(ev));   /* add [ev], by */
+		op_mem(m->e, 0, 1, 0, 0x01, by, MB, -1, 0, EV(ev));   /* add [ev], by */
 	else
 		add_mi(m->e, EV(ev), 1);
 }
 
 /* Where array p (n bytes) is for op_mem(): when all of it is within a
  * disp32 of the models, as the small arrays malloc() puts in the heap
- * beside them are, *base = r12 and the distance returned (no pointer to
- * load); else reg, loaded with the pointer at [r12 + field], and 0 */
+ * beside them are, *base = rbp and the distance returned (no pointer to
+ * load); else reg, loaded with the pointer at [rbp + field], and 0 */
 static int32_t arr(struct jm *m, const void *p, size_t n, int32_t field, int reg, int *base)
 {
 	const intptr_t d = (intptr_t)((uintptr_t)p - (uintptr_t)m->u);
 	if (d >= INT32_MIN && d <= INT32_MAX - (intptr_t)n) {
-		*base = R12;
+		*base = MB;
 		return (int32_t)d;
 	}
-	op_mem(m->e, 0, 1, 0, 0x8b, reg, R12, -1, 0, field);
+	op_mem(m->e, 0, 1, 0, 0x8b, reg, MB, -1, 0, field);
 	*base = reg;
 	return 0;
 }
@@ -162,10 +166,10 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		mov_ri(e, RCX, line + 1);
 	if (!c->set_mask) {
 		if (key_imm(line)) {
-			op_mem(e, 0, 1, 0, 0x81, G1_CMP, R12, -1, 0, C(f_key[0]));
+			op_mem(e, 0, 1, 0, 0x81, G1_CMP, MB, -1, 0, C(f_key[0]));
 			d4(e, (uint32_t)(line + 1));
 		} else {
-			op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[0]));
+			op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, C(f_key[0]));
 		}
 		uint8_t *last = jcc32(e, CC_E);
 		s->hint = new_hint(m, co);
@@ -175,15 +179,15 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		s->at = jcc32(e, CC_NE);
 		touch(m, co, 0, 0, 0);
 		if (key_imm(line)) {
-			op_mem(e, 0, 1, 0, 0xc7, 0, R12, -1, 0, C(f_key[0]));
+			op_mem(e, 0, 1, 0, 0xc7, 0, MB, -1, 0, C(f_key[0]));
 			d4(e, (uint32_t)(line + 1));
 		} else {
-			op_mem(e, 0, 1, 0, 0x89, RCX, R12, -1, 0, C(f_key[0]));
+			op_mem(e, 0, 1, 0, 0x89, RCX, MB, -1, 0, C(f_key[0]));
 		}
-		op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, C(f_slot[0]));
+		op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, C(f_slot[0]));
 		patch32(last, e->p);
 		if (write)
-			op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[0]));
+			op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, C(f_slot[0]));
 	} else {              /* eax = the set's most recent slot */
 		if (dyn)   /* rdx = the line (data_key()) */
 			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
@@ -252,9 +256,9 @@ static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
 	int b;
 	int32_t d;
 	if (c->repl == UARCH_REPL_LRU) {
-		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(clock));
+		op_mem(e, 0, 1, 0, 0x8b, RSI, MB, -1, 0, C(clock));
 		alu_ri(e, 1, G1_ADD, RSI, 1);
-		op_mem(e, 0, 1, 0, 0x89, RSI, R12, -1, 0, C(clock));
+		op_mem(e, 0, 1, 0, 0x89, RSI, MB, -1, 0, C(clock));
 		d = arr(m, c->age, SLOTS(c) * sizeof(*c->age), C(age), RDI, &b);
 		op_mem(e, 0, 1, 0, 0x89, RSI, b, RAX, 3, d);
 	} else {   /* rsi = plru + the way's 16 bytes */
@@ -281,13 +285,13 @@ static void to_front(struct jm *m, int32_t co, unsigned drop)
 {
 	struct em *e = m->e;
 	for (unsigned k = drop; k > 0; k--) {
-		op_mem(e, 0, 1, 0, 0x8b, RSI, R12, -1, 0, C(f_key[k - 1]));
-		op_mem(e, 0, 1, 0, 0x89, RSI, R12, -1, 0, C(f_key[k]));
-		op_mem(e, 0, 0, 0, 0x8b, RSI, R12, -1, 0, C(f_slot[k - 1]));
-		op_mem(e, 0, 0, 0, 0x89, RSI, R12, -1, 0, C(f_slot[k]));
+		op_mem(e, 0, 1, 0, 0x8b, RSI, MB, -1, 0, C(f_key[k - 1]));
+		op_mem(e, 0, 1, 0, 0x89, RSI, MB, -1, 0, C(f_key[k]));
+		op_mem(e, 0, 0, 0, 0x8b, RSI, MB, -1, 0, C(f_slot[k - 1]));
+		op_mem(e, 0, 0, 0, 0x89, RSI, MB, -1, 0, C(f_slot[k]));
 	}
-	op_mem(e, 0, 1, 0, 0x89, RCX, R12, -1, 0, C(f_key[0]));
-	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, C(f_slot[0]));
+	op_mem(e, 0, 1, 0, 0x89, RCX, MB, -1, 0, C(f_key[0]));
+	op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, C(f_slot[0]));
 }
 
 /* A hit of slot eax in the subroutine: touched, first in the filter
@@ -331,8 +335,9 @@ static void set_search(struct jm *m, int32_t co, int write)
 /* The rest of the lookups of cache co, writes when write, as a
  * subroutine: uarch_cache_hit() past the set's most recent line, then
  * uarch_cache_find() (or set_search()), then uarch_block_slow(). In: the
- * key in rcx, the set in rdx (when the cache has more than one), the
- * op's part in ebp.
+ * key in rcx, the set in rdx (when the cache has more than one, else
+ * the lookup's hint at rdi, set to where the line is found), the op's
+ * part in r12d.
  * Out: eax = 0 for a hit (to count), 1 when uarch_block_slow() did it. */
 static void lookup_sub(struct jm *m, int32_t co, int write)
 {
@@ -346,9 +351,9 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	 * set's most recent) */
 	const unsigned nf = search || !c->set_mask ? UARCH_CACHE_FILTER : 2;
 	for (unsigned k = 1; k < nf; k++) {
-		op_mem(e, 0, 1, 0, 0x3b, RCX, R12, -1, 0, C(f_key[k]));
+		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, C(f_key[k]));
 		uint8_t *other = jcc32(e, CC_NE);
-		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, C(f_slot[k]));
+		op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, C(f_slot[k]));
 		if (!dyn)
 			op_mem(e, 0, 0, 0, 0x89, RAX, RDI, -1, 0, 0);   /* the hint */
 		hit_ret(m, co, dyn, write, k);
@@ -361,7 +366,7 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	push(e, RDI);                                           /* and rsp % 16 = 0 for calls */
 	uint8_t *found = NULL;
 	if (!search) {
-		op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, co);  /* lea rdi, [r12+co] */
+		op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, co);  /* lea rdi, [rbp+co] */
 		op_mem(e, 0, 1, 0, 0x8d, RSI, RCX, -1, 0, -1);  /* lea rsi, [rcx-1] */
 		mov_ri(e, RDX, (uint64_t)write);
 		mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_cache_find);
@@ -369,10 +374,10 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 		alu_rr(e, 0, G1_AND, RAX, RAX);
 		found = jcc8(e, CC_NE);
 	}
-	mov_rr(e, RDI, R12);
+	mov_rr(e, RDI, MB);
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
 	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
-	mov_rr32(e, RCX, RBP);
+	mov_rr32(e, RCX, PART);
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_slow);
 	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
 	mov_ri(e, RAX, 1);
@@ -384,7 +389,7 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	patch8(done, e->p);
 	pop(e, RDI);
 	if (!dyn) {   /* the hint */
-		op_mem(e, 0, 0, 0, 0x8b, RSI, R12, -1, 0, C(f_slot[0]));
+		op_mem(e, 0, 0, 0, 0x8b, RSI, MB, -1, 0, C(f_slot[0]));
 		op_mem(e, 0, 0, 0, 0x89, RSI, RDI, -1, 0, 0);
 	}
 	b1(e, 0xc3);
@@ -395,7 +400,7 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 {
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, s->cache);
-	mov_ri(e, RBP, s->part);
+	mov_ri(e, PART, s->part);
 	if (s->hint)
 		mov_ri(e, RDI, (uint64_t)(uintptr_t)s->hint);
 	if (key_imm(s->line))
@@ -439,7 +444,7 @@ static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev, int first)
 			alu_rr(e, 0, G1_ADD, R14, R11);
 	}
 	if (m->uev >> ev & 1)
-		op_mem(e, 0, 1, 0, 0x01, w, R12, -1, 0, EV(ev));   /* add [ev], w */
+		op_mem(e, 0, 1, 0, 0x01, w, MB, -1, 0, EV(ev));   /* add [ev], w */
 }
 
 /* btb_predict() for pc, the target in r10: r9d = whether the BTB had it,
@@ -453,7 +458,7 @@ static void btb(struct jm *m, uint64_t pc)
 	const int32_t way0 = (int32_t)((pci & b->btb_set_mask) * b->btb_ways * 8);
 	/* btb_target and btb_age follow btb_pc at this distance (jm_ok()) */
 	const int32_t n8 = (int32_t)((b->btb_set_mask + 1) * b->btb_ways * 8);
-	op_mem(e, 0, 0, 1, 0xb6, RSI, R12, -1, 0, U(bp.btb_hint) + (int32_t)(pci & 255));
+	op_mem(e, 0, 0, 1, 0xb6, RSI, MB, -1, 0, U(bp.btb_hint) + (int32_t)(pci & 255));
 	int base;
 	const int32_t at = arr(m, b->btb_pc, 3 * (size_t)n8, U(bp.btb_pc), RDI, &base) + way0;
 	if ((pc | 1) == (uint64_t)(int32_t)(pc | 1)) {
@@ -468,9 +473,9 @@ static void btb(struct jm *m, uint64_t pc)
 	op_mem(e, 0, 1, 0, 0x3b, R10, base, RSI, 3, at + n8);
 	b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
 	op_mem(e, 0, 1, 0, 0x89, R10, base, RSI, 3, at + n8);
-	op_mem(e, 0, 1, 0, 0x8b, R8, R12, -1, 0, U(bp.clock));
+	op_mem(e, 0, 1, 0, 0x8b, R8, MB, -1, 0, U(bp.clock));
 	alu_ri(e, 1, G1_ADD, R8, 1);
-	op_mem(e, 0, 1, 0, 0x89, R8, R12, -1, 0, U(bp.clock));
+	op_mem(e, 0, 1, 0, 0x89, R8, MB, -1, 0, U(bp.clock));
 	op_mem(e, 0, 1, 0, 0x89, R8, base, RSI, 3, at + 2 * n8);
 	m->btb_back = e->p;
 }
@@ -484,7 +489,7 @@ static void btb_stub(struct jm *m)
 	patch32(m->btb_at, e->p);
 	for (unsigned i = 0; i < 4; i++)
 		push(e, keep[i]);
-	op_mem(e, 0, 1, 0, 0x8d, RDI, R12, -1, 0, U(bp));   /* lea rdi, [r12+bp] */
+	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, U(bp));   /* lea rdi, [rbp+bp] */
 	mov_ri(e, RSI, m->ub->r[m->ub->n - 1].pc);          /* btb()'s: the way out's */
 	mov_rr(e, RDX, R10);
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_btb_predict);
@@ -510,9 +515,9 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	struct em *e = m->e;
 	const uint32_t pci = (uint32_t)(r->pc >> 1);
 	/* eax = the counter's index, cl = the counter (rdx = the table when
-	 * it is not near r12); the history (r11d) takes the outcome, kept
+	 * it is not near rbp); the history (r11d) takes the outcome, kept
 	 * past the BTB's way to C */
-	op_mem(e, 0, 0, 0, 0x8b, R11, R12, -1, 0, U(bp.ghist));
+	op_mem(e, 0, 0, 0, 0x8b, R11, MB, -1, 0, U(bp.ghist));
 	if (b->dir == UARCH_DIR_GSHARE) {
 		mov_rr32(e, RAX, R11);
 		alu_ri(e, 0, G1_XOR, RAX, (int32_t)pci);
@@ -531,7 +536,7 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		mov_ri(e, R10, next);
 		btb(m, r->pc);
 	}
-	op_mem(e, 0, 0, 0, 0x89, R11, R12, -1, 0, U(bp.ghist));
+	op_mem(e, 0, 0, 0, 0x89, R11, MB, -1, 0, U(bp.ghist));
 	xor_zero(e, R8);
 	b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);          /* cmp cl, thr */
 	setcc(e, taken ? CC_B : CC_AE, R8);                   /* r8d = the direction was wrong */
@@ -563,7 +568,7 @@ static void ras_push(struct jm *m, uint64_t ra)
 	struct em *e = m->e;
 	if (!b->ras_depth)
 		return;
-	op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_top));
+	op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, U(bp.ras_top));
 	int rb;
 	const int32_t d = arr(m, b->ras, b->ras_depth * sizeof(*b->ras), U(bp.ras), RDX, &rb);
 	mov_ri(e, RCX, ra);
@@ -572,11 +577,11 @@ static void ras_push(struct jm *m, uint64_t ra)
 	xor_zero(e, RCX);
 	alu_ri(e, 0, G1_CMP, RAX, (int32_t)b->ras_depth);
 	op0f_rr(e, 0, 0x44, RAX, RCX);                        /* cmove eax, ecx */
-	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ras_top));
-	op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_count));
+	op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, U(bp.ras_top));
+	op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, U(bp.ras_count));
 	alu_ri(e, 0, G1_CMP, RAX, (int32_t)b->ras_depth);     /* CF while not full */
 	b1(e, 0x83); b1(e, 0xd0); b1(e, 0);                   /* adc eax, 0 */
-	op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ras_count));
+	op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, U(bp.ras_count));
 }
 
 /* uarch_bpred_retire() for a jal r to next */
@@ -603,16 +608,16 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 	const int rdl = is_link(r->rd), rsl = is_link(r->rs1);
 	op_mem(e, 0, 1, 0, 0x8b, R10, RBX, -1, 0, HART(pc));
 	if (rsl && (!rdl || r->rd != r->rs1) && b->ras_depth) {   /* a return: the RAS pops */
-		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_count));
+		op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, U(bp.ras_count));
 		alu_rr(e, 0, G1_AND, RAX, RAX);
 		uint8_t *empty = jcc8(e, CC_E);
 		alu_ri(e, 0, G1_SUB, RAX, 1);
-		op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ras_count));
-		op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ras_top));
+		op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, U(bp.ras_count));
+		op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, U(bp.ras_top));
 		mov_ri(e, RCX, b->ras_depth - 1);
 		alu_ri(e, 0, G1_SUB, RAX, 1);
 		op0f_rr(e, 0, 0x42, RAX, RCX);                /* cmovb eax, ecx: from 0 round */
-		op_mem(e, 0, 0, 0, 0x89, RAX, R12, -1, 0, U(bp.ras_top));
+		op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, U(bp.ras_top));
 		int rb;
 		const int32_t d = arr(m, b->ras, b->ras_depth * sizeof(*b->ras), U(bp.ras), RDX, &rb);
 		xor_zero(e, R8);
@@ -625,7 +630,7 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 		patch8(done, e->p);
 	} else if (b->ind_entries) {   /* ind_predict() */
 		if (b->dir == UARCH_DIR_GSHARE) {
-			op_mem(e, 0, 0, 0, 0x8b, RAX, R12, -1, 0, U(bp.ghist));
+			op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, U(bp.ghist));
 			alu_ri(e, 0, G1_XOR, RAX, (int32_t)(uint32_t)(r->pc >> 1));
 		} else {
 			mov_ri(e, RAX, (uint32_t)(r->pc >> 1));
@@ -660,7 +665,7 @@ static void replay(struct jm *m);
 static void timing(struct jm *m, const struct uarch_xc *xc)
 {
 	struct em *e = m->e;
-	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(tm.skey));
+	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, RSI, -1, 0, (int32_t)sizeof(*xc));
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
@@ -675,18 +680,18 @@ static void replay(struct jm *m)
 {
 	struct em *e = m->e;
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(dnow));
-	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, U(tm.now));
-	op_mem(e, 0, 1, 0, 0x01, RAX, R12, -1, 0, EV(UARCH_EV_CYCLES));
+	op_mem(e, 0, 1, 0, 0x01, RAX, MB, -1, 0, U(tm.now));
+	op_mem(e, 0, 1, 0, 0x01, RAX, MB, -1, 0, EV(UARCH_EV_CYCLES));
 	/* the timing's other events, when one of them is counted */
 	for (int i = 0; i < UARCH_XC_EV && m->uev >> (UARCH_EV_CYCLES + 1); i++) {
 		op_mem(e, 0, 0, 1, 0xb6, RAX, RSI, -1, 0, XC(ev) + i);        /* movzx eax, byte */
 		op_mem(e, 0, 0, 1, 0xb7, RCX, RSI, -1, 0, XC(evn) + 2 * i);   /* movzx ecx, word */
-		op_mem(e, 0, 1, 0, 0x01, RCX, R12, RAX, 3, EV(0));
+		op_mem(e, 0, 1, 0, 0x01, RCX, MB, RAX, 3, EV(0));
 	}
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(sout));
 	shift_ri(e, 1, SH_SHL, R14, 32);
 	alu_rr(e, 1, G1_OR, RAX, R14);
-	op_mem(e, 0, 1, 0, 0x89, RAX, R12, -1, 0, U(tm.skey));
+	op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(tm.skey));
 }
 
 int jm_ok(const struct uarch *u, const struct uarch_block *ub)
@@ -711,16 +716,18 @@ void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 	m->hints = hints;
 	m->nlook = 0;
 	const struct retire_rec *r = ub->r;
-	mov_ri(e, R12, (uint64_t)(uintptr_t)u);
+	mov_ri(e, MB, (uint64_t)(uintptr_t)u);
 	/* op 0, the first fetch: only when the last instruction before ended
 	 * in another fetch block, or a redirect came between. Else that block
 	 * is the one ITLB and L1I touched last (user mode has no SFENCE.VMA),
 	 * so the lookups hit changing nothing: they are made all the same,
 	 * without a branch that would follow the guest's, and r14 = 0 counts
-	 * none of it. */
-	xor_zero(e, R14);
-	cmp_mi(e, U(fetch_line), r->fetch_pa >> u->fetch_shift);
-	setcc(e, CC_NE, R14);
+	 * none of it (when their events are counted at all). */
+	if (uev >> UARCH_EV_ITLB_ACCESS & 1 || uev >> UARCH_EV_L1I_ACCESS & 1) {
+		xor_zero(e, R14);
+		cmp_mi(e, U(fetch_line), r->fetch_pa >> u->fetch_shift);
+		setcc(e, CC_NE, R14);
+	}
 	fetch(m, r, 0, 0, R14);
 	for (unsigned i = 1; i < ub->nops; i++) {
 		unsigned k = ub->ops[i] >> 2, kind = ub->ops[i] & 3;
@@ -745,11 +752,11 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 	const uint64_t line = redirect ? UARCH_NO_LINE
 				       : (l->fetch_pa + (l->ilen ? l->ilen : 4) - 1) >> m->u->fetch_shift;
 	if (line == (uint64_t)(int32_t)line) {
-		op_mem(e, 0, 1, 0, 0xc7, 0, R12, -1, 0, U(fetch_line));   /* mov qword [], imm32 */
+		op_mem(e, 0, 1, 0, 0xc7, 0, MB, -1, 0, U(fetch_line));   /* mov qword [], imm32 */
 		d4(e, (uint32_t)line);
 	} else {
 		mov_ri(e, RAX, line);
-		op_mem(e, 0, 1, 0, 0x89, RAX, R12, -1, 0, U(fetch_line));
+		op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(fetch_line));
 	}
 	switch (l->cls) {
 	case UARCH_CLS_BRANCH:
@@ -780,28 +787,28 @@ void jm_exit_stubs(struct jm *m)
 	 * miss's from the same state (uarch_block_slow() kept it in jskey) */
 	patch32(m->resume_at, e->p);
 	uint8_t *other[3];
-	op_mem(e, 0, 0, 0, 0x81, G1_CMP, R12, -1, 0, U(jmiss.n));
+	op_mem(e, 0, 0, 0, 0x81, G1_CMP, MB, -1, 0, U(jmiss.n));
 	d4(e, 2);
 	other[0] = jcc32(e, CC_NE);
-	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(jskey));
+	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(jskey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->xm);
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
 	other[1] = jcc32(e, CC_NE);
 	_Static_assert(offsetof(struct uarch_xm, c) == offsetof(struct uarch_xm, what) + 4,
 		       "what and c compare as one");
-	op_mem(e, 0, 1, 0, 0x8b, RAX, R12, -1, 0, U(jmiss.m));   /* m[0] | m[1] << 32 */
+	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(jmiss.m));   /* m[0] | m[1] << 32 */
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, (int32_t)offsetof(struct uarch_xm, what));
 	other[2] = jcc32(e, CC_NE);
 	replay(m);
 	_Static_assert(offsetof(struct uarch_misses, op) == 4, "n and op clear as one");
-	op_mem(e, 0, 1, 0, 0xc7, 0, R12, -1, 0, U(jmiss));       /* jmiss.n = op = 0 */
+	op_mem(e, 0, 1, 0, 0xc7, 0, MB, -1, 0, U(jmiss));       /* jmiss.n = op = 0 */
 	d4(e, 0);
 	patch32(jmp32(e), m->cont);
 	for (unsigned i = 0; i < 3; i++)
 		patch32(other[i], e->p);
 	/* else uarch_block_resume(), the predictor done: its penalty in r14d */
 	mov_rr32(e, R8, R14);
-	mov_rr(e, RDI, R12);
+	mov_rr(e, RDI, MB);
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
 	if (m->next_in_pc)
 		op_mem(e, 0, 1, 0, 0x8b, RDX, RBX, -1, 0, HART(pc));
