@@ -166,9 +166,9 @@ unsigned hart_page_walk(void *ctx, uint64_t va, uint64_t *pte_pa, unsigned max);
 
 /* Blocks translated to host code and translation-cache flushes so far
  * (both 0 when nothing was translated), the code bytes of the largest
- * block and the most one may take. */
+ * block, the most one may take and those of the blocks there now. */
 void hart_jit_stats(const struct hart *h, uint64_t *translated, uint64_t *flushes,
-		    uint32_t *largest, uint32_t *room);
+		    uint32_t *largest, uint32_t *room, uint64_t *bytes);
 
 /* Modelled cycles so far (the timing model's, or one per instruction). */
 uint64_t hart_cycles(const struct hart *h);

@@ -88,12 +88,12 @@ void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len)
 }
 
 void hart_jit_stats(const struct hart *h, uint64_t *translated, uint64_t *flushes,
-		    uint32_t *largest, uint32_t *room)
+		    uint32_t *largest, uint32_t *room, uint64_t *bytes)
 {
-	*translated = *flushes = 0;
+	*translated = *flushes = *bytes = 0;
 	*largest = *room = 0;
 	if (h->jit)
-		jit_stats(h->jit, translated, flushes, largest, room);
+		jit_stats(h->jit, translated, flushes, largest, room, bytes);
 }
 
 /* Must fetches from the page at pa be checked by PMP parcel by parcel?

@@ -734,12 +734,13 @@ struct jit *jit_new(void)
 }
 
 void jit_stats(const struct jit *j, uint64_t *translated, uint64_t *flushes, uint32_t *largest,
-	       uint32_t *room)
+	       uint32_t *room, uint64_t *bytes)
 {
 	*translated = j->translated;
 	*flushes = j->flushes;
 	*largest = j->largest;
 	*room = BLOCK_ROOM;
+	*bytes = (uint64_t)(j->free - j->blocks_start);
 }
 
 void jit_free(struct jit *j)

@@ -48,8 +48,8 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
 /* Forget every block; each one's slot is reset to "decode on next use". */
 void jit_flush(struct jit *j);
 /* Blocks translated and flushes since jit_new, the code bytes of the
- * largest and the most a block may take. */
+ * largest, the most a block may take and those of the blocks there now. */
 void jit_stats(const struct jit *j, uint64_t *translated, uint64_t *flushes, uint32_t *largest,
-	       uint32_t *room);
+	       uint32_t *room, uint64_t *bytes);
 
 #endif
