@@ -54,12 +54,16 @@ static inline void op0f_rr(struct em *e, int w, unsigned op, int reg, int rm)
 /* op with a [base + disp32] operand */
 static inline void op_rm(struct em *e, int w, unsigned op, int reg, int base, int32_t disp)
 {
+	const int d8 = disp == (int8_t)disp;
 	rex(e, w, reg, 0, base, 0);
 	b1(e, op);
-	b1(e, 0x80 | (reg & 7) << 3 | (base & 7));
+	b1(e, (d8 ? 0x40 : 0x80) | (reg & 7) << 3 | (base & 7));
 	if ((base & 7) == RSP)
 		b1(e, 0x24);  /* SIB: no index */
-	d4(e, (uint32_t)disp);
+	if (d8)
+		b1(e, (uint8_t)disp);
+	else
+		d4(e, (uint32_t)disp);
 }
 
 /* op with a [base + index] operand (base not rbp/r13), optional 0F
@@ -113,10 +117,14 @@ static inline void alu_rr(struct em *e, int w, unsigned g1, int dst, int src)
 }
 static inline void alu_ri(struct em *e, int w, unsigned g1, int dst, int32_t imm)
 {
+	const int i8 = imm == (int8_t)imm;   /* 83: a sign-extended imm8 */
 	rex(e, w, 0, 0, dst, 0);
-	b1(e, 0x81);
+	b1(e, i8 ? 0x83 : 0x81);
 	b1(e, 0xc0 | g1 << 3 | (dst & 7));
-	d4(e, (uint32_t)imm);
+	if (i8)
+		b1(e, (uint8_t)imm);
+	else
+		d4(e, (uint32_t)imm);
 }
 static inline void shift_ri(struct em *e, int w, unsigned sh, int r, unsigned n)
 {
@@ -140,7 +148,11 @@ static inline void grp3(struct em *e, int w, unsigned g3, int r)
 static inline void imul_rr(struct em *e, int w, int dst, int src) { op0f_rr(e, w, 0xaf, dst, src); }
 static inline void mov_ri(struct em *e, int r, uint64_t v)
 {
-	if ((int64_t)v == (int32_t)v) {  /* C7 /0: sign-extended imm32 */
+	if (v <= UINT32_MAX) {           /* B8+r: a 32-bit move zero-extends */
+		rex(e, 0, 0, 0, r, 0);
+		b1(e, 0xb8 | (r & 7));
+		d4(e, (uint32_t)v);
+	} else if ((int64_t)v == (int32_t)v) {  /* C7 /0: sign-extended imm32 */
 		rex(e, 1, 0, 0, r, 0);
 		b1(e, 0xc7);
 		b1(e, 0xc0 | (r & 7));
@@ -160,8 +172,12 @@ static inline void setcc_eax(struct em *e, unsigned cc)
 /* qword [base + disp] op= imm32 (group 1) */
 static inline void alu_mi(struct em *e, unsigned g1, int base, int32_t disp, int32_t imm)
 {
-	op_rm(e, 1, 0x81, (int)g1, base, disp);
-	d4(e, (uint32_t)imm);
+	const int i8 = imm == (int8_t)imm;
+	op_rm(e, 1, i8 ? 0x83 : 0x81, (int)g1, base, disp);
+	if (i8)
+		b1(e, (uint8_t)imm);
+	else
+		d4(e, (uint32_t)imm);
 }
 /* the low byte of r = cc holds (r zeroed before the flags were set) */
 static inline void setcc(struct em *e, unsigned cc, int r)
