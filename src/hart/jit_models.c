@@ -20,18 +20,22 @@
  * so the counts and every model's state are exactly uarch_retire_block()'s
  * (tests/jit counting-*, tests/fuzz/fuzz_jit.c).
  *
- * Registers: rbx is the hart, rbp the models (struct uarch), r14 the
+ * Registers: rbx is the hart, rbp the models (struct uarch + BIAS), r14 the
  * redirect penalty the predictor leaves; the calls, to C, keep those. */
 #include <stddef.h>
 #include <stdint.h>
 #include "jit_models.h"
 #include "rvpmu/hart.h"
 
-/* the models' base register (no SIB byte as r12 would need, no REX
- * prefix for 32-bit operands), and the lookup subroutine's part */
+/* the models' base register, u + BIAS (no SIB byte as r12 would need,
+ * no REX prefix for 32-bit operands), and the lookup subroutine's part */
 #define MB RBP
 #define PART R12
-#define U(f) ((int32_t)offsetof(struct uarch, f))
+/* rbp points this far into struct uarch: amid the TLBs' filters and
+ * clocks, which most lookups read or write, so they take a disp8 */
+#define BIAS ((int32_t)(offsetof(struct uarch, itlb.c.f_key) + \
+			offsetof(struct uarch, dtlb.c.f_slot[UARCH_CACHE_FILTER])) / 2)
+#define U(f) ((int32_t)offsetof(struct uarch, f) - BIAS)
 #define EV(e) (U(ev) + 8 * (int32_t)(e))
 #define XC(f) ((int32_t)offsetof(struct uarch_xc, f))
 #define HART(f) ((int32_t)offsetof(struct hart, f))
@@ -75,7 +79,7 @@ static void count(struct jm *m, unsigned ev, int by)
  * load); else reg, loaded with the pointer at [rbp + field], and 0 */
 static int32_t arr(struct jm *m, const void *p, size_t n, int32_t field, int reg, int *base)
 {
-	const intptr_t d = (intptr_t)((uintptr_t)p - (uintptr_t)m->u);
+	const intptr_t d = (intptr_t)((uintptr_t)p - ((uintptr_t)m->u + BIAS));
 	if (d >= INT32_MIN && d <= INT32_MAX - (intptr_t)n) {
 		*base = MB;
 		return (int32_t)d;
@@ -90,7 +94,7 @@ static int32_t arr(struct jm *m, const void *p, size_t n, int32_t field, int reg
 /* the cache at offset co in struct uarch */
 static const struct uarch_cache *cache_at(const struct jm *m, int32_t co)
 {
-	return (const struct uarch_cache *)(const void *)((const char *)m->u + co);
+	return (const struct uarch_cache *)(const void *)((const char *)m->u + BIAS + co);
 }
 
 /* [base + d + line's set * size]'s operands for op_mem(): the set is in
@@ -374,7 +378,7 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 		alu_rr(e, 0, G1_AND, RAX, RAX);
 		found = jcc8(e, CC_NE);
 	}
-	mov_rr(e, RDI, MB);
+	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
 	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
 	mov_rr32(e, RCX, PART);
@@ -518,10 +522,14 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	 * it is not near rbp); the history (r11d) takes the outcome, kept
 	 * past the BTB's way to C */
 	op_mem(e, 0, 0, 0, 0x8b, R11, MB, -1, 0, U(bp.ghist));
-	if (b->dir == UARCH_DIR_GSHARE) {
+	if (b->dir == UARCH_DIR_GSHARE) {   /* a history within the mask needs none */
 		mov_rr32(e, RAX, R11);
-		alu_ri(e, 0, G1_XOR, RAX, (int32_t)pci);
-		alu_ri(e, 0, G1_AND, RAX, (int32_t)b->pht_mask);
+		if (b->hist_mask & ~b->pht_mask) {
+			alu_ri(e, 0, G1_XOR, RAX, (int32_t)pci);
+			alu_ri(e, 0, G1_AND, RAX, (int32_t)b->pht_mask);
+		} else {
+			alu_ri(e, 0, G1_XOR, RAX, (int32_t)(pci & b->pht_mask));
+		}
 	} else {
 		mov_ri(e, RAX, pci & b->pht_mask);
 	}
@@ -716,7 +724,7 @@ void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 	m->hints = hints;
 	m->nlook = 0;
 	const struct retire_rec *r = ub->r;
-	mov_ri(e, MB, (uint64_t)(uintptr_t)u);
+	mov_ri(e, MB, (uint64_t)(uintptr_t)u + BIAS);
 	/* op 0, the first fetch: only when the last instruction before ended
 	 * in another fetch block, or a redirect came between. Else that block
 	 * is the one ITLB and L1I touched last (user mode has no SFENCE.VMA),
@@ -808,7 +816,7 @@ void jm_exit_stubs(struct jm *m)
 		patch32(other[i], e->p);
 	/* else uarch_block_resume(), the predictor done: its penalty in r14d */
 	mov_rr32(e, R8, R14);
-	mov_rr(e, RDI, MB);
+	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
 	if (m->next_in_pc)
 		op_mem(e, 0, 1, 0, 0x8b, RDX, RBX, -1, 0, HART(pc));
