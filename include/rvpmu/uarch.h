@@ -169,7 +169,9 @@ struct uarch_cache {
 	 * way], padded by 16), so a lookup compares one vector, not each tag */
 	uint8_t *sig;
 	/* [set]: the slot touched last, which a hit can touch again without
-	 * changing any replacement state (the set's most recent line) */
+	 * changing any replacement state (the set's most recent line); with
+	 * one set, the filter's first line is that one, and translated code
+	 * does not keep this */
 	uint32_t *mru;
 	uint32_t sets_log2;
 	uint64_t clock;
@@ -228,7 +230,7 @@ static inline int uarch_cache_hit(struct uarch_cache *c, uint64_t line, int writ
 	/* Nor does touching any set's most recent line (the filter stays). */
 	const uint32_t set = (uint32_t)line & c->set_mask;
 	uint32_t slot = c->mru[set];
-	if (c->tag[slot] == key) {
+	if (c->set_mask && c->tag[slot] == key) {
 		c->dirty[slot] |= (uint8_t)write;
 		return 1;
 	}

@@ -277,8 +277,10 @@ static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
 		op_mem(e, 0, 1, 0, 0x0b, R8, RSI, -1, 0, 8);          /* or r8, [rsi+8] */
 		op_mem(e, 0, 1, 0, 0x89, R8, b, AT_SET(8, d));
 	}
-	d = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RSI, &b);
-	op_mem(e, 0, 0, 0, 0x89, RAX, b, AT_SET(4, d));
+	if (c->set_mask) {   /* with one set, the filter's first line is its most recent */
+		d = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RSI, &b);
+		op_mem(e, 0, 0, 0, 0x89, RAX, b, AT_SET(4, d));
+	}
 	if (write)
 		dirty(m, co);
 }
@@ -441,6 +443,8 @@ static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev, int first)
 			mov_rr32(e, R14, w);
 		else
 			alu_rr(e, 0, G1_ADD, R14, w);
+	} else if (first && (pen == 3 || pen == 5 || pen == 9)) {   /* lea r14d, [w + w * (pen - 1)] */
+		op_mem(e, 0, 0, 0, 0x8d, R14, w, w, pen == 3 ? 1 : pen == 5 ? 2 : 3, 0);
 	} else {
 		op_rr(e, 0, 0x69, first ? R14 : R11, w);   /* imul r, w, pen */
 		d4(e, pen);
@@ -533,10 +537,9 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	} else {
 		mov_ri(e, RAX, pci & b->pht_mask);
 	}
-	alu_rr(e, 0, G1_ADD, R11, R11);
-	if (taken)
-		alu_ri(e, 0, G1_OR, R11, 1);
-	alu_ri(e, 0, G1_AND, R11, (int32_t)b->hist_mask);
+	op_mem(e, 0, 0, 0, 0x8d, R11, R11, R11, 0, taken);   /* lea r11d, [r11 + r11 + taken] */
+	if (b->hist_mask != UINT32_MAX)
+		alu_ri(e, 0, G1_AND, R11, (int32_t)b->hist_mask);
 	int pht;
 	const int32_t dp = arr(m, b->pht, (size_t)b->pht_mask + 1, U(bp.pht), RDX, &pht);
 	op_mem(e, 0, 0, 1, 0xb6, RCX, pht, RAX, 0, dp);       /* movzx ecx, byte [pht+rax] */
@@ -545,9 +548,17 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		btb(m, r->pc);
 	}
 	op_mem(e, 0, 0, 0, 0x89, R11, MB, -1, 0, U(bp.ghist));
-	xor_zero(e, R8);
-	b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);          /* cmp cl, thr */
-	setcc(e, taken ? CC_B : CC_AE, R8);                   /* r8d = the direction was wrong */
+	/* r8d = the direction was wrong: the counter's top bit (ctr_thr) is
+	 * the prediction */
+	if (taken) {
+		xor_zero(e, R8);
+		b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);  /* cmp cl, thr */
+		setcc(e, CC_B, R8);
+	} else {
+		mov_rr32(e, R8, RCX);
+		if (b->ctr_thr > 1)
+			shift_ri(e, 0, SH_SHR, R8, (unsigned)__builtin_ctz(b->ctr_thr));
+	}
 	wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT, 1);
 	if (taken) {   /* right, but a direct target the BTB did not give: fixed at decode */
 		mov_rr32(e, R10, R8);
