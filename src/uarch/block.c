@@ -35,6 +35,8 @@ _Static_assert(UARCH_EV_STALL_FRONTEND > TEV && UARCH_EV_STALL_BACKEND > TEV &&
 _Static_assert(UARCH_OP_FETCH == 0 && UARCH_OP_FETCH2 == 1 && UARCH_OP_LOAD == 2 &&
 	       UARCH_OP_STORE == 3, "op kinds are bit fields");
 
+_Static_assert(NTEV >= UARCH_XC_EV, "a memo entry's events fill a uarch_xc's");
+
 struct memo_entry {
 	uint64_t tag;          /* the block's; 0: empty */
 	uint64_t sin;          /* the state it started in (t->skey) */
@@ -94,8 +96,12 @@ static void simulate(struct uarch *u, const struct retire_rec *r, uint32_t n,
 static int same_key(const struct memo_entry *e, uint64_t tag, uint64_t sin,
 		    const struct uarch_misses *ms)
 {
-	return e->tag == tag && e->sin == sin && e->nmiss == ms->n &&
-	       !memcmp(e->miss, ms->m, ms->n * sizeof(ms->m[0]));
+	if (e->tag != tag || e->sin != sin || e->nmiss != ms->n)
+		return 0;
+	for (uint32_t i = 0; i < ms->n; i++)   /* mostly none or one miss: no memcmp() call */
+		if (e->miss[i] != ms->m[i])
+			return 0;
+	return 1;
 }
 
 static HOT_INLINE void replay(struct uarch *u, const struct memo_entry *e)
@@ -133,6 +139,10 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct ua
 		fits &= d <= UINT16_MAX;
 		e->ev[e->nev] = (uint8_t)(TEV + i);
 		e->evn[e->nev++] = (uint16_t)d;
+	}
+	for (unsigned i = e->nev; i < UARCH_XC_EV; i++) {   /* what xc_of() copies adds 0 */
+		e->ev[i] = UARCH_EV_CYCLES;
+		e->evn[i] = 0;
 	}
 	e->nmiss = (uint8_t)ms->n;
 	memcpy(e->miss, ms->m, ms->n * sizeof(ms->m[0]));
@@ -203,10 +213,8 @@ static int xc_of(struct uarch_timing *t, struct uarch_xc *xc, const struct memo_
 	xc->sin = e->sin;
 	xc->sout = sout;
 	xc->dnow = e->dnow;
-	for (unsigned i = 0; i < UARCH_XC_EV; i++) {
-		xc->ev[i] = i < e->nev ? e->ev[i] : UARCH_EV_CYCLES;
-		xc->evn[i] = i < e->nev ? e->evn[i] : 0;
-	}
+	memcpy(xc->ev, e->ev, sizeof(xc->ev));
+	memcpy(xc->evn, e->evn, sizeof(xc->evn));
 	return 1;
 }
 
