@@ -217,9 +217,15 @@ static void fetch(struct jm *m, const struct retire_rec *r, uint64_t off, unsign
 	const struct uarch *u = m->u;
 	const uint64_t va = (r->pc + off) >> u->fetch_shift << u->fetch_shift;
 	const uint64_t pa = (r->fetch_pa + off) >> u->fetch_shift << u->fetch_shift;
-	if (u->itlb.c.present)
-		lookup(m, U(itlb.c), va >> u->itlb.c.line_shift, 0, i << 1, UARCH_EV_ITLB_ACCESS, 0,
-		       by);
+	const uint64_t page = va >> u->itlb.c.line_shift;
+	/* after op 0, a fetch in its page finds it first in the ITLB's
+	 * filter (only fetches look the ITLB up): a hit changing nothing */
+	if (u->itlb.c.present && i && page == m->page)
+		count(m, UARCH_EV_ITLB_ACCESS, by);
+	else if (u->itlb.c.present)
+		lookup(m, U(itlb.c), page, 0, i << 1, UARCH_EV_ITLB_ACCESS, 0, by);
+	if (!i)
+		m->page = page;
 	if (u->l1i.present)
 		lookup(m, U(l1i), pa >> u->l1i.line_shift, 0, i << 1 | 1, UARCH_EV_L1I_ACCESS, 0, by);
 }

@@ -35,6 +35,7 @@ struct jm {
 	uint64_t uev;          /* the model events to count (a mask) */
 	struct uarch_block *ub;
 	struct jm_hints *hints;
+	uint64_t page;         /* its first fetch's ITLB line */
 	unsigned nlook;        /* its lookups' out-of-line paths */
 	struct jm_stub look[2 * 3 * 64];
 	/* the way out being emitted */
