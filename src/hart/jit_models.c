@@ -40,22 +40,11 @@
 #define XC(f) ((int32_t)offsetof(struct uarch_xc, f))
 #define HART(f) ((int32_t)offsetof(struct hart, f))
 
-/* qword [rbp + disp] += n */
-static void add_mi(struct em *e, int32_t disp, int32_t n)
-{
-	op_mem(e, 0, 1, 0, n == (int8_t)n ? 0x83 : 0x81, G1_ADD, MB, -1, 0, disp);
-	if (n == (int8_t)n)
-		b1(e, (uint8_t)n);
-	else
-		d4(e, (uint32_t)n);
-}
-
 /* cmp qword [rbp + disp], v (through rcx when v is not an imm32) */
 static void cmp_mi(struct em *e, int32_t disp, uint64_t v)
 {
 	if (v == (uint64_t)(int32_t)v) {
-		op_mem(e, 0, 1, 0, 0x81, G1_CMP, MB, -1, 0, disp);
-		d4(e, (uint32_t)v);
+		alu_mi(e, G1_CMP, MB, disp, (int32_t)v);
 	} else {
 		mov_ri(e, RCX, v);
 		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, disp);
@@ -70,7 +59,7 @@ static void count(struct jm *m, unsigned ev, int by)
 	if (by >= 0)
 		op_mem(m->e, 0, 1, 0, 0x01, by, MB, -1, 0, EV(ev));   /* add [ev], by */
 	else
-		add_mi(m->e, EV(ev), 1);
+		alu_mi(m->e, G1_ADD, MB, EV(ev), 1);
 }
 
 /* Where array p (n bytes) is for op_mem(): when all of it is within a
@@ -169,12 +158,10 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 	if (line != ~0ull && !key_imm(line))
 		mov_ri(e, RCX, line + 1);
 	if (!c->set_mask) {
-		if (key_imm(line)) {
-			op_mem(e, 0, 1, 0, 0x81, G1_CMP, MB, -1, 0, C(f_key[0]));
-			d4(e, (uint32_t)(line + 1));
-		} else {
+		if (key_imm(line))
+			alu_mi(e, G1_CMP, MB, C(f_key[0]), (int32_t)(line + 1));
+		else
 			op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, C(f_key[0]));
-		}
 		uint8_t *last = jcc32(e, CC_E);
 		s->hint = new_hint(m, co);
 		b1(e, 0xa1);                                   /* mov eax, [hint] */
@@ -220,10 +207,12 @@ static void fetch(struct jm *m, const struct retire_rec *r, uint64_t off, unsign
 	const uint64_t page = va >> u->itlb.c.line_shift;
 	/* after op 0, a fetch in its page finds it first in the ITLB's
 	 * filter (only fetches look the ITLB up): a hit changing nothing */
-	if (u->itlb.c.present && i && page == m->page)
-		count(m, UARCH_EV_ITLB_ACCESS, by);
-	else if (u->itlb.c.present)
-		lookup(m, U(itlb.c), page, 0, i << 1, UARCH_EV_ITLB_ACCESS, 0, by);
+	if (u->itlb.c.present) {
+		if (i && page == m->page)
+			count(m, UARCH_EV_ITLB_ACCESS, by);
+		else
+			lookup(m, U(itlb.c), page, 0, i << 1, UARCH_EV_ITLB_ACCESS, 0, by);
+	}
 	if (!i)
 		m->page = page;
 	if (u->l1i.present)

@@ -169,7 +169,7 @@ static inline void setcc_eax(struct em *e, unsigned cc)
 	b1(e, 0x0f); b1(e, 0x90 | cc); b1(e, 0xc0);  /* setcc al */
 	b1(e, 0x0f); b1(e, 0xb6); b1(e, 0xc0);       /* movzx eax, al */
 }
-/* qword [base + disp] op= imm32 (group 1) */
+/* qword [base + disp] op= imm (group 1; an imm8 when it fits) */
 static inline void alu_mi(struct em *e, unsigned g1, int base, int32_t disp, int32_t imm)
 {
 	const int i8 = imm == (int8_t)imm;
