@@ -116,18 +116,31 @@ static int ind_predict(struct uarch_bpred *b, uint64_t pc, uint64_t target)
 	return ok;
 }
 
-__attribute__((cold)) void uarch_btb_fill(struct uarch_bpred *b, uint32_t base, uint64_t key,
-					 uint64_t target, uint8_t *hint)
+__attribute__((cold)) int uarch_btb_search(struct uarch_bpred *b, uint32_t base, uint64_t key,
+					  uint64_t target, uint8_t *hint)
 {
+	/* one pass for both, without a branch on the way: a key is in at
+	 * most one way of its set */
+	const uint64_t *pc = b->btb_pc + base, *age = b->btb_age + base;
+	uint32_t hit = UINT32_MAX, v = 0;
 	uint64_t oldest = UINT64_MAX;
-	uint32_t v = 0;
-	for (uint32_t w = 0; w < b->btb_ways; w++)
-		if (b->btb_age[base + w] < oldest)     /* invalid entries have age 0 */
-			oldest = b->btb_age[base + w], v = w;
+	for (uint32_t w = 0; w < b->btb_ways; w++) {
+		hit = pc[w] == key ? w : hit;
+		const int older = age[w] < oldest;   /* invalid ways have age 0 */
+		oldest = older ? age[w] : oldest;
+		v = older ? w : v;
+	}
+	int ok = 0;
+	if (hit != UINT32_MAX) {
+		v = hit;
+		ok = b->btb_target[base + v] == target;
+	} else {
+		b->btb_pc[base + v] = key;
+	}
 	*hint = (uint8_t)v;
-	b->btb_pc[base + v] = key;
 	b->btb_target[base + v] = target;
 	b->btb_age[base + v] = ++b->clock;
+	return ok;
 }
 
 int uarch_btb_predict(struct uarch_bpred *b, uint64_t pc, uint64_t target)

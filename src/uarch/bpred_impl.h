@@ -5,9 +5,10 @@
 #define RVPMU_UARCH_BPRED_IMPL_H
 #include "rvpmu/uarch.h"
 
-/* a BTB miss: the set's least recently used way takes pc's key and target */
-void uarch_btb_fill(struct uarch_bpred *b, uint32_t base, uint64_t key, uint64_t target,
-		    uint8_t *hint);
+/* btb_predict() past the hint: the set's way holding key, else its least
+ * recently used way, which takes key (a miss) */
+int uarch_btb_search(struct uarch_bpred *b, uint32_t base, uint64_t key, uint64_t target,
+		     uint8_t *hint);
 
 /* The target the BTB predicts for pc, training it with the actual target;
  * 1 when the prediction was right. */
@@ -19,20 +20,13 @@ static inline __attribute__((always_inline)) int btb_predict(struct uarch_bpred 
 	uint64_t key = pc | 1;
 	uint32_t base = ((uint32_t)(pc >> 1) & b->btb_set_mask) * b->btb_ways;
 	uint8_t *hint = &b->btb_hint[(pc >> 1) & 255];
-	uint32_t s = base + *hint;
-	if (b->btb_pc[s] != key) {
-		for (s = base; s < base + b->btb_ways && b->btb_pc[s] != key; s++)
-			;
-	}
-	if (s < base + b->btb_ways) {
-		*hint = (uint8_t)(s - base);
-		int ok = b->btb_target[s] == target;
-		b->btb_target[s] = target;
-		b->btb_age[s] = ++b->clock;
-		return ok;
-	}
-	uarch_btb_fill(b, base, key, target, hint);
-	return 0;
+	const uint32_t s = base + *hint;
+	if (b->btb_pc[s] != key)
+		return uarch_btb_search(b, base, key, target, hint);
+	const int ok = b->btb_target[s] == target;
+	b->btb_target[s] = target;
+	b->btb_age[s] = ++b->clock;
+	return ok;
 }
 
 /* A conditional branch at pc going to next_pc, taken or not (0 or 1): its

@@ -160,6 +160,26 @@ void test_btb_conflict(void)
 	uarch_free(&u);
 }
 
+/* The BTB's victim is its set's least recently used way, not the oldest
+ * fill, and a branch is found past a stale hint: 1 set x 2 ways, jal
+ * sites A B C sharing one hint. A B A C B A: A's second run hits (past
+ * B's hint) and makes B the LRU way, so C evicts B, B evicts A and A
+ * misses: 5 target misses (first-in-first-out would give 4: C evicting
+ * A, B hitting). */
+void test_btb_lru(void)
+{
+	struct uarch_config c;
+	struct uarch u;
+	bp_config(&c, UARCH_DIR_BIMODAL, 16, 0);
+	c.bpred.btb_sets = 1;
+	ut_init(&u, &c);
+	static const uint64_t site[6] = { 0x1000, 0x1200, 0x1000, 0x1400, 0x1200, 0x1000 };
+	for (int i = 0; i < 6; i++)
+		retire(&u, ut_jump(UARCH_CLS_JAL, site[i], site[i] + 0x800, 0, 0));
+	CHECK_EV(&u, BRANCH_TARGET_MISPREDICT, 5);
+	uarch_free(&u);
+}
+
 /* Counter width n: counters saturate at 0 and 2^n - 1, predict taken from
  * 2^(n-1) and start at 2^(n-1) - 1 (one T from predicting taken).
  * The 9T+1N loop of test_bimodal_loop, R runs: a 1-bit counter flips on
