@@ -764,6 +764,8 @@ void jit_flush(struct jit *j)
 	j->nrec = 0;
 	j->free = j->blocks_start;
 	j->chain_site = NULL;
+	if (j->hints)   /* the code of the lookups' subroutines is gone */
+		memset(j->hints->sub, 0, sizeof(j->hints->sub));
 	memset(j->index, -1, sizeof(j->index));
 	memset(j->jc, 0xff, sizeof(j->jc));
 }

@@ -123,11 +123,16 @@ static void cmp_tag(struct jm *m, int32_t co, uint64_t line)
 	}
 }
 
+/* The index of the cache at co in struct jm_hints */
+static unsigned cache_k(int32_t co)
+{
+	return co == U(itlb.c) ? 0 : co == U(l1i) ? 1 : co == U(dtlb.c) ? 2 : 3;
+}
+
 /* A new lookup site's hint, of the cache at co (struct jm_hints) */
 static uint32_t *new_hint(struct jm *m, int32_t co)
 {
-	const unsigned k = co == U(itlb.c) ? 0 : co == U(l1i) ? 1 : co == U(dtlb.c) ? 2 : 3;
-	return &m->hints->slot[k][m->hints->next++ % JM_HINTS];
+	return &m->hints->slot[cache_k(co)][m->hints->next++ % JM_HINTS];
 }
 
 /* The cache or TLB at offset co looks line up (uarch_cache_hit()),
@@ -149,6 +154,7 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 	const uint32_t set = line == ~0ull ? 0 : (uint32_t)line & c->set_mask;
 	struct jm_stub *s = &m->look[m->nlook++];
 	s->cache = co;
+	s->k = cache_k(co);
 	s->line = line;
 	s->write = (uint8_t)write;
 	s->part = part;
@@ -334,11 +340,11 @@ static void set_search(struct jm *m, int32_t co, int write)
 }
 
 /* The rest of the lookups of cache co, writes when write, as a
- * subroutine: uarch_cache_hit() past the set's most recent line, then
- * uarch_cache_find() (or set_search()), then uarch_block_slow(). In: the
- * key in rcx, the set in rdx (when the cache has more than one, else
- * the lookup's hint at rdi, set to where the line is found), the op's
- * part in r12d.
+ * subroutine that all blocks share: uarch_cache_hit() past the set's
+ * most recent line, then uarch_cache_find() (or set_search()), then
+ * uarch_block_slow(). In: the key in rcx, the set in rdx (when the cache
+ * has more than one, else the lookup's hint at rdi, set to where the
+ * line is found), the op's part in r12d, its block in r10.
  * Out: eax = 0 for a hit (to count), 1 when uarch_block_slow() did it. */
 static void lookup_sub(struct jm *m, int32_t co, int write)
 {
@@ -364,7 +370,9 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 		set_search(m, co, write);
 	/* anything else: in C, a hit first (unless searched: a miss); the
 	 * line is then first in the filter */
-	push(e, RDI);                                           /* and rsp % 16 = 0 for calls */
+	push(e, RDI);
+	push(e, R10);
+	push(e, R10);                                           /* and rsp % 16 = 0 for calls */
 	uint8_t *found = NULL;
 	if (!search) {
 		op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, co);  /* lea rdi, [rbp+co] */
@@ -376,7 +384,7 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 		found = jcc8(e, CC_NE);
 	}
 	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
-	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
+	op_mem(e, 0, 1, 0, 0x8b, RSI, RSP, -1, 0, 0);             /* the block */
 	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
 	mov_rr32(e, RCX, PART);
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_slow);
@@ -388,6 +396,7 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 		xor_zero(e, RAX);
 	}
 	patch8(done, e->p);
+	alu_ri(e, 1, G1_ADD, RSP, 16);
 	pop(e, RDI);
 	if (!dyn) {   /* the hint */
 		op_mem(e, 0, 0, 0, 0x8b, RSI, MB, -1, 0, C(f_slot[0]));
@@ -402,6 +411,7 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, s->cache);
 	mov_ri(e, PART, s->part);
+	mov_ri(e, R10, (uint64_t)(uintptr_t)m->ub);
 	if (s->hint)
 		mov_ri(e, RDI, (uint64_t)(uintptr_t)s->hint);
 	if (key_imm(s->line))
@@ -836,28 +846,18 @@ void jm_exit_stubs(struct jm *m)
 
 void jm_end(struct jm *m)
 {
-	/* a subroutine for each cache and kind of access the lookups use */
-	struct { int32_t cache; int write; uint8_t *at; } sub[8];
-	unsigned nsub = 0;
 	for (unsigned i = 0; i < m->nlook; i++) {
 		const struct jm_stub *s = &m->look[i];
-		unsigned k = 0;
-		while (k < nsub && (sub[k].cache != s->cache || sub[k].write != s->write))
-			k++;
-		if (k == nsub) {
-			sub[nsub].cache = s->cache;
-			sub[nsub].write = s->write;
-			sub[nsub++].at = m->e->p;
+		uint8_t **sub = &m->hints->sub[s->k][s->write];
+		if (!*sub) {
+			*sub = m->e->p;
 			lookup_sub(m, s->cache, s->write);
 		}
 	}
 	for (unsigned i = 0; i < m->nlook; i++) {
 		const struct jm_stub *s = &m->look[i];
-		unsigned k = 0;
-		while (sub[k].cache != s->cache || sub[k].write != s->write)
-			k++;
 		patch32(s->at, m->e->p);
-		lookup_stub(m, s, sub[k].at);
+		lookup_stub(m, s, m->hints->sub[s->k][s->write]);
 	}
 	m->nlook = 0;
 }

@@ -14,6 +14,9 @@
 struct jm_hints {
 	uint32_t slot[4][JM_HINTS];
 	uint32_t next;
+	/* the lookups' subroutines (lookup_sub()), by cache and whether
+	 * they write; emitted once for all blocks, NULL after a flush */
+	uint8_t *sub[4][2];
 };
 
 /* an out-of-line path: the rest of a cache or TLB lookup */
@@ -23,6 +26,7 @@ struct jm_stub {
 	uint8_t *back;         /* where it goes on after uarch_block_slow() */
 	int32_t cache;         /* the cache's offset in struct uarch */
 	uint64_t line;         /* its line, or ~0: the key (line + 1) is in rcx */
+	unsigned k;            /* the cache's index in struct jm_hints */
 	uint8_t write;         /* a store */
 	uint32_t part;         /* uarch_block_slow()'s at */
 	uint32_t *hint;        /* one set: the site's hint */
