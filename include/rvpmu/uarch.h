@@ -400,10 +400,12 @@ struct uarch {
  * replays them (src/uarch/block.c). */
 struct uarch_block;
 /* What a block run whole without a miss did from state sin, for
- * translated code to replay without a call (the last two states it came
- * from, for each way out: [taken][0 the latest, 1]): advance now and
- * cycles by dnow, add evn[i] to ev[ev[i]] (unused pairs add 0), and set
- * the state to sout | the new redirect penalty << 32. */
+ * translated code to replay without a call (the last UARCH_XC states it
+ * came from, for each way out: [taken][0 the latest, ...]; translated
+ * code checks the first two, uarch_block_resume() the others): advance
+ * now and cycles by dnow, add evn[i] to ev[ev[i]] (unused pairs add 0),
+ * and set the state to sout | the new redirect penalty << 32. */
+#define UARCH_XC 4
 #define UARCH_XC_EV 4
 struct uarch_xc {
 	uint64_t sin;           /* UINT64_MAX: empty */
@@ -417,7 +419,7 @@ struct uarch_block {
 	uint64_t tag;           /* unique to the block; 0: not memoised */
 	uint8_t nops;
 	uint32_t hint;          /* the memo entry it used last */
-	struct uarch_xc xc[2][2];
+	struct uarch_xc xc[2][UARCH_XC];
 	/* the same for a run whole with one miss, op what's of c cycles (the
 	 * two words of struct uarch_misses), by way out */
 	struct uarch_xm {

@@ -78,7 +78,8 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_STORE);
 	}
 	b->tag = next_tag++;
-	b->xc[0][0].sin = b->xc[0][1].sin = b->xc[1][0].sin = b->xc[1][1].sin = UINT64_MAX;
+	for (unsigned i = 0; i < UARCH_XC; i++)
+		b->xc[0][i].sin = b->xc[1][i].sin = UINT64_MAX;
 	b->xm[0].x.sin = b->xm[1].x.sin = UINT64_MAX;
 }
 
@@ -218,17 +219,29 @@ static int xc_of(struct uarch_timing *t, struct uarch_xc *xc, const struct memo_
 	return 1;
 }
 
+/* x first in the way out's xc[], the others after it in the order they
+ * were, dropping the last or x's old place (at, UARCH_XC when none) */
+static void xc_front(struct uarch_xc *xc, const struct uarch_xc *x, unsigned at)
+{
+	const struct uarch_xc y = *x;
+	for (unsigned i = at < UARCH_XC ? at : UARCH_XC - 1; i > 0; i--)
+		xc[i] = xc[i - 1];
+	xc[0] = y;
+}
+
 /* Memo entry e, of a whole block run without a miss, kept in the way
  * out's xc[] (the latest first) */
 static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct memo_entry *e,
 		    int redirect)
 {
+	unsigned at = 0;
+	while (at < UARCH_XC && xc[at].sin != e->sin)
+		at++;
 	struct uarch_xc x;
-	/* the same again: a whole block is deterministic */
-	if (xc[0].sin != e->sin && xc[1].sin != e->sin && xc_of(t, &x, e, redirect)) {
-		xc[1] = xc[0];
-		xc[0] = x;
-	}
+	if (at < UARCH_XC)   /* the same again: a whole block is deterministic */
+		xc_front(xc, &xc[at], at);
+	else if (xc_of(t, &x, e, redirect))
+		xc_front(xc, &x, UARCH_XC);
 }
 
 /* Memo entry e, of a whole block run with the one miss in ms, kept in
@@ -342,9 +355,32 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 	note_miss(&u->jmiss, i, k << 1 | data, c);
 }
 
+/* The way out's uarch_xc past the two translated code checks, replayed
+ * as translated code does and put first: 1, or 0 when none is the
+ * state's */
+static int resume_xc(struct uarch *u, struct uarch_block *b, uint32_t taken, uint32_t pen)
+{
+	struct uarch_xc *xc = b->xc[b->r[b->n - 1].cls == UARCH_CLS_BRANCH && taken];
+	for (unsigned at = 2; at < UARCH_XC; at++) {
+		const struct uarch_xc *x = &xc[at];
+		if (x->sin != u->tm.skey)
+			continue;
+		u->tm.now += x->dnow;
+		u->ev[UARCH_EV_CYCLES] += x->dnow;
+		for (unsigned i = 0; i < UARCH_XC_EV; i++)
+			u->ev[x->ev[i]] += x->evn[i];
+		u->tm.skey = x->sout | (uint64_t)pen << 32;
+		xc_front(xc, x, at);
+		return 1;
+	}
+	return 0;
+}
+
 void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,
 			uint32_t pen)
 {
+	if (!u->jmiss.n && b->n && resume_xc(u, b, taken, pen))
+		return;
 	if (u->jmiss.n)
 		u->tm.skey = u->jskey;
 	if (b->n)
