@@ -1,7 +1,8 @@
 #!/bin/sh
 # Core profiles (src/uarch/profile*.c, profiles/*.json): host unit tests in
-# tests/unit/profile_*.c, built once plain and once under ASan/UBSan; one
-# PASS/FAIL line per check group.
+# tests/unit/profile_*.c, built once plain and once under ASan/UBSan, and
+# Linux perf's jevents.py over the event tables they write; one PASS/FAIL
+# line per check group.
 cd "$(dirname "$0")/../.." || exit 1
 : "${BUILD:=$PWD/build}"
 out=$BUILD/tests/profiles
@@ -33,4 +34,7 @@ if $CC $FLAGS -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 else
 	echo "FAIL profiles build/san: see stderr"
 fi
+# perf's own reader of the tables the plain run wrote (PROFILE_TMP)
+python3 tests/profiles/perf_jevents.py /usr/src/linux-source-6.1.tar.xz "$out/jevents" \
+	"$out/tmp" "$PWD/profiles"
 exit 0
