@@ -21,7 +21,8 @@ import sys
 
 TOP = 'linux-source-6.1/tools/perf/pmu-events'
 # (profile, directory under arch/riscv, the mapfile's id pattern or None
-# for the profile's own id). u74: Linux's own row for the SiFive U74.
+# for the profile's own id, which has no ERE metacharacters). u74:
+# Linux's own row for the SiFive U74.
 CORES = [('u74', 'sifive/u74', '0x489-0x8000000000000007-0x[[:xdigit:]]+'),
          ('virt', 'rvpmu/virt', None)]
 
@@ -82,7 +83,7 @@ def main():
         shutil.copy(os.path.join(jsondir, f'{name}-events.json'), os.path.join(d, 'events.json'))
         with open(os.path.join(d, 'events.json')) as f:
             events[name] = json.load(f)
-        pattern = pattern or re.escape(cpuid(profile_dir, name))
+        pattern = pattern or cpuid(profile_dir, name)
         rows.append(f'{pattern},v1,{sub},core')
         ok = re.fullmatch(posix_ere(pattern), cpuid(profile_dir, name)) is not None
         report(ok, f'{name} mapfile', f'{pattern} does not match {cpuid(profile_dir, name)}')
