@@ -370,6 +370,9 @@ struct uarch_misses {
 };
 
 struct uarch {
+	/* the events' totals; cycles are the timing's clock, tm.now, and
+	 * ev[UARCH_EV_CYCLES] stays 0 (one add per block, not two):
+	 * uarch_event() reads them */
 	uint64_t ev[UARCH_EV_COUNT];
 	struct uarch_cache l1i, l1d, l2;
 	struct uarch_tlb itlb, dtlb, l2tlb;
@@ -403,7 +406,7 @@ struct uarch_block;
  * translated code to replay without a call (the last UARCH_XC states it
  * came from, for each way out: [taken][0 the latest, ...]; translated
  * code checks the first two, uarch_block_resume() the others): advance
- * now and cycles by dnow, add evn[i] to ev[ev[i]] (unused pairs add 0),
+ * now (the cycles) by dnow, add evn[i] to ev[ev[i]] (unused pairs add 0),
  * and set the state to sout | the new redirect penalty << 32. */
 #define UARCH_XC 4
 #define UARCH_XC_EV 4
@@ -454,6 +457,16 @@ int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t 
 void uarch_free(struct uarch *u);
 /* Cold state (empty caches, TLBs, predictor, idle pipeline), ev[] = 0. */
 void uarch_reset(struct uarch *u);
+/* u's total of event e, and of them all */
+static inline uint64_t uarch_event(const struct uarch *u, enum uarch_event e)
+{
+	return e == UARCH_EV_CYCLES ? u->tm.now : u->ev[e];
+}
+static inline void uarch_events(const struct uarch *u, uint64_t ev[UARCH_EV_COUNT])
+{
+	for (int e = 0; e < UARCH_EV_COUNT; e++)
+		ev[e] = uarch_event(u, (enum uarch_event)e);
+}
 void uarch_retire(struct uarch *u, const struct retire_rec *r);
 /* The next fetch is a new block (a trap or interrupt changed the pc). */
 #define UARCH_NO_LINE UINT64_MAX

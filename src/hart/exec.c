@@ -374,7 +374,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	/* with the models: stop once their cycles reach cstop (hart_horizon),
 	 * blocks running only as far as cmax cycles per instruction allow */
 	static const uint64_t no_cycles;
-	const uint64_t *const cyc = h->uarch ? &h->uarch->ev[UARCH_EV_CYCLES] : &no_cycles;
+	const uint64_t *const cyc = h->uarch ? &h->uarch->tm.now : &no_cycles;
 	const uint64_t cstop = h->uarch ? h->cycle_stop : UINT64_MAX;
 	const uint64_t cmax = h->pmu.cfg.max_per_step[PMU_EV_CYCLES] ? h->pmu.cfg.max_per_step[PMU_EV_CYCLES] : 1;
 	uint64_t *restrict x = h->x;

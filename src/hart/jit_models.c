@@ -704,8 +704,7 @@ static void replay(struct jm *m)
 {
 	struct em *e = m->e;
 	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(dnow));
-	op_mem(e, 0, 1, 0, 0x01, RAX, MB, -1, 0, U(tm.now));
-	op_mem(e, 0, 1, 0, 0x01, RAX, MB, -1, 0, EV(UARCH_EV_CYCLES));
+	op_mem(e, 0, 1, 0, 0x01, RAX, MB, -1, 0, U(tm.now));   /* and cycles */
 	/* the timing's other events, when one of them is counted */
 	for (int i = 0; i < UARCH_XC_EV && m->uev >> (UARCH_EV_CYCLES + 1); i++) {
 		op_mem(e, 0, 0, 1, 0xb6, RAX, RSI, -1, 0, XC(ev) + i);        /* movzx eax, byte */

@@ -71,7 +71,7 @@ void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int
 
 uint64_t hart_cycles(const struct hart *h)
 {
-	return h->uarch ? h->uarch->ev[UARCH_EV_CYCLES] : h->instret;
+	return h->uarch ? h->uarch->tm.now : h->instret;
 }
 
 int hart_pending_irq(const struct hart *h)
@@ -254,7 +254,7 @@ uint64_t hart_horizon(struct hart *h)
 		return pmu_horizon(&h->pmu, h->priv);
 	}
 	uint64_t cycles, steps = pmu_horizon_cycles(&h->pmu, h->priv, &cycles);
-	const uint64_t now = h->uarch->ev[UARCH_EV_CYCLES];
+	const uint64_t now = h->uarch->tm.now;
 	h->cycle_stop = cycles > UINT64_MAX - now ? UINT64_MAX : now + cycles;
 	return steps;
 }

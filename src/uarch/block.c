@@ -110,7 +110,6 @@ static HOT_INLINE void replay(struct uarch *u, const struct memo_entry *e)
 	struct uarch_timing *t = &u->tm;
 	t->now += e->dnow;
 	t->skey = e->smid;
-	u->ev[UARCH_EV_CYCLES] += e->dnow;   /* each issue adds its now - start */
 	for (unsigned i = 0; i < e->nev; i++)
 		u->ev[e->ev[i]] += e->evn[i];
 }
@@ -366,7 +365,6 @@ static int resume_xc(struct uarch *u, struct uarch_block *b, uint32_t taken, uin
 		if (x->sin != u->tm.skey)
 			continue;
 		u->tm.now += x->dnow;
-		u->ev[UARCH_EV_CYCLES] += x->dnow;
 		for (unsigned i = 0; i < UARCH_XC_EV; i++)
 			u->ev[x->ev[i]] += x->evn[i];
 		u->tm.skey = x->sout | (uint64_t)pen << 32;

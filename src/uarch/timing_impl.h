@@ -150,7 +150,6 @@ timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, ui
 	}
 
 	timing_after(t, bp);
-	ev[UARCH_EV_CYCLES] += now - start;
 }
 
 #endif

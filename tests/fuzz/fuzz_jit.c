@@ -64,7 +64,7 @@ static void run(const uint8_t *code, size_t n, int no_jit, int models, struct ou
 	o->fflags = h.fflags;
 	memcpy(o->data, h.mem.base + DATA, DATA_BYTES);
 	if (models) {
-		memcpy(o->ev, u.ev, sizeof(o->ev));
+		uarch_events(&u, o->ev);
 		uarch_free(&u);
 	}
 	hart_free(&h);

@@ -85,7 +85,7 @@ static void run(const struct profile *p, int no_jit, struct outcome *o)
 	memcpy(o->x, h.x, sizeof(o->x));
 	o->pc = h.pc;
 	o->instret = h.instret;
-	memcpy(o->ev, h.uarch->ev, sizeof(o->ev));
+	uarch_events(h.uarch, o->ev);
 	core_free(&h);
 	hart_free(&h);
 }

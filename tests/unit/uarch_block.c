@@ -142,8 +142,8 @@ void test_block_memo(void)
 		}
 		if (!same_state(&a, &b)) {
 			CHECK(0, "run %d (block of %u, %u retired): models differ, cycles %llu / %llu",
-			      runs, k->ub.n, n, (unsigned long long)a.ev[UARCH_EV_CYCLES],
-			      (unsigned long long)b.ev[UARCH_EV_CYCLES]);
+			      runs, k->ub.n, n, (unsigned long long)a.tm.now,
+			      (unsigned long long)b.tm.now);
 			break;
 		}
 	}

@@ -49,7 +49,7 @@ static void run(int pte_walks, uint32_t width)
 		UARCH_CLS_SYSTEM, UARCH_CLS_DIV, UARCH_CLS_LOAD,
 	};
 	uint64_t prev[UARCH_EV_COUNT], most = 0;
-	memcpy(prev, u.ev, sizeof prev);
+	uarch_events(&u, prev);
 	for (int k = 0; k < 200000; k++) {
 		struct retire_rec r = ut_op(cls[next() % sizeof cls], page_end(2),
 					    (uint8_t)(next() % 4), (uint8_t)(next() % 4),
@@ -70,7 +70,7 @@ static void run(int pte_walks, uint32_t width)
 			r.flags |= UARCH_RF_CSR_WRITE;
 		uarch_retire(&u, &r);
 		for (int e = 0; e < UARCH_EV_COUNT; e++) {
-			uint64_t d = u.ev[e] - prev[e];
+			uint64_t d = uarch_event(&u, (enum uarch_event)e) - prev[e];
 			if (d > bound) {
 				CHECK(0, "instruction %d raised event %d by %llu, over the bound %llu",
 				      k, e, (unsigned long long)d, (unsigned long long)bound);
@@ -79,7 +79,7 @@ static void run(int pte_walks, uint32_t width)
 			if (e == UARCH_EV_CYCLES && d > most)
 				most = d;
 		}
-		memcpy(prev, u.ev, sizeof prev);
+		uarch_events(&u, prev);
 	}
 	/* within a factor of two: the stream reaches the bound's terms */
 	CHECK(2 * most >= bound, "pte_walks %d width %u: at most %llu cycles per instruction seen, "

@@ -140,7 +140,7 @@ static int bench(uint64_t total)
 	printf("%llu records in %.3f s: %.1f M records/s (%.2f ns each)\n",
 	       (unsigned long long)done, sec, (double)done / sec * 1e-6, sec * 1e9 / (double)done);
 	for (int e = 0; e < UARCH_EV_COUNT; e++)
-		printf("  %-26s %llu\n", uarch_event_name(e), (unsigned long long)u.ev[e]);
+		printf("  %-26s %llu\n", uarch_event_name(e), (unsigned long long)uarch_event(&u, (enum uarch_event)e));
 	uarch_free(&u);
 	free(s);
 	return 0;

@@ -11,7 +11,7 @@ void ut_fail(const char *file, int line, const char *fmt, ...)
 #define CHECK_EQ(got, want, what) do { uint64_t g_ = (got), w_ = (want); \
 	CHECK(g_ == w_, "%s: got %llu, want %llu", what, \
 	      (unsigned long long)g_, (unsigned long long)w_); } while (0)
-#define CHECK_EV(u, e, want) CHECK_EQ((u)->ev[UARCH_EV_##e], want, #e)
+#define CHECK_EV(u, e, want) CHECK_EQ(uarch_event(u, UARCH_EV_##e), want, #e)
 
 /* a config with every cache, TLB and predictor table absent or minimal and
  * 1-wide timing with unit latencies: tests switch on what they test */

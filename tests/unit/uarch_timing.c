@@ -23,8 +23,8 @@ static void run(struct uarch *u, const struct retire_rec *s, int n, const uint64
 {
 	for (int i = 0; i < n; i++) {
 		uarch_retire(u, &s[i]);
-		CHECK(u->ev[UARCH_EV_CYCLES] == now_after[i], "after instruction %d: cycles %llu, want %llu",
-		      i + 1, (unsigned long long)u->ev[UARCH_EV_CYCLES], (unsigned long long)now_after[i]);
+		CHECK(u->tm.now == now_after[i], "after instruction %d: cycles %llu, want %llu",
+		      i + 1, (unsigned long long)u->tm.now, (unsigned long long)now_after[i]);
 	}
 }
 
@@ -252,16 +252,17 @@ void test_determinism(void)
 	uint64_t first[UARCH_EV_COUNT];
 	for (int i = 0; i < N; i++)
 		uarch_retire(&u, &s[i]);
-	memcpy(first, u.ev, sizeof first);
+	uarch_events(&u, first);
 	uarch_reset(&u);
 	for (int i = 0; i < N; i++)
 		uarch_retire(&u, &s[i]);
 	for (int e = 0; e < UARCH_EV_COUNT; e++)
-		CHECK(u.ev[e] == first[e], "%s differs after reset: %llu vs %llu", uarch_event_name(e),
-		      (unsigned long long)u.ev[e], (unsigned long long)first[e]);
-	CHECK(u.ev[UARCH_EV_CYCLES] >= N / 2 + u.ev[UARCH_EV_STALL_FRONTEND] + u.ev[UARCH_EV_STALL_BACKEND],
+		CHECK(uarch_event(&u, (enum uarch_event)e) == first[e], "%s differs after reset: %llu vs %llu",
+		      uarch_event_name(e), (unsigned long long)uarch_event(&u, (enum uarch_event)e),
+		      (unsigned long long)first[e]);
+	CHECK(u.tm.now >= N / 2 + u.ev[UARCH_EV_STALL_FRONTEND] + u.ev[UARCH_EV_STALL_BACKEND],
 	      "cycles cover issue and stalls");
-	CHECK(u.ev[UARCH_EV_CYCLES] <= N + u.ev[UARCH_EV_STALL_FRONTEND] + u.ev[UARCH_EV_STALL_BACKEND],
+	CHECK(u.tm.now <= N + u.ev[UARCH_EV_STALL_FRONTEND] + u.ev[UARCH_EV_STALL_BACKEND],
 	      "cycles at most one group per instruction plus stalls");
 	CHECK(u.ev[UARCH_EV_L1D_READ_MISS] <= u.ev[UARCH_EV_L1D_READ_ACCESS], "misses <= accesses");
 	CHECK(u.ev[UARCH_EV_L2_ACCESS] == u.ev[UARCH_EV_L1I_MISS] + u.ev[UARCH_EV_L1D_READ_MISS] +
