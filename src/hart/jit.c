@@ -662,29 +662,33 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 	default:
 		return 0;
 	}
-	int a = src(t, d->rs1, RAX);
-	int b = src(t, d->rs2, RDX);
 	writeback(e, &t->r);
 	end_block(t, t->index + 1);
-	alu_rr(e, 1, G1_CMP, a, b);
+	if (t->models) {
+		/* the ways' shared lookups take every register: then the
+		 * operands come from h->x, where the writeback left them */
+		begin_whole(t);
+		if (d->rs1)
+			op_rm(e, 1, 0x8b, RAX, RBX, XREG(d->rs1));
+		else
+			xor_zero(e, RAX);
+		if (d->rs2)
+			op_rm(e, 1, 0x3b, RAX, RBX, XREG(d->rs2));   /* cmp rax, [x + rs2] */
+		else
+			alu_ri(e, 1, G1_CMP, RAX, 0);
+	} else {
+		int a = src(t, d->rs1, RAX);
+		int b = src(t, d->rs2, RDX);
+		alu_rr(e, 1, G1_CMP, a, b);
+	}
 	uint64_t target = pc + (uint64_t)(int64_t)d->imm;
 	if (!t->rb) {
 		exit_to(t, jcc32(e, cc), target);
 		exit_to(t, jmp32(e), next);
 		return 1;
 	}
-	/* each way tells the retire stream which it took; with the models,
-	 * after the lookups they share, the outcome kept in r13 */
-	uint8_t *taken;
-	if (t->models) {
-		b1(e, 0x41); b1(e, 0xbd); d4(e, 0);   /* mov r13d, 0: the flags stay */
-		setcc(e, cc, R13);
-		begin_whole(t);
-		alu_rr(e, 0, G1_AND, R13, R13);
-		taken = jcc32(e, CC_NE);
-	} else {
-		taken = jcc32(e, cc);
-	}
+	/* each way tells the retire stream which it took */
+	uint8_t *taken = jcc32(e, cc);
 	emit_whole(t, next, 0, 0);
 	exit_to(t, jmp32(e), next);
 	way_stubs(t);

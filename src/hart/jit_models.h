@@ -54,10 +54,10 @@ struct jm {
 /* Whether translated code can do the hit paths of block ub for models u */
 int jm_ok(const struct uarch *u, const struct uarch_block *ub);
 /* Block ub ran whole (all guest registers written back; rbx is the hart,
- * r13 free: a branch keeps its outcome there): the models look its fetch
- * blocks and data accesses up, counting the model events in uev
- * (UARCH_EV_CYCLES always), with hints from and for hints. Its ways out
- * follow and share this. */
+ * r15 guest memory, the others free): the models look its fetch blocks
+ * and data accesses up, counting the model events in uev (UARCH_EV_CYCLES
+ * always), with hints from and for hints. Its ways out follow and share
+ * this. */
 void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 	      struct uarch_block *ub, struct jm_hints *hints);
 /* A way out to next (in h->pc when next_in_pc), taken for a taken branch:
