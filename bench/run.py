@@ -9,6 +9,8 @@ Environment:
   BENCH_SCALE    workload size in percent, passed as argv[1] (default 100)
   BENCH_OUT      Markdown report path (default bench/results.md)
   BENCH_TIMEOUT  wall-clock limit per run, seconds (default 900)
+  BENCH_CPU      the CPU every run is pinned to, or "none" (default: for
+                 each workload, the allowed CPU a short spin runs fastest on)
   RVPMU, QEMU, CC  override the emulator / cross-compiler commands
   RVPMU_NOPMU    the build with PMU counting compiled out (default
                  build-nopmu/rvpmu, made by `make nopmu`); absent: no column
@@ -67,6 +69,38 @@ class Timeout(Exception):
 	pass
 
 
+PIN = None  # the CPU the runs are pinned to (None: wherever the kernel puts them)
+
+
+def pinned():
+	if PIN is not None:
+		os.sched_setaffinity(0, {PIN})
+
+
+def spin(cpu):
+	"""CPU seconds a fixed Python loop takes in a child pinned to cpu."""
+	pid = os.fork()
+	if pid == 0:
+		try:
+			os.sched_setaffinity(0, {cpu})
+			x = 0
+			for i in range(2000000):
+				x += i & 7
+		finally:
+			os._exit(0)
+	_, _, ru = os.wait4(pid, 0)
+	return ru.ru_utime + ru.ru_stime
+
+
+def quiet_cpu():
+	"""The allowed CPU the spin runs fastest on (best of three), and each
+	CPU's time. On a shared host one vCPU can run everything 30-50% slower
+	than the other for minutes at a time; a workload's runs all go to one
+	CPU so that its ratios compare runs that met the same host."""
+	t = {c: min(spin(c) for _ in range(3)) for c in sorted(os.sched_getaffinity(0))}
+	return min(t, key=t.get), t
+
+
 def _alarm(signum, frame):
 	raise Timeout()
 
@@ -76,7 +110,8 @@ def measure(argv, timeout):
 	cpu (user+sys seconds of the child), rss (peak KiB), out, err, timeout."""
 	with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
 		try:
-			p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=fo, stderr=fe)
+			p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=fo, stderr=fe,
+					     preexec_fn=pinned)
 		except OSError as e:
 			return {"status": 127, "cpu": 0.0, "rss": 0, "out": b"",
 				"err": str(e).encode(), "timeout": False}
@@ -194,7 +229,7 @@ def boot_once(argv, timeout):
 	"""Boot to the test init's first line and on to power-off. Returns
 	(CPU s at the init line, CPU s at exit, guest SUMMARY line) or None."""
 	p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-			     stderr=subprocess.STDOUT)
+			     stderr=subprocess.STDOUT, preexec_fn=pinned)
 	t_init, summary = None, ""
 	old = signal.signal(signal.SIGALRM, _alarm)
 	signal.setitimer(signal.ITIMER_REAL, timeout)
@@ -475,6 +510,7 @@ def machine():
 
 
 def main():
+	global PIN
 	runs = env_int("BENCH_RUNS", 3, 1, 1000)
 	scale = env_int("BENCH_SCALE", 100, 1, 100000)
 	timeout = env_int("BENCH_TIMEOUT", 900, 1, 86400)
@@ -506,9 +542,22 @@ def main():
 	os.makedirs(OUTDIR, exist_ok=True)
 	progs = {n: build(cc, n) for n in names}
 	args = [str(scale)]
-	rows = []
+	pin_env = os.environ.get("BENCH_CPU", "")
+	allowed = sorted(os.sched_getaffinity(0))
+	if pin_env not in ("", "none") and (not pin_env.isdigit() or int(pin_env) not in allowed):
+		die(f"BENCH_CPU={pin_env!r} is not one of the allowed CPUs {allowed} or 'none'")
+	rows, pins = [], []
 	for n in names:
-		sys.stderr.write(f"bench: {n} ")
+		if pin_env == "none":
+			pins.append(f"{n}: not pinned")
+		elif pin_env:
+			PIN = int(pin_env)
+			pins.append(f"{n}: CPU {PIN} (BENCH_CPU)")
+		else:
+			PIN, t = quiet_cpu()
+			pins.append(f"{n}: CPU {PIN} (spin " +
+				    ", ".join(f"CPU {c} {s:.3f} s" for c, s in t.items()) + ")")
+		sys.stderr.write(f"bench: {pins[-1]}\nbench: {n} ")
 		rows.append(bench_one(n, progs[n], args, runs, rv, qemu, timeout, extra))
 		sys.stderr.write(" " + rows[-1]["status"] + "\n")
 
@@ -543,6 +592,10 @@ def main():
 		f"- Workloads: built with `{cc} {' '.join(CFLAGS)}` ({gcc_v}), "
 		f"run with argument `{scale}` (size in percent; 100 = full size)",
 		f"- Runs: {runs} per emulator per workload, interleaved rvpmu, qemu, rvpmu, qemu, ...",
+		"- Pinning: each workload's runs all on one CPU, chosen just before them as the "
+		"allowed CPU a fixed Python loop (2M iterations, best of three) runs fastest on "
+		"(`BENCH_CPU` sets one, `none` turns it off); the Linux boots on the last one: " +
+		"; ".join(pins),
 		"",
 		"How it was measured: `bench/run.sh` (`make bench`). Each run is one child "
 		"process; its CPU time is user+sys from `wait4()` resource usage (not wall "
