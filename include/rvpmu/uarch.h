@@ -405,7 +405,7 @@ struct uarch_block;
 /* What a block run whole without a miss did from state sin, for
  * translated code to replay without a call (the last UARCH_XC states it
  * came from, for each way out: [taken][0 the latest, ...]; translated
- * code checks the first two, uarch_block_resume() the others): advance
+ * code checks the first two inline, the others out of line): advance
  * now (the cycles) by dnow, add evn[i] to ev[ev[i]] (unused pairs add 0),
  * and set the state to sout | the new redirect penalty << 32. */
 #define UARCH_XC 4

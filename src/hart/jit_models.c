@@ -684,11 +684,12 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 static void replay(struct jm *m);
 
 /* The timing replayed from xc[0] or xc[1] (see struct uarch_xc) when the
- * state is its sin, leaving the penalty in r14. After a miss it is not
- * (uarch->jskey): the timing is C's. */
+ * state is its sin, leaving the penalty in r14 (else resume_at, the state
+ * in rax). After a miss it is not (uarch->jskey): the timing is C's. */
 static void timing(struct jm *m, const struct uarch_xc *xc)
 {
 	struct em *e = m->e;
+	m->xc = xc;
 	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, RSI, -1, 0, (int32_t)sizeof(*xc));
@@ -715,6 +716,54 @@ static void replay(struct jm *m)
 	shift_ri(e, 1, SH_SHL, R14, 32);
 	alu_rr(e, 1, G1_OR, RAX, R14);
 	op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(tm.skey));
+}
+
+/* movups: xmm register x from or (store) to [rsi + disp] */
+static void movups(struct em *e, int store, int x, int32_t disp)
+{
+	op_mem(e, 0, 0, 1, store ? 0x11 : 0x10, x, RSI, -1, 0, disp);
+}
+
+/* the 32-byte uarch_xc at rsi + from to rsi + to, through xmm x, x + 1 */
+static void xc_move(struct em *e, int32_t from, int32_t to, int x)
+{
+	movups(e, 0, x, from);
+	movups(e, 0, x + 1, from + 16);
+	movups(e, 1, x, to);
+	movups(e, 1, x + 1, to + 16);
+}
+
+_Static_assert(UARCH_XC == 4 && sizeof(struct uarch_xc) == 32,
+	       "xc_rest() moves four 32-byte records");
+
+/* timing()'s checks failed, the state in rax: when it is the sin of
+ * xc[2] or xc[3], that record is moved first (as uarch_block_resume()'s
+ * keep_xc() would order them) and replayed, going on at cont; else
+ * on past this code. */
+static void xc_rest(struct jm *m)
+{
+	struct em *e = m->e;
+	const int32_t sz = (int32_t)sizeof(struct uarch_xc);
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->xc);
+	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, 2 * sz + XC(sin));
+	uint8_t *at2 = jcc8(e, CC_E);
+	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, 3 * sz + XC(sin));
+	uint8_t *none = jcc32(e, CC_NE);
+	movups(e, 0, 0, 3 * sz);                 /* xmm0:1 = xc[3], xc[2] one down */
+	movups(e, 0, 1, 3 * sz + 16);
+	xc_move(e, 2 * sz, 3 * sz, 2);
+	uint8_t *down = jmp8(e);
+	patch8(at2, e->p);
+	movups(e, 0, 0, 2 * sz);                 /* xmm0:1 = xc[2] */
+	movups(e, 0, 1, 2 * sz + 16);
+	patch8(down, e->p);
+	xc_move(e, sz, 2 * sz, 2);               /* xc[1] and xc[0] one down */
+	xc_move(e, 0, sz, 2);
+	movups(e, 1, 0, 0);                      /* xc[0] = the state's */
+	movups(e, 1, 1, 16);
+	replay(m);
+	patch32(jmp32(e), m->cont);
+	patch32(none, e->p);
 }
 
 int jm_ok(const struct uarch *u, const struct uarch_block *ub)
@@ -806,9 +855,10 @@ void jm_exit_stubs(struct jm *m)
 	struct em *e = m->e;
 	if (m->btb_at)
 		btb_stub(m);
+	patch32(m->resume_at, e->p);
+	xc_rest(m);
 	/* after one miss, the replay of the way out's xm when it is that
 	 * miss's from the same state (uarch_block_slow() kept it in jskey) */
-	patch32(m->resume_at, e->p);
 	uint8_t *other[3];
 	op_mem(e, 0, 0, 0, 0x81, G1_CMP, MB, -1, 0, U(jmiss.n));
 	d4(e, 2);

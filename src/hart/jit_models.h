@@ -47,6 +47,7 @@ struct jm {
 	int next_in_pc, taken;
 	uint8_t *cont;         /* the code after the models' */
 	uint8_t *resume_at;    /* its jump to uarch_block_resume() (no replay) */
+	const struct uarch_xc *xc;   /* its records of runs without a miss */
 	const struct uarch_xm *xm;   /* its record of a run with one miss */
 	uint8_t *btb_at, *btb_back;   /* its BTB lookup's way out of line and back */
 };

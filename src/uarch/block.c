@@ -354,31 +354,9 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 	note_miss(&u->jmiss, i, k << 1 | data, c);
 }
 
-/* The way out's uarch_xc past the two translated code checks, replayed
- * as translated code does and put first: 1, or 0 when none is the
- * state's */
-static int resume_xc(struct uarch *u, struct uarch_block *b, uint32_t taken, uint32_t pen)
-{
-	struct uarch_xc *xc = b->xc[b->r[b->n - 1].cls == UARCH_CLS_BRANCH && taken];
-	for (unsigned at = 2; at < UARCH_XC; at++) {
-		const struct uarch_xc *x = &xc[at];
-		if (x->sin != u->tm.skey)
-			continue;
-		u->tm.now += x->dnow;
-		for (unsigned i = 0; i < UARCH_XC_EV; i++)
-			u->ev[x->ev[i]] += x->evn[i];
-		u->tm.skey = x->sout | (uint64_t)pen << 32;
-		xc_front(xc, x, at);
-		return 1;
-	}
-	return 0;
-}
-
 void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,
 			uint32_t pen)
 {
-	if (!u->jmiss.n && b->n && resume_xc(u, b, taken, pen))
-		return;
 	if (u->jmiss.n)
 		u->tm.skey = u->jskey;
 	if (b->n)
