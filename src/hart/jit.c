@@ -51,7 +51,8 @@ struct jit {
 #define XREG(r) ((int32_t)(offsetof(struct hart, x) + 8 * (size_t)(r)))
 #define FREG(r) ((int32_t)(offsetof(struct hart, f) + 8 * (size_t)(r)))
 
-/* Host registers that hold guest registers (none is rax/rcx/rdx/rbx/rsp/r15). */
+/* Host registers that hold guest registers (none is rax/rcx/rdx/rbx/rsp/r15);
+ * with the models, all but the first: rbp holds the models' base */
 #define NPOOL 10
 static const uint8_t pool[NPOOL] = {RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14};
 
@@ -82,6 +83,7 @@ struct tx {
 	struct regs r;
 	struct side side[BLOCK_INSNS];
 	unsigned nside;
+	unsigned pool0;        /* pool[]'s first in use: 1 with the models */
 	struct { uint8_t *at; uint64_t pc; } out[2];  /* chainable exits */
 	unsigned nout;
 	uint32_t n;            /* instructions, once the block's end is known */
@@ -111,11 +113,11 @@ static int pool_get(struct tx *t, int g, int load)
 	struct regs *r = &t->r;
 	int i = r->at[g];
 	if (i < 0) {
-		for (i = 0; i < NPOOL && r->in[i] >= 0; i++)
+		for (i = (int)t->pool0; i < NPOOL && r->in[i] >= 0; i++)
 			;
 		if (i == NPOOL) {
 			do
-				i = (int)(r->next++ % NPOOL);
+				i = (int)(t->pool0 + r->next++ % (NPOOL - t->pool0));
 			while (r->pinned >> i & 1);
 			int old = r->in[i];
 			if (r->dirty >> old & 1)
@@ -715,8 +717,9 @@ struct jit *jit_new(void)
 	}
 	j->code = p;
 	j->end = j->code + CODE_BYTES;
-	/* enter(h, code): save what the SysV ABI says a callee keeps, then
-	 * jump into the block; leave: restore and return rax */
+	/* enter(h, code, models): save what the SysV ABI says a callee
+	 * keeps, then jump into the block (rbp = the models' base, for
+	 * their code); leave: restore and return rax */
 	struct em e = {j->code};
 	static const uint8_t saved[] = {RBX, RBP, R12, R13, R14, R15};
 	j->enter = e.p;
@@ -724,6 +727,7 @@ struct jit *jit_new(void)
 		push(&e, saved[i]);
 	alu_ri(&e, 1, G1_SUB, RSP, 8);  /* 16-byte aligned for fp_helper calls */
 	mov_rr(&e, RBX, RDI);
+	mov_rr(&e, RBP, RDX);
 	op_rm(&e, 1, 0x8b, R15, RBX, OFF(mem.base));
 	b1(&e, 0xff); b1(&e, 0xe6);  /* jmp rsi */
 	j->leave = e.p;
@@ -799,6 +803,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	t.j = j;
 	t.h = h;
 	t.rb = j->counting ? &j->rb[j->nblocks] : NULL;
+	t.pool0 = j->uarch != NULL;
 	t.block = j->nblocks;
 	regs_reset(&t.r);
 	/* head: charge the budget, or leave for the step loop to run it */
@@ -912,8 +917,9 @@ struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, in
 	unsigned k = (unsigned)(b->pc >> 1) & (JUMP_CACHE - 1);
 	j->jc[k].pc = b->pc;
 	j->jc[k].code = b->code;
-	void *(*enter)(struct hart *, uint8_t *) = (void *(*)(struct hart *, uint8_t *))(void *)j->enter;
-	j->chain_site = enter(h, b->code);
+	void *(*enter)(struct hart *, uint8_t *, uintptr_t) =
+		(void *(*)(struct hart *, uint8_t *, uintptr_t))(void *)j->enter;
+	j->chain_site = enter(h, b->code, j->uarch ? jm_base(j->uarch) : 0);
 	j->chain_pc = h->pc;
 	*side = (int)(h->jit_last >> 31);
 	return &j->blocks[h->jit_last & 0x7fffffff];

@@ -20,8 +20,10 @@
  * so the counts and every model's state are exactly uarch_retire_block()'s
  * (tests/jit counting-*, tests/fuzz/fuzz_jit.c).
  *
- * Registers: rbx is the hart, rbp the models (struct uarch + BIAS), r14 the
- * redirect penalty the predictor leaves; the calls, to C, keep those. */
+ * Registers: rbx is the hart, rbp the models (struct uarch + BIAS, for all
+ * of a translation cache's code: the guest registers' pool leaves it),
+ * r14 the redirect penalty the predictor leaves; the calls, to C, keep
+ * those. */
 #include <stddef.h>
 #include <stdint.h>
 #include "jit_models.h"
@@ -766,6 +768,11 @@ static void xc_rest(struct jm *m)
 	patch32(none, e->p);
 }
 
+uintptr_t jm_base(const struct uarch *u)
+{
+	return (uintptr_t)u + BIAS;
+}
+
 int jm_ok(const struct uarch *u, const struct uarch_block *ub)
 {
 	if (!u || !ub->n || !ub->tag ||
@@ -788,7 +795,6 @@ void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 	m->hints = hints;
 	m->nlook = 0;
 	const struct retire_rec *r = ub->r;
-	mov_ri(e, MB, (uint64_t)(uintptr_t)u + BIAS);
 	/* op 0, the first fetch: only when the last instruction before ended
 	 * in another fetch block, or a redirect came between. Else that block
 	 * is the one ITLB and L1I touched last (user mode has no SFENCE.VMA),

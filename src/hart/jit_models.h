@@ -52,6 +52,9 @@ struct jm {
 	uint8_t *btb_at, *btb_back;   /* its BTB lookup's way out of line and back */
 };
 
+/* What rbp holds for the models' code of models u (from translated code's
+ * entry on) */
+uintptr_t jm_base(const struct uarch *u);
 /* Whether translated code can do the hit paths of block ub for models u */
 int jm_ok(const struct uarch *u, const struct uarch_block *ub);
 /* Block ub ran whole (all guest registers written back; rbx is the hart,
