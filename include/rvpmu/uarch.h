@@ -333,7 +333,7 @@ struct uarch_timing {
 	uint64_t pend;
 	uint32_t lat[UARCH_CLS_COUNT];  /* result latency; 0: writes no register */
 	/* Nonzero while the state is kept interned (src/uarch/tstate.c): the
-	 * number of its form relative to now, | fe_pending << 32. Then only
+	 * number of its form relative to now << 32 | fe_pending. Then only
 	 * now is current and the fields above are stale until
 	 * uarch_timing_settle(); timing_issue() settles first. */
 	uint64_t skey;
@@ -407,12 +407,13 @@ struct uarch_block;
  * came from, for each way out: [taken][0 the latest, ...]; translated
  * code checks the first two inline, the others out of line): advance
  * now (the cycles) by dnow, add evn[i] to ev[ev[i]] (unused pairs add 0),
- * and set the state to sout | the new redirect penalty << 32. */
+ * and set the state to sout | the new redirect penalty. */
 #define UARCH_XC 4
 #define UARCH_XC_EV 4
 struct uarch_xc {
 	uint64_t sin;           /* UINT64_MAX: empty */
-	uint32_t sout, dnow;
+	uint64_t sout;          /* a state's key without a penalty */
+	uint32_t dnow;
 	uint8_t ev[UARCH_XC_EV];
 	uint16_t evn[UARCH_XC_EV];
 };

@@ -714,9 +714,8 @@ static void replay(struct jm *m)
 		op_mem(e, 0, 0, 1, 0xb7, RCX, RSI, -1, 0, XC(evn) + 2 * i);   /* movzx ecx, word */
 		op_mem(e, 0, 1, 0, 0x01, RCX, MB, RAX, 3, EV(0));
 	}
-	op_mem(e, 0, 0, 0, 0x8b, RAX, RSI, -1, 0, XC(sout));
-	shift_ri(e, 1, SH_SHL, R14, 32);
-	alu_rr(e, 1, G1_OR, RAX, R14);
+	op_mem(e, 0, 1, 0, 0x8b, RAX, RSI, -1, 0, XC(sout));
+	alu_rr(e, 1, G1_OR, RAX, R14);   /* the penalty, zero-extended */
 	op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(tm.skey));
 }
 

@@ -109,7 +109,7 @@ static HOT_INLINE void replay(struct uarch *u, const struct memo_entry *e)
 {
 	struct uarch_timing *t = &u->tm;
 	t->now += e->dnow;
-	t->skey = e->smid;
+	t->skey = skey_make(e->smid, 0);
 	for (unsigned i = 0; i < e->nev; i++)
 		u->ev[e->ev[i]] += e->evn[i];
 }
@@ -129,7 +129,7 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct ua
 	int fits = sout && t->now - start < UINT32_MAX;
 	e->tag = 0;
 	e->sin = sin;
-	e->smid = (uint32_t)sout;
+	e->smid = skey_state(sout);
 	e->dnow = (uint32_t)(t->now - start);
 	e->nev = 0;
 	for (unsigned i = 0; i < NTEV; i++) {
@@ -188,11 +188,11 @@ static const struct memo_entry *timing_block(struct uarch *u, struct uarch_block
 static void after(struct uarch_timing *t, int redirect, uint32_t pen)
 {
 	if (t->skey) {
-		uint32_t i = (uint32_t)t->skey;
+		uint32_t i = skey_state(t->skey);
 		if (redirect)
 			i = tstate_closed(t, i);
 		if (i) {
-			t->skey = i | (uint64_t)pen << 32;
+			t->skey = skey_make(i, pen);
 			return;
 		}
 		uarch_timing_settle(t);
@@ -211,7 +211,7 @@ static int xc_of(struct uarch_timing *t, struct uarch_xc *xc, const struct memo_
 	if (!sout || e->nev > UARCH_XC_EV)
 		return 0;
 	xc->sin = e->sin;
-	xc->sout = sout;
+	xc->sout = skey_make(sout, 0);
 	xc->dnow = e->dnow;
 	memcpy(xc->ev, e->ev, sizeof(xc->ev));
 	memcpy(xc->evn, e->evn, sizeof(xc->evn));

@@ -30,6 +30,12 @@ static const uint8_t special_of[UARCH_CLS_COUNT] = {
 
 static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* An interned state's key (t->skey): its number above the redirect
+ * penalty pending, which translated code ORs in */
+static inline uint64_t skey_make(uint32_t state, uint32_t pen) { return (uint64_t)state << 32 | pen; }
+static inline uint32_t skey_state(uint64_t k) { return (uint32_t)(k >> 32); }
+static inline uint32_t skey_pen(uint64_t k) { return (uint32_t)k; }
+
 /* tstate.c: the current state interned (a t->skey value), 0 when it cannot
  * be (too many pending registers, or the table is full) */
 uint64_t tstate_intern(struct uarch_timing *t);

@@ -10,7 +10,7 @@
  * a form is a small number, the index of a table entry: block.c's memo
  * maps (state, block, misses) to (cycles, events, state after), and while
  * blocks replay from it the timing keeps only now and that number
- * (t->skey, with the redirect penalty in its upper half), writing no
+ * (t->skey, with the redirect penalty in its lower half), writing no
  * register. uarch_timing_settle() writes the fields back when an
  * instruction is timed one by one.
  *
@@ -109,7 +109,7 @@ uint64_t tstate_intern(struct uarch_timing *t)
 	k.div_free = (uint16_t)dv;
 	k.fdiv_free = (uint16_t)fd;
 	uint32_t i = find_or_add(t->ts, &k);
-	return i ? i | (uint64_t)t->fe_pending << 32 : 0;
+	return i ? skey_make(i, t->fe_pending) : 0;
 }
 
 uint32_t tstate_closed(struct uarch_timing *t, uint32_t i)
@@ -128,7 +128,7 @@ void uarch_timing_settle(struct uarch_timing *t)
 {
 	if (!t->skey)
 		return;
-	const struct tkey *k = &t->ts->s[(uint32_t)t->skey].k;
+	const struct tkey *k = &t->ts->s[skey_state(t->skey)].k;
 	const uint64_t now = t->now;
 	for (uint64_t m = t->pend; m; m &= m - 1)   /* stale: ready by now */
 		t->ready[__builtin_ctzll(m)] = 0;
@@ -141,7 +141,7 @@ void uarch_timing_settle(struct uarch_timing *t)
 	}
 	t->slots = k->slots;
 	t->units = k->units;
-	t->fe_pending = (uint32_t)(t->skey >> 32);
+	t->fe_pending = skey_pen(t->skey);
 	t->ready_max = now + k->ready_max;
 	t->div_free = now + k->div_free;
 	t->fdiv_free = now + k->fdiv_free;
