@@ -691,7 +691,6 @@ static void replay(struct jm *m);
 static void timing(struct jm *m, const struct uarch_xc *xc)
 {
 	struct em *e = m->e;
-	m->xc = xc;
 	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, RSI, -1, 0, (int32_t)sizeof(*xc));
@@ -738,9 +737,9 @@ _Static_assert(UARCH_XC == 4 && sizeof(struct uarch_xc) == 32,
 	       "xc_rest() moves four 32-byte records");
 
 /* timing()'s checks failed, the state in rax: when it is the sin of
- * xc[2] or xc[3], that record is moved first (as uarch_block_resume()'s
- * keep_xc() would order them) and replayed, going on at cont; else
- * on past this code. */
+ * xc[2] or xc[3], that record is moved first (the order block.c's
+ * keep_xc() keeps) and replayed, going on at cont; else on past this
+ * code. */
 static void xc_rest(struct jm *m)
 {
 	struct em *e = m->e;
@@ -850,8 +849,9 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 		break;
 	}
 	const unsigned way = l->cls == UARCH_CLS_BRANCH && taken;   /* xc[], xm[] */
+	m->xc = ub->xc[way];
 	m->xm = &ub->xm[way];
-	timing(m, ub->xc[way]);
+	timing(m, m->xc);
 	m->cont = e->p;
 }
 

@@ -46,7 +46,7 @@ struct jm {
 	uint64_t next;         /* where it goes, unless next_in_pc (h->pc holds it) */
 	int next_in_pc, taken;
 	uint8_t *cont;         /* the code after the models' */
-	uint8_t *resume_at;    /* its jump to uarch_block_resume() (no replay) */
+	uint8_t *resume_at;    /* its jump past the inline timing checks */
 	const struct uarch_xc *xc;   /* its records of runs without a miss */
 	const struct uarch_xm *xm;   /* its record of a run with one miss */
 	uint8_t *btb_at, *btb_back;   /* its BTB lookup's way out of line and back */

@@ -158,11 +158,11 @@ void retire_fold(struct hart *h)
 		return;
 	uint64_t *evc = h->evc;   /* evc[PMU_EV_NONE] is a sink: unmapped events go there */
 	const uint8_t *map = h->uarch_map;
-	uint64_t ev[UARCH_EV_COUNT], d[UARCH_EV_COUNT];
-	uarch_events(u, ev);
+	uint64_t d[UARCH_EV_COUNT];
 	for (int e = 0; e < UARCH_EV_COUNT; e++) {
-		d[e] = ev[e] - h->uev_synced[e];
-		h->uev_synced[e] = ev[e];
+		const uint64_t v = uarch_event(u, (enum uarch_event)e);
+		d[e] = v - h->uev_synced[e];
+		h->uev_synced[e] = v;
 		evc[map[e]] += d[e];
 	}
 	/* L2 writebacks and DTLB store lookups are also in the totals, which
