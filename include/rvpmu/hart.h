@@ -164,11 +164,14 @@ void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len);
  * satp, without side effects; 0 when satp is Bare or in user mode. */
 unsigned hart_page_walk(void *ctx, uint64_t va, uint64_t *pte_pa, unsigned max);
 
-/* Blocks translated to host code and translation-cache flushes so far
- * (both 0 when nothing was translated), the code bytes of the largest
- * block, the most one may take and those of the blocks there now. */
-void hart_jit_stats(const struct hart *h, uint64_t *translated, uint64_t *flushes,
-		    uint32_t *largest, uint32_t *room, uint64_t *bytes);
+/* What block translation did so far (all 0 when nothing was translated) */
+struct hart_jit_stats {
+	uint64_t translated, flushes;   /* blocks translated, translation-cache flushes */
+	uint64_t inner;                 /* branches blocks went on past (superblocks) */
+	uint32_t largest, room;         /* code bytes of the largest block, the most one may take */
+	uint64_t bytes;                 /* code bytes of the blocks there now */
+};
+void hart_jit_stats(const struct hart *h, struct hart_jit_stats *s);
 
 /* Modelled cycles so far (the timing model's, or one per instruction). */
 uint64_t hart_cycles(const struct hart *h);

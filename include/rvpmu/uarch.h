@@ -411,17 +411,26 @@ struct uarch_block;
 #define UARCH_XC 4
 #define UARCH_XC_EV 4
 struct uarch_xc {
-	uint64_t sin;           /* UINT64_MAX: empty */
+	uint64_t sin;           /* the state's key | its UARCH_IB bits; UINT64_MAX: empty */
 	uint64_t sout;          /* a state's key without a penalty */
 	uint32_t dnow;
 	uint8_t ev[UARCH_XC_EV];
 	uint16_t evn[UARCH_XC_EV];
 };
+/* A block may go on past conditional branches not taken (a superblock):
+ * up to UARCH_IB of them before its last instruction. Whether each was
+ * mispredicted (bit i: the i-th, its penalty pending for the instruction
+ * after it) is part of the timing's memo key and of a uarch_xc's sin,
+ * as bits UARCH_IB_SHIFT on: above any redirect penalty (profiles keep
+ * those below 2^24). */
+#define UARCH_IB 1
+#define UARCH_IB_SHIFT 24
 struct uarch_block {
 	const struct retire_rec *r;
 	uint32_t n;
 	uint64_t tag;           /* unique to the block; 0: not memoised */
 	uint8_t nops;
+	uint8_t nib, ib[UARCH_IB];   /* its branches before the last, by index */
 	uint32_t hint;          /* the memo entry it used last */
 	struct uarch_xc xc[2][UARCH_XC];
 	/* the same for a run whole with one miss, op what's of c cycles (the
@@ -448,7 +457,8 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
 		      uint32_t at);
 /* ... then the rest, all ops and the predictor being done (pen: the
- * redirect penalty it left): the timing, from u->jmiss. */
+ * redirect penalty it left, its branches before the last mispredicted
+ * in bits UARCH_IB_SHIFT on): the timing, from u->jmiss. */
 void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,
 			uint32_t pen);
 

@@ -87,13 +87,11 @@ void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len)
 		invalidate_vpn(h, v);
 }
 
-void hart_jit_stats(const struct hart *h, uint64_t *translated, uint64_t *flushes,
-		    uint32_t *largest, uint32_t *room, uint64_t *bytes)
+void hart_jit_stats(const struct hart *h, struct hart_jit_stats *s)
 {
-	*translated = *flushes = *bytes = 0;
-	*largest = *room = 0;
+	memset(s, 0, sizeof(*s));
 	if (h->jit)
-		jit_stats(h->jit, translated, flushes, largest, room, bytes);
+		jit_stats(h->jit, s);
 }
 
 /* Must fetches from the page at pa be checked by PMP parcel by parcel?

@@ -33,6 +33,7 @@ struct jit {
 	struct jit_block blocks[MAX_BLOCKS];
 	uint32_t nblocks;
 	uint64_t translated, flushes;  /* since jit_new */
+	uint64_t inner;                /* branches blocks went on past, since jit_new */
 	uint32_t largest;              /* code bytes of the largest block */
 	/* counting blocks: their exits give the retire stream what they ran
 	 * (retire_block), from records made at translation */
@@ -40,6 +41,8 @@ struct jit {
 	const struct uarch *uarch;      /* the models they were made for */
 	uint64_t uev;                   /* and the model events they count */
 	struct retire_jblock *rb;       /* [block] */
+	struct retire_jblock *prb;      /* [MAX_BLOCKS], nprb used: of inner ways out */
+	uint32_t nprb;
 	struct retire_rec *rec;         /* [STATIC_INSNS], nrec used */
 	struct jm_hints *hints;         /* of their lookups (jit_models.h) */
 	uint8_t (*ev)[3];
@@ -84,7 +87,15 @@ struct tx {
 	struct side side[BLOCK_INSNS];
 	unsigned nside;
 	unsigned pool0;        /* pool[]'s first in use: 1 with the models */
-	struct { uint8_t *at; uint64_t pc; } out[2];  /* chainable exits */
+	/* branches it went on past (a superblock): their ways out, taken */
+	struct inner {
+		uint8_t *at;           /* the jump to it */
+		uint64_t target;
+		uint32_t index;        /* of the branch in the block */
+		struct regs r;         /* to write back */
+	} in[UARCH_IB];
+	unsigned nin;
+	struct { uint8_t *at; uint64_t pc; } out[2 + UARCH_IB];  /* chainable exits */
 	unsigned nout;
 	uint32_t n;            /* instructions, once the block's end is known */
 	int models;            /* its ways out do the models' hit paths (jm) */
@@ -603,8 +614,31 @@ static void exit_to(struct tx *t, uint8_t *at, uint64_t pc)
 	t->nout++;
 }
 
-/* The block's last instruction when it is a control transfer; 0 when
- * id is none. */
+/* The way out of a branch the block went on past, taken: as the way
+ * out of a block of the instructions up to it, which has its own
+ * records for the retire stream (and with the models its timings) */
+static void emit_inner(struct tx *t, const struct inner *in, uint32_t n)
+{
+	struct em *e = &t->e;
+	patch32(in->at, e->p);
+	writeback(e, &in->r);
+	if (n > in->index + 1)   /* those after it did not retire: their budget returns */
+		alu_mi(e, G1_ADD, RBX, OFF(jit_budget), (int32_t)(n - in->index - 1));
+	struct retire_jblock *whole = t->rb;
+	if (whole)
+		t->rb = &t->j->prb[t->j->nprb++];
+	end_block(t, in->index + 1);
+	begin_whole(t);
+	emit_whole(t, in->target, 0, 1);
+	exit_to(t, jmp32(e), in->target);
+	way_stubs(t);
+	if (t->models)
+		jm_end(&t->jm);
+	t->rb = whole;
+}
+
+/* The block's last instruction when it is a control transfer: 1, or 2
+ * for a conditional branch the block goes on past; 0 when id is none. */
 static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 {
 	struct em *e = &t->e;
@@ -663,6 +697,19 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 	}
 	default:
 		return 0;
+	}
+	if (t->nin < UARCH_IB && t->index + 1 < BLOCK_INSNS) {
+		/* a superblock: it goes on past the branch not taken; taken,
+		 * it leaves by emit_inner() */
+		int a = src(t, d->rs1, RAX);
+		int b = src(t, d->rs2, RDX);
+		alu_rr(e, 1, G1_CMP, a, b);
+		struct inner *in = &t->in[t->nin++];
+		in->at = jcc32(e, cc);
+		in->target = pc + (uint64_t)(int64_t)d->imm;
+		in->index = t->index;
+		in->r = t->r;
+		return 2;
 	}
 	writeback(e, &t->r);
 	end_block(t, t->index + 1);
@@ -741,14 +788,14 @@ struct jit *jit_new(void)
 	return j;
 }
 
-void jit_stats(const struct jit *j, uint64_t *translated, uint64_t *flushes, uint32_t *largest,
-	       uint32_t *room, uint64_t *bytes)
+void jit_stats(const struct jit *j, struct hart_jit_stats *s)
 {
-	*translated = j->translated;
-	*flushes = j->flushes;
-	*largest = j->largest;
-	*room = BLOCK_ROOM;
-	*bytes = (uint64_t)(j->free - j->blocks_start);
+	s->translated = j->translated;
+	s->flushes = j->flushes;
+	s->inner = j->inner;
+	s->largest = j->largest;
+	s->room = BLOCK_ROOM;
+	s->bytes = (uint64_t)(j->free - j->blocks_start);
 }
 
 void jit_free(struct jit *j)
@@ -757,6 +804,7 @@ void jit_free(struct jit *j)
 		return;
 	munmap(j->code, CODE_BYTES);
 	free(j->rb);
+	free(j->prb);
 	free(j->rec);
 	free(j->ev);
 	free(j->hints);
@@ -770,6 +818,7 @@ void jit_flush(struct jit *j)
 		j->blocks[i].slot->handler = 0;
 	j->nblocks = 0;
 	j->nrec = 0;
+	j->nprb = 0;
 	j->free = j->blocks_start;
 	j->chain_site = NULL;
 	if (j->hints)   /* the code of the lookups' subroutines is gone */
@@ -792,11 +841,11 @@ struct jit_block *jit_find(const struct jit *j, uint64_t pc)
 struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct dinsn *slot)
 {
 	if (j->nblocks == MAX_BLOCKS || (size_t)(j->end - j->free) < BLOCK_ROOM ||
-	    (j->counting && j->nrec + BLOCK_INSNS > STATIC_INSNS))
+	    (j->counting && (j->nrec + BLOCK_INSNS > STATIC_INSNS || j->nprb + UARCH_IB > MAX_BLOCKS)))
 		jit_flush(j);  /* full: start again (the step loop is outside all code) */
 	static struct tx t;   /* large; one translation at a time */
 	memset(&t, 0, offsetof(struct tx, side));
-	t.nside = t.nout = 0;
+	t.nside = t.nout = t.nin = 0;
 	t.n = 0;
 	t.models = 0;
 	t.e.p = j->free;
@@ -838,8 +887,12 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		t.index = n;
 		if (t.rb)
 			retire_static(&j->rec[j->nrec + n], j->ev[j->nrec + n], &d, at);
-		if (translate_jump(&t, &d, at)) {
+		const int jump = translate_jump(&t, &d, at);
+		if (jump) {
 			n++;
+			at += d.len;
+			if (jump == 2)   /* a branch it goes on past */
+				continue;
 			ended = 1;
 			break;
 		}
@@ -863,6 +916,10 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		exit_to(&t, jmp32(e), at);
 		way_stubs(&t);
 	}
+	if (t.models)
+		jm_end(&t.jm);
+	for (unsigned i = 0; i < t.nin; i++)
+		emit_inner(&t, &t.in[i], n);
 	memcpy(n_at, &n, 4);
 	memcpy(n_at2, &n, 4);
 	/* side exits: the instruction there and those after it did not
@@ -885,8 +942,6 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	patch32(short_at, e->p);
 	set_pc(e, pc);
 	leave(&t, NULL, 0);
-	if (t.models)
-		jm_end(&t.jm);
 
 	struct jit_block *b = &j->blocks[j->nblocks++];
 	b->pc = pc;
@@ -904,6 +959,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		j->largest = (uint32_t)(e->p - head);
 	j->free = e->p;
 	j->translated++;
+	j->inner += t.nin;
 	if (t.rb)
 		j->nrec += n;
 	return b;
@@ -941,11 +997,14 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
 	}
 	if (on && !j->rb) {
 		j->rb = calloc(MAX_BLOCKS, sizeof(*j->rb));
+		j->prb = calloc(MAX_BLOCKS, sizeof(*j->prb));
 		j->rec = calloc(STATIC_INSNS, sizeof(*j->rec));
 		j->ev = calloc(STATIC_INSNS, sizeof(*j->ev));
 		j->hints = malloc(sizeof(*j->hints));
-		if (!j->rb || !j->rec || !j->ev || !j->hints) {
+		if (!j->rb || !j->prb || !j->rec || !j->ev || !j->hints) {
 			free(j->rb);
+			free(j->prb);
+			j->prb = NULL;
 			free(j->rec);
 			free(j->ev);
 			free(j->hints);

@@ -2,7 +2,9 @@
  *
  * A block is a run of integer instructions starting at one guest pc and
  * ending at a control transfer, an instruction the translator leaves to
- * the step loop, or the page's end. Its code checks and charges the
+ * the step loop, or the page's end; it goes on past its first UARCH_IB
+ * conditional branches (a superblock), whose taken way leaves it, handing
+ * back the budget of the instructions after. Its code checks and charges the
  * instruction budget at its head, so retirement counts stay exact; any
  * access the fast path cannot do (misaligned, unmapped, a code page)
  * leaves the block before that instruction, which the step loop then
@@ -47,9 +49,7 @@ struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, in
 int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, uint64_t uev);
 /* Forget every block; each one's slot is reset to "decode on next use". */
 void jit_flush(struct jit *j);
-/* Blocks translated and flushes since jit_new, the code bytes of the
- * largest, the most a block may take and those of the blocks there now. */
-void jit_stats(const struct jit *j, uint64_t *translated, uint64_t *flushes, uint32_t *largest,
-	       uint32_t *room, uint64_t *bytes);
+/* What it did since jit_new (struct hart_jit_stats) */
+void jit_stats(const struct jit *j, struct hart_jit_stats *s);
 
 #endif

@@ -10,7 +10,9 @@
  *    C; a miss is uarch_block_slow()'s, which notes the miss cycles in
  *    u->jmiss;
  *  - a conditional branch is predicted and trained as bpred_branch() does
- *    when the BTB way its hint names holds the branch;
+ *    when the BTB way its hint names holds the branch; one the block went
+ *    on past (not taken) before its last, whether it was mispredicted
+ *    selecting the timing records (its UARCH_IB bit);
  *  - without misses, the timing is replayed from the way out's uarch_xc
  *    when the pipeline is in the state it started from last time (block.c
  *    fills it in); after one miss, from its uarch_xm when the miss and
@@ -22,8 +24,8 @@
  *
  * Registers: rbx is the hart, rbp the models (struct uarch + BIAS, for all
  * of a translation cache's code: the guest registers' pool leaves it),
- * r14 the redirect penalty the predictor leaves; the calls, to C, keep
- * those. */
+ * r14 the redirect penalty the predictor leaves, r13 the UARCH_IB bits;
+ * the calls, to C, keep those. */
 #include <stddef.h>
 #include <stdint.h>
 #include "jit_models.h"
@@ -522,9 +524,11 @@ static void right(struct em *e)
 	xor_zero(e, R14);
 }
 
-/* bpred_branch() for the block's last instruction r, a conditional
- * branch going to next. */
-static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int taken)
+/* bpred_branch() for the block's conditional branch r going to next:
+ * its last instruction (ib < 0), or the one before it, not taken, that
+ * is its branch ib (struct uarch_block), whose wrong direction goes to
+ * r13d's bit UARCH_IB_SHIFT + ib. */
+static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int taken, int ib)
 {
 	const struct uarch_bpred *b = &m->u->bp;
 	struct em *e = m->e;
@@ -566,7 +570,17 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		if (b->ctr_thr > 1)
 			shift_ri(e, 0, SH_SHR, R8, (unsigned)__builtin_ctz(b->ctr_thr));
 	}
-	wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT, 1);
+	if (ib < 0) {
+		wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT, 1);
+	} else {   /* no penalty before the last: its timing is the key's */
+		if (m->uev >> UARCH_EV_BRANCH_DIR_MISPREDICT & 1)
+			op_mem(e, 0, 1, 0, 0x01, R8, MB, -1, 0, EV(UARCH_EV_BRANCH_DIR_MISPREDICT));
+		shift_ri(e, 0, SH_SHL, R8, UARCH_IB_SHIFT + (unsigned)ib);
+		if (ib)
+			alu_rr(e, 0, G1_OR, R13, R8);
+		else
+			mov_rr32(e, R13, R8);
+	}
 	if (taken) {   /* right, but a direct target the BTB did not give: fixed at decode */
 		mov_rr32(e, R10, R8);
 		if (b->has_btb)
@@ -685,13 +699,22 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 
 static void replay(struct jm *m);
 
+/* rax = the timing state's key at [rbp + at] with the block's UARCH_IB
+ * bits (jm_begin() left them in r13), as its uarch_xc's sin has them */
+static void state_key(struct jm *m, int32_t at)
+{
+	op_mem(m->e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, at);
+	if (m->ub->nib)
+		alu_rr(m->e, 1, G1_OR, RAX, R13);
+}
+
 /* The timing replayed from xc[0] or xc[1] (see struct uarch_xc) when the
  * state is its sin, leaving the penalty in r14 (else resume_at, the state
  * in rax). After a miss it is not (uarch->jskey): the timing is C's. */
 static void timing(struct jm *m, const struct uarch_xc *xc)
 {
 	struct em *e = m->e;
-	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(tm.skey));
+	state_key(m, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, RSI, -1, 0, (int32_t)sizeof(*xc));
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
@@ -812,6 +835,12 @@ void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 		else
 			fetch(m, &r[k], kind == UARCH_OP_FETCH2 ? (r[k].ilen ? r[k].ilen : 4u) - 1 : 0, i, -1);
 	}
+	/* its branches before the last, which went on: their predictions
+	 * come before the last one's, which both ways out make */
+	for (unsigned i = 0; i < ub->nib; i++) {
+		const struct retire_rec *x = &r[ub->ib[i]];
+		branch(m, x, x->pc + (x->ilen ? x->ilen : 4), 0, (int)i);
+	}
 }
 
 void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
@@ -836,7 +865,7 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 	}
 	switch (l->cls) {
 	case UARCH_CLS_BRANCH:
-		branch(m, l, next, taken);
+		branch(m, l, next, taken, -1);
 		break;
 	case UARCH_CLS_JAL:
 		jal(m, l, next);
@@ -868,7 +897,7 @@ void jm_exit_stubs(struct jm *m)
 	op_mem(e, 0, 0, 0, 0x81, G1_CMP, MB, -1, 0, U(jmiss.n));
 	d4(e, 2);
 	other[0] = jcc32(e, CC_NE);
-	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(jskey));
+	state_key(m, U(jskey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->xm);
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
 	other[1] = jcc32(e, CC_NE);
@@ -884,8 +913,11 @@ void jm_exit_stubs(struct jm *m)
 	patch32(jmp32(e), m->cont);
 	for (unsigned i = 0; i < 3; i++)
 		patch32(other[i], e->p);
-	/* else uarch_block_resume(), the predictor done: its penalty in r14d */
+	/* else uarch_block_resume(), the predictor done: its penalty in r14d,
+	 * the UARCH_IB bits in r13d */
 	mov_rr32(e, R8, R14);
+	if (m->ub->nib)
+		alu_rr(e, 0, G1_OR, R8, R13);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
 	if (m->next_in_pc)

@@ -143,14 +143,14 @@ const char *linux_exe_path(void)
  * tests use it to know the translator really ran). */
 static void jit_report(struct lx *p, const struct hart *h)
 {
-	uint64_t n, f, bytes;
-	uint32_t largest, room;
+	struct hart_jit_stats s;
 	if (!getenv("RVPMU_JIT_STATS"))
 		return;
-	hart_jit_stats(h, &n, &f, &largest, &room, &bytes);
+	hart_jit_stats(h, &s);
 	lx_warn(p, "rvpmu: jit: %llu blocks translated, %llu flushes, largest %u of %u bytes, "
-		"%llu code bytes", (unsigned long long)n, (unsigned long long)f, largest, room,
-		(unsigned long long)bytes);
+		"%llu code bytes, %llu branches gone on past", (unsigned long long)s.translated,
+		(unsigned long long)s.flushes, s.largest, s.room, (unsigned long long)s.bytes,
+		(unsigned long long)s.inner);
 }
 
 int linux_run(struct hart *h, const struct linux_opts *o)

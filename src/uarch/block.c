@@ -72,6 +72,13 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 		prev = last;
 		if (last != first)
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_FETCH2);
+		if (cls == UARCH_CLS_BRANCH && k + 1 < n) {
+			if (b->nib == UARCH_IB) {   /* more than a translator makes */
+				memset(b, 0, sizeof(*b));
+				return;
+			}
+			b->ib[b->nib++] = (uint8_t)k;
+		}
 		if (cls == UARCH_CLS_LOAD)
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_LOAD);
 		else if (cls == UARCH_CLS_STORE || cls == UARCH_CLS_ATOMIC)
@@ -83,15 +90,20 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 	b->xm[0].x.sin = b->xm[1].x.sin = UINT64_MAX;
 }
 
-/* timing_issue() on each of the first n instructions, redirects aside */
-static void simulate(struct uarch *u, const struct retire_rec *r, uint32_t n,
-		     const struct uarch_misses *ms)
+/* timing_issue() on each of b's first n instructions, the last one's
+ * redirect aside; its branches before that mispredicted as bits (the
+ * UARCH_IB bits) say */
+static void simulate(struct uarch *u, const struct uarch_block *b, uint32_t n,
+		     const struct uarch_misses *ms, unsigned bits)
 {
 	uint32_t c[2][64] = {{0}};   /* [data][instruction] */
+	uint8_t bp[64] = {0};
 	for (uint32_t i = 0; i < ms->n; i += 2)
 		c[ms->m[i] & 1][ms->m[i] >> 1] += ms->m[i + 1];
+	for (unsigned i = 0; i < b->nib; i++)
+		bp[b->ib[i]] = bits >> i & 1 ? UARCH_BP_DIR : 0;
 	for (uint32_t k = 0; k < n; k++)
-		timing_issue(&u->tm, &r[k], c[0][k], c[1][k], 0, u->ev);
+		timing_issue(&u->tm, &b->r[k], c[0][k], c[1][k], bp[k], u->ev);
 }
 
 static int same_key(const struct memo_entry *e, uint64_t tag, uint64_t sin,
@@ -114,17 +126,18 @@ static HOT_INLINE void replay(struct uarch *u, const struct memo_entry *e)
 		u->ev[e->ev[i]] += e->evn[i];
 }
 
-/* simulate() from interned state sin, keeping what it did in e when
- * the numbers fit it and the state it leaves can be interned */
+/* simulate() from interned state t->skey (sin: with bits, its key),
+ * keeping what it did in e when the numbers fit it and the state it leaves
+ * can be interned */
 static void record(struct uarch *u, const struct uarch_block *b, const struct uarch_misses *ms,
-		   struct memo_entry *e, uint64_t sin)
+		   struct memo_entry *e, uint64_t sin, unsigned bits)
 {
 	struct uarch_timing *t = &u->tm;
 	uint64_t ev[NTEV];
 	memcpy(ev, &u->ev[TEV], sizeof(ev));
 	const uint64_t start = t->now;
 	uarch_timing_settle(t);
-	simulate(u, b->r, b->n, ms);
+	simulate(u, b, b->n, ms, bits);
 	uint64_t sout = tstate_intern(t);
 	int fits = sout && t->now - start < UINT32_MAX;
 	e->tag = 0;
@@ -154,32 +167,33 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct ua
 /* The memo entry b's timing came from, or was kept in (valid when its
  * tag is b's), or NULL when it was simulated. */
 static const struct memo_entry *timing_block(struct uarch *u, struct uarch_block *b, uint32_t n,
-					     const struct uarch_misses *ms)
+					     const struct uarch_misses *ms, unsigned bits)
 {
 	struct uarch_timing *t = &u->tm;
 	if (__builtin_expect(!u->memo, 0) && !(u->memo = calloc(1, sizeof(*u->memo))))
 		b->tag = 0;   /* no memory for a memo: simulate */
 	if (n == b->n && b->tag && ms->n <= MEMO_MISS && (t->skey || (t->skey = tstate_intern(t)))) {
+		const uint64_t key = t->skey | (uint64_t)bits << UARCH_IB_SHIFT;
 		/* a block mostly starts as it did last time: try that entry first */
 		struct memo_entry *e = &u->memo->e[b->hint];
-		if (same_key(e, b->tag, t->skey, ms)) {
+		if (same_key(e, b->tag, key, ms)) {
 			replay(u, e);
 			return e;
 		}
-		uint64_t hash = b->tag * UINT64_C(0x9e3779b97f4a7c15) ^ t->skey;
+		uint64_t hash = b->tag * UINT64_C(0x9e3779b97f4a7c15) ^ key;
 		for (uint32_t i = 0; i < ms->n; i++)
 			hash += (uint64_t)ms->m[i] << (i & 31);
 		hash *= UINT64_C(0xff51afd7ed558ccd);
 		b->hint = (uint32_t)(hash >> 40) & (MEMO_SIZE - 1);
 		e = &u->memo->e[b->hint];
-		if (same_key(e, b->tag, t->skey, ms))
+		if (same_key(e, b->tag, key, ms))
 			replay(u, e);
 		else
-			record(u, b, ms, e, t->skey);
+			record(u, b, ms, e, key, bits);
 		return e;
 	}
 	uarch_timing_settle(t);
-	simulate(u, b->r, n, ms);
+	simulate(u, b, n, ms, bits);
 	return NULL;
 }
 
@@ -256,8 +270,8 @@ static void keep_xm(struct uarch_timing *t, struct uarch_xm *xm, const struct me
 }
 
 /* Block b's first n instructions, their ops done with misses ms: the
- * predictor (when pen is PREDICT; else it is done, leaving penalty pen)
- * and the timing. */
+ * predictor (when pen is PREDICT; else it is done, leaving penalty pen
+ * and the UARCH_IB bits above it) and the timing. */
 static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64_t next_pc,
 		      int taken, uint32_t pen, const struct uarch_misses *ms)
 {
@@ -265,12 +279,21 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	const unsigned fs = u->fetch_shift;
 	int redirect = next_pc != l->pc + rec_ilen(l);
 	taken = l->cls == UARCH_CLS_BRANCH && taken;
-	if (pen & PREDICT)
+	unsigned bits = 0;
+	if (pen & PREDICT) {   /* the branches before the last went on, not taken */
+		for (unsigned i = 0; i < b->nib && b->ib[i] + 1u < n; i++) {
+			const struct retire_rec *x = &b->r[b->ib[i]];
+			int none = 0;
+			bits |= (predict(u, x, x->pc + rec_ilen(x), 0, &none) != 0) << i;
+		}
 		pen = timing_penalty(&u->tm, predict(u, l, next_pc, taken, &redirect), 0);
-	else   /* as predict() has it */
+	} else {   /* as predict() has it */
 		redirect |= taken || l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
+		bits = pen >> UARCH_IB_SHIFT;
+		pen &= (1u << UARCH_IB_SHIFT) - 1;
+	}
 	u->fetch_line = redirect ? UARCH_NO_LINE : (l->fetch_pa + rec_ilen(l) - 1) >> fs;
-	const struct memo_entry *e = timing_block(u, b, n, ms);
+	const struct memo_entry *e = timing_block(u, b, n, ms, bits);
 	after(&u->tm, redirect, pen);
 	if (e && e->tag == b->tag && !ms->n)
 		keep_xc(&u->tm, b->xc[taken], e, redirect);

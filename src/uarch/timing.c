@@ -50,7 +50,8 @@ int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *
 {
 	memset(t, 0, sizeof *t);
 	if (cfg->width < 1 || cfg->width > 2 || !cfg->load_use || !cfg->mul_lat ||
-	    !cfg->div_lat || !cfg->fp_lat || !cfg->fp_div_lat)
+	    !cfg->div_lat || !cfg->fp_lat || !cfg->fp_div_lat ||
+	    cfg->mispredict_penalty >> UARCH_IB_SHIFT || cfg->redirect_penalty >> UARCH_IB_SHIFT)
 		return -1;
 	t->cfg = *cfg;
 	uint32_t *l = t->lat;
