@@ -417,10 +417,11 @@ struct uarch_xc {
 	uint8_t ev[UARCH_XC_EV];
 	uint16_t evn[UARCH_XC_EV];
 };
-/* A block may go on past conditional branches not taken (a superblock):
- * up to UARCH_IB of them before its last instruction. Whether each was
- * mispredicted (bit i: the i-th, its penalty pending for the instruction
- * after it) is part of the timing's memo key and of a uarch_xc's sin,
+/* A block may go on past conditional branches not taken and direct jumps
+ * (a superblock): up to UARCH_IB of them before its last instruction.
+ * Whether each was mispredicted (bit i: the i-th, its penalty pending for
+ * the instruction after it) is part of the timing's memo key and of a
+ * uarch_xc's sin,
  * as bits UARCH_IB_SHIFT on: above any redirect penalty (profiles keep
  * those below 2^24). */
 #define UARCH_IB 1
@@ -430,7 +431,7 @@ struct uarch_block {
 	uint32_t n;
 	uint64_t tag;           /* unique to the block; 0: not memoised */
 	uint8_t nops;
-	uint8_t nib, ib[UARCH_IB];   /* its branches before the last, by index */
+	uint8_t nib, ib[UARCH_IB];   /* its branches and jumps before the last, by index */
 	uint32_t hint;          /* the memo entry it used last */
 	struct uarch_xc xc[2][UARCH_XC];
 	/* the same for a run whole with one miss, op what's of c cycles (the

@@ -95,6 +95,9 @@ struct tx {
 		struct regs r;         /* to write back */
 	} in[UARCH_IB];
 	unsigned nin;
+	unsigned nib;          /* branches and jumps it went on past (struct uarch_block) */
+	uint64_t pc0;          /* where it starts */
+	uint64_t go_on;        /* where it goes on after a jump it goes on past */
 	struct { uint8_t *at; uint64_t pc; } out[2 + UARCH_IB];  /* chainable exits */
 	unsigned nout;
 	uint32_t n;            /* instructions, once the block's end is known */
@@ -637,8 +640,15 @@ static void emit_inner(struct tx *t, const struct inner *in, uint32_t n)
 	t->rb = whole;
 }
 
+/* Whether the block may go on past a control transfer here */
+static int go_on(const struct tx *t)
+{
+	return t->nib < UARCH_IB && t->index + 1 < BLOCK_INSNS;
+}
+
 /* The block's last instruction when it is a control transfer: 1, or 2
- * for a conditional branch the block goes on past; 0 when id is none. */
+ * when the block goes on past it (a conditional branch not taken, a
+ * jump) at t->go_on; 0 when id is none. */
 static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 {
 	struct em *e = &t->e;
@@ -652,9 +662,17 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 	case INSN_BLTU: cc = CC_B; break;
 	case INSN_BGEU: cc = CC_AE; break;
 	case INSN_JAL: {
+		const uint64_t target = pc + (uint64_t)(int64_t)d->imm;
 		int rd = dst(t, d->rd);
 		if (rd >= 0)
 			mov_ri(e, rd, next);
+		if (go_on(t) && target >> GPAGE_SHIFT == t->pc0 >> GPAGE_SHIFT) {
+			/* the block goes on at the target, in the page the step
+			 * loop fetched its first instruction from */
+			t->nib++;
+			t->go_on = target;
+			return 2;
+		}
 		writeback(e, &t->r);
 		end_block(t, t->index + 1);
 		begin_whole(t);
@@ -698,9 +716,11 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 	default:
 		return 0;
 	}
-	if (t->nin < UARCH_IB && t->index + 1 < BLOCK_INSNS) {
+	if (go_on(t)) {
 		/* a superblock: it goes on past the branch not taken; taken,
 		 * it leaves by emit_inner() */
+		t->nib++;
+		t->go_on = next;
 		int a = src(t, d->rs1, RAX);
 		int b = src(t, d->rs2, RDX);
 		alu_rr(e, 1, G1_CMP, a, b);
@@ -845,7 +865,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		jit_flush(j);  /* full: start again (the step loop is outside all code) */
 	static struct tx t;   /* large; one translation at a time */
 	memset(&t, 0, offsetof(struct tx, side));
-	t.nside = t.nout = t.nin = 0;
+	t.nside = t.nout = t.nin = t.nib = 0;
+	t.pc0 = pc;
 	t.n = 0;
 	t.models = 0;
 	t.e.p = j->free;
@@ -891,8 +912,10 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		if (jump) {
 			n++;
 			at += d.len;
-			if (jump == 2)   /* a branch it goes on past */
+			if (jump == 2) {   /* a branch or jump it goes on past */
+				at = t.go_on;
 				continue;
+			}
 			ended = 1;
 			break;
 		}

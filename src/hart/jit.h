@@ -3,8 +3,9 @@
  * A block is a run of integer instructions starting at one guest pc and
  * ending at a control transfer, an instruction the translator leaves to
  * the step loop, or the page's end; it goes on past its first UARCH_IB
- * conditional branches (a superblock), whose taken way leaves it, handing
- * back the budget of the instructions after. Its code checks and charges the
+ * conditional branches, whose taken way leaves it, handing back the
+ * budget of the instructions after, or jumps within its first page (a
+ * superblock). Its code checks and charges the
  * instruction budget at its head, so retirement counts stay exact; any
  * access the fast path cannot do (misaligned, unmapped, a code page)
  * leaves the block before that instruction, which the step loop then

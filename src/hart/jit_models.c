@@ -10,9 +10,10 @@
  *    C; a miss is uarch_block_slow()'s, which notes the miss cycles in
  *    u->jmiss;
  *  - a conditional branch is predicted and trained as bpred_branch() does
- *    when the BTB way its hint names holds the branch; one the block went
- *    on past (not taken) before its last, whether it was mispredicted
- *    selecting the timing records (its UARCH_IB bit);
+ *    when the BTB way its hint names holds the branch, a jump as
+ *    uarch_bpred_retire() does; for one the block went on past (not
+ *    taken) before its last, whether it was mispredicted selects the
+ *    timing records (its UARCH_IB bit);
  *  - without misses, the timing is replayed from the way out's uarch_xc
  *    when the pipeline is in the state it started from last time (block.c
  *    fills it in); after one miss, from its uarch_xm when the miss and
@@ -464,6 +465,21 @@ static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev, int first)
 		op_mem(e, 0, 1, 0, 0x01, w, MB, -1, 0, EV(ev));   /* add [ev], w */
 }
 
+/* wrong_if() for a branch or jump ib before the block's last (see
+ * branch()): no penalty, which its timing has, but bit
+ * UARCH_IB_SHIFT + ib of r13d = register w (0 or 1, clobbered) */
+static void wrong_ib(struct jm *m, int w, unsigned ev, int ib)
+{
+	struct em *e = m->e;
+	if (m->uev >> ev & 1)
+		op_mem(e, 0, 1, 0, 0x01, w, MB, -1, 0, EV(ev));   /* add [ev], w */
+	shift_ri(e, 0, SH_SHL, w, UARCH_IB_SHIFT + (unsigned)ib);
+	if (ib)
+		alu_rr(e, 0, G1_OR, R13, w);
+	else
+		mov_rr32(e, R13, w);
+}
+
 /* btb_predict() for pc, the target in r10: r9d = whether the BTB had it,
  * then trained: inline when the way pc's hint names holds pc, else
  * uarch_btb_predict() (btb_stub()). */
@@ -485,7 +501,8 @@ static void btb(struct jm *m, uint64_t pc)
 		mov_ri(e, R8, pc | 1);
 		op_mem(e, 0, 1, 0, 0x3b, R8, base, RSI, 3, at);
 	}
-	m->btb_at = jcc32(e, CC_NE);
+	m->btb[m->nbtb].pc = pc;
+	m->btb[m->nbtb].at = jcc32(e, CC_NE);
 	xor_zero(e, R9);
 	op_mem(e, 0, 1, 0, 0x3b, R10, base, RSI, 3, at + n8);
 	b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
@@ -494,27 +511,27 @@ static void btb(struct jm *m, uint64_t pc)
 	alu_ri(e, 1, G1_ADD, R8, 1);
 	op_mem(e, 0, 1, 0, 0x89, R8, MB, -1, 0, U(bp.clock));
 	op_mem(e, 0, 1, 0, 0x89, R8, base, RSI, 3, at + 2 * n8);
-	m->btb_back = e->p;
+	m->btb[m->nbtb++].back = e->p;
 }
 
-/* btb()'s out-of-line path: uarch_btb_predict() in C, keeping what
+/* btb() i's out-of-line path: uarch_btb_predict() in C, keeping what
  * branch() holds (eax, ecx, rdx, r11) */
-static void btb_stub(struct jm *m)
+static void btb_stub(struct jm *m, unsigned i)
 {
 	struct em *e = m->e;
 	static const int keep[] = { RAX, RCX, RDX, R11 };   /* an even number: rsp stays aligned */
-	patch32(m->btb_at, e->p);
+	patch32(m->btb[i].at, e->p);
 	for (unsigned i = 0; i < 4; i++)
 		push(e, keep[i]);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, U(bp));   /* lea rdi, [rbp+bp] */
-	mov_ri(e, RSI, m->ub->r[m->ub->n - 1].pc);          /* btb()'s: the way out's */
+	mov_ri(e, RSI, m->btb[i].pc);
 	mov_rr(e, RDX, R10);
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_btb_predict);
 	b1(e, 0xff); b1(e, 0xd0);                             /* call rax */
 	mov_rr32(e, R9, RAX);
 	for (unsigned i = 4; i > 0; i--)
 		pop(e, keep[i - 1]);
-	patch32(jmp32(e), m->btb_back);
+	patch32(jmp32(e), m->btb[i].back);
 }
 
 /* The redirect penalty the predictor leaves, in r14d (see wrong()): none
@@ -572,14 +589,8 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	}
 	if (ib < 0) {
 		wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT, 1);
-	} else {   /* no penalty before the last: its timing is the key's */
-		if (m->uev >> UARCH_EV_BRANCH_DIR_MISPREDICT & 1)
-			op_mem(e, 0, 1, 0, 0x01, R8, MB, -1, 0, EV(UARCH_EV_BRANCH_DIR_MISPREDICT));
-		shift_ri(e, 0, SH_SHL, R8, UARCH_IB_SHIFT + (unsigned)ib);
-		if (ib)
-			alu_rr(e, 0, G1_OR, R13, R8);
-		else
-			mov_rr32(e, R13, R8);
+	} else {
+		wrong_ib(m, R8, UARCH_EV_BRANCH_DIR_MISPREDICT, ib);
 	}
 	if (taken) {   /* right, but a direct target the BTB did not give: fixed at decode */
 		mov_rr32(e, R10, R8);
@@ -624,18 +635,22 @@ static void ras_push(struct jm *m, uint64_t ra)
 	op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, U(bp.ras_count));
 }
 
-/* uarch_bpred_retire() for a jal r to next */
-static void jal(struct jm *m, const struct retire_rec *r, uint64_t next)
+/* uarch_bpred_retire() for a jal r to next: the block's last (ib < 0)
+ * or its jump ib before that (as branch()'s) */
+static void jal(struct jm *m, const struct retire_rec *r, uint64_t next, int ib)
 {
 	struct em *e = m->e;
 	if (m->u->bp.has_btb) {
 		mov_ri(e, R10, next);
 		btb(m, r->pc);
 		alu_ri(e, 0, G1_XOR, R9, 1);
-		wrong_if(m, R9, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
-	} else {
-		wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+	} else {   /* always wrong */
+		mov_ri(e, R9, 1);
 	}
+	if (ib >= 0)
+		wrong_ib(m, R9, UARCH_EV_BRANCH_TARGET_MISPREDICT, ib);
+	else
+		wrong_if(m, R9, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
 	if (is_link(r->rd))
 		ras_push(m, r->pc + (r->ilen ? r->ilen : 4));
 }
@@ -815,6 +830,7 @@ void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 	m->ub = ub;
 	m->hints = hints;
 	m->nlook = 0;
+	m->nbtb = 0;
 	const struct retire_rec *r = ub->r;
 	/* op 0, the first fetch: only when the last instruction before ended
 	 * in another fetch block, or a redirect came between. Else that block
@@ -835,12 +851,17 @@ void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 		else
 			fetch(m, &r[k], kind == UARCH_OP_FETCH2 ? (r[k].ilen ? r[k].ilen : 4u) - 1 : 0, i, -1);
 	}
-	/* its branches before the last, which went on: their predictions
-	 * come before the last one's, which both ways out make */
+	/* its branches and jumps before the last, which it went on past:
+	 * their predictions come before the last one's, which both ways out
+	 * make */
 	for (unsigned i = 0; i < ub->nib; i++) {
 		const struct retire_rec *x = &r[ub->ib[i]];
-		branch(m, x, x->pc + (x->ilen ? x->ilen : 4), 0, (int)i);
+		if (x->cls == UARCH_CLS_JAL)
+			jal(m, x, x[1].pc, (int)i);
+		else
+			branch(m, x, x->pc + (x->ilen ? x->ilen : 4), 0, (int)i);
 	}
+	m->nbtb0 = m->nbtb;
 }
 
 void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
@@ -851,7 +872,7 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 	m->next = next;
 	m->next_in_pc = next_in_pc;
 	m->taken = taken;
-	m->btb_at = NULL;
+	m->nbtb = m->nbtb0;
 	const int jump = l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
 	const int redirect = jump || taken || next_in_pc || next != l->pc + (l->ilen ? l->ilen : 4);
 	const uint64_t line = redirect ? UARCH_NO_LINE
@@ -868,7 +889,7 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 		branch(m, l, next, taken, -1);
 		break;
 	case UARCH_CLS_JAL:
-		jal(m, l, next);
+		jal(m, l, next, -1);
 		break;
 	case UARCH_CLS_JALR:
 		jalr(m, l);
@@ -887,8 +908,9 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 void jm_exit_stubs(struct jm *m)
 {
 	struct em *e = m->e;
-	if (m->btb_at)
-		btb_stub(m);
+	for (unsigned i = m->nbtb0; i < m->nbtb; i++)
+		btb_stub(m, i);
+	m->nbtb = m->nbtb0;
 	patch32(m->resume_at, e->p);
 	xc_rest(m);
 	/* after one miss, the replay of the way out's xm when it is that
@@ -946,4 +968,6 @@ void jm_end(struct jm *m)
 		lookup_stub(m, s, m->hints->sub[s->k][s->write]);
 	}
 	m->nlook = 0;
+	for (unsigned i = 0; i < m->nbtb0; i++)
+		btb_stub(m, i);
 }

@@ -49,7 +49,10 @@ struct jm {
 	uint8_t *resume_at;    /* its jump past the inline timing checks */
 	const struct uarch_xc *xc;   /* its records of runs without a miss */
 	const struct uarch_xm *xm;   /* its record of a run with one miss */
-	uint8_t *btb_at, *btb_back;   /* its BTB lookup's way out of line and back */
+	/* BTB lookups' ways out of line and back: the block's jumps before
+	 * its last (nbtb0 of them, jm_begin()'s), then the way out's */
+	struct { uint8_t *at, *back; uint64_t pc; } btb[UARCH_IB + 1];
+	unsigned nbtb, nbtb0;
 };
 
 /* What rbp holds for the models' code of models u (from translated code's

@@ -66,13 +66,14 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 		unsigned cls = r[k].cls;
 		uint64_t first = r[k].fetch_pa >> fs;
 		uint64_t last = (r[k].fetch_pa + rec_ilen(&r[k]) - 1) >> fs;
-		/* the first instruction's fetch depends on what ran before */
-		if (!k || first != prev)
+		/* the first instruction's fetch depends on what ran before;
+		 * after a jump, fetch starts again */
+		if (!k || first != prev || r[k - 1].cls == UARCH_CLS_JAL)
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_FETCH);
 		prev = last;
 		if (last != first)
 			b->ops[b->nops++] = (uint8_t)(k << 2 | UARCH_OP_FETCH2);
-		if (cls == UARCH_CLS_BRANCH && k + 1 < n) {
+		if ((cls == UARCH_CLS_BRANCH || cls == UARCH_CLS_JAL) && k + 1 < n) {
 			if (b->nib == UARCH_IB) {   /* more than a translator makes */
 				memset(b, 0, sizeof(*b));
 				return;
@@ -91,8 +92,8 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 }
 
 /* timing_issue() on each of b's first n instructions, the last one's
- * redirect aside; its branches before that mispredicted as bits (the
- * UARCH_IB bits) say */
+ * redirect aside; its branches and jumps before that mispredicted as bits
+ * (the UARCH_IB bits) say */
 static void simulate(struct uarch *u, const struct uarch_block *b, uint32_t n,
 		     const struct uarch_misses *ms, unsigned bits)
 {
@@ -101,7 +102,9 @@ static void simulate(struct uarch *u, const struct uarch_block *b, uint32_t n,
 	for (uint32_t i = 0; i < ms->n; i += 2)
 		c[ms->m[i] & 1][ms->m[i] >> 1] += ms->m[i + 1];
 	for (unsigned i = 0; i < b->nib; i++)
-		bp[b->ib[i]] = bits >> i & 1 ? UARCH_BP_DIR : 0;
+		bp[b->ib[i]] = b->r[b->ib[i]].cls == UARCH_CLS_JAL
+			? UARCH_BP_REDIRECT | (bits >> i & 1 ? UARCH_BP_TARGET | UARCH_BP_DECODE : 0)
+			: bits >> i & 1 ? UARCH_BP_DIR : 0;
 	for (uint32_t k = 0; k < n; k++)
 		timing_issue(&u->tm, &b->r[k], c[0][k], c[1][k], bp[k], u->ev);
 }
@@ -280,11 +283,11 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	int redirect = next_pc != l->pc + rec_ilen(l);
 	taken = l->cls == UARCH_CLS_BRANCH && taken;
 	unsigned bits = 0;
-	if (pen & PREDICT) {   /* the branches before the last went on, not taken */
+	if (pen & PREDICT) {   /* the branches (not taken) and jumps it went on past */
 		for (unsigned i = 0; i < b->nib && b->ib[i] + 1u < n; i++) {
 			const struct retire_rec *x = &b->r[b->ib[i]];
 			int none = 0;
-			bits |= (predict(u, x, x->pc + rec_ilen(x), 0, &none) != 0) << i;
+			bits |= (predict(u, x, x[1].pc, 0, &none) != 0) << i;
 		}
 		pen = timing_penalty(&u->tm, predict(u, l, next_pc, taken, &redirect), 0);
 	} else {   /* as predict() has it */
