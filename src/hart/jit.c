@@ -38,6 +38,7 @@ struct jit {
 	/* counting blocks: their exits give the retire stream what they ran
 	 * (retire_block), from records made at translation */
 	uint8_t counting, classes;
+	uint8_t superblocks;            /* blocks go on past branches and jumps */
 	const struct uarch *uarch;      /* the models they were made for */
 	uint64_t uev;                   /* and the model events they count */
 	struct retire_jblock *rb;       /* [block] */
@@ -643,7 +644,7 @@ static void emit_inner(struct tx *t, const struct inner *in, uint32_t n)
 /* Whether the block may go on past a control transfer here */
 static int go_on(const struct tx *t)
 {
-	return t->nib < UARCH_IB && t->index + 1 < BLOCK_INSNS;
+	return t->j->superblocks && t->nib < UARCH_IB && t->index + 1 < BLOCK_INSNS;
 }
 
 /* The block's last instruction when it is a control transfer: 1, or 2
@@ -784,6 +785,7 @@ struct jit *jit_new(void)
 	}
 	j->code = p;
 	j->end = j->code + CODE_BYTES;
+	j->superblocks = 1;
 	/* enter(h, code, models): save what the SysV ABI says a callee
 	 * keeps, then jump into the block (rbp = the models' base, for
 	 * their code); leave: restore and return rax */
@@ -1002,6 +1004,14 @@ struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, in
 	j->chain_pc = h->pc;
 	*side = (int)(h->jit_last >> 31);
 	return &j->blocks[h->jit_last & 0x7fffffff];
+}
+
+void jit_set_superblocks(struct jit *j, int on)
+{
+	if (j->superblocks != !!on) {
+		jit_flush(j);   /* blocks of the other kind must not run */
+		j->superblocks = (uint8_t)!!on;
+	}
 }
 
 int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, uint64_t uev)
