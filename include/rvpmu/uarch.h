@@ -173,6 +173,7 @@ struct uarch_cache {
 	 * one set, the filter's first line is that one, and translated code
 	 * does not keep this */
 	uint32_t *mru;
+	uint64_t *mkey;         /* [set]: its most recent line's key, tag[mru[set]] */
 	uint32_t sets_log2;
 	uint64_t clock;
 	uint64_t nvalid;        /* valid lines: once all are, no miss looks for an empty way */
@@ -212,6 +213,7 @@ static inline void uarch_cache_touch(struct uarch_cache *c, uint32_t set, uint32
 		c->age[set] = (c->age[set] & m[0]) | m[1];
 	}
 	c->mru[set] = slot;
+	c->mkey[set] = c->tag[slot];
 }
 /* What uarch_cache_access() does for line without its slow path: 1 when
  * the line hits as the last one touched, its set's most recent line or
@@ -229,15 +231,14 @@ static inline int uarch_cache_hit(struct uarch_cache *c, uint64_t line, int writ
 	}
 	/* Nor does touching any set's most recent line (the filter stays). */
 	const uint32_t set = (uint32_t)line & c->set_mask;
-	uint32_t slot = c->mru[set];
-	if (c->set_mask && c->tag[slot] == key) {
-		c->dirty[slot] |= (uint8_t)write;
+	if (c->set_mask && c->mkey[set] == key) {
+		c->dirty[c->mru[set]] |= (uint8_t)write;
 		return 1;
 	}
 	/* The filter's second line (two lines or pages in turn), not the most
 	 * recent of its set: touched. */
 	if (key == c->f_key[1]) {
-		slot = c->f_slot[1];
+		const uint32_t slot = c->f_slot[1];
 		uarch_cache_touch(c, set, slot);
 		c->dirty[slot] |= (uint8_t)write;
 		c->f_key[1] = c->f_key[0];

@@ -190,14 +190,22 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		patch32(last, e->p);
 		if (write)
 			op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, C(f_slot[0]));
-	} else {              /* eax = the set's most recent slot */
+	} else {              /* the set's most recent line's key */
 		if (dyn)   /* rdx = the line (data_key()) */
 			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
 		int b;
-		const int32_t dm = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RAX, &b);
-		op_mem(e, 0, 0, 0, 0x8b, RAX, b, AT_SET(4, dm));
-		cmp_tag(m, co, line);
+		const int32_t dk = arr(m, c->mkey, c->sets * sizeof(*c->mkey), C(mkey), RAX, &b);
+		if (key_imm(line)) {
+			op_mem(e, 0, 1, 0, 0x81, G1_CMP, b, AT_SET(8, dk));
+			d4(e, (uint32_t)(line + 1));
+		} else {
+			op_mem(e, 0, 1, 0, 0x3b, RCX, b, AT_SET(8, dk));
+		}
 		s->at = jcc32(e, CC_NE);
+		if (write) {   /* eax = its slot */
+			const int32_t dm = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RAX, &b);
+			op_mem(e, 0, 0, 0, 0x8b, RAX, b, AT_SET(4, dm));
+		}
 	}
 	if (write)   /* dirty[slot] |= 1 */
 		dirty(m, co);
@@ -286,6 +294,8 @@ static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
 	if (c->set_mask) {   /* with one set, the filter's first line is its most recent */
 		d = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RSI, &b);
 		op_mem(e, 0, 0, 0, 0x89, RAX, b, AT_SET(4, d));
+		d = arr(m, c->mkey, c->sets * sizeof(*c->mkey), C(mkey), RSI, &b);
+		op_mem(e, 0, 1, 0, 0x89, RCX, b, AT_SET(8, d));   /* the key */
 	}
 	if (write)
 		dirty(m, co);

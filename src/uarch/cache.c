@@ -75,6 +75,7 @@ int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg
 	c->dirty = calloc(n, 1);
 	c->sets_log2 = log2u(cfg->sets);
 	c->mru = malloc(cfg->sets * sizeof *c->mru);
+	c->mkey = calloc(cfg->sets, sizeof *c->mkey);   /* as the slots' tags: invalid */
 	if (c->mru)
 		for (uint32_t set = 0; set < cfg->sets; set++)
 			c->mru[set] = set * cfg->ways;   /* any slot of the set will do */
@@ -107,7 +108,7 @@ int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg
 			return -1;
 		}
 	}
-	if (!c->tag || !c->dirty || !c->age || !c->mru) {
+	if (!c->tag || !c->dirty || !c->age || !c->mru || !c->mkey) {
 		uarch_cache_free(c);
 		return -1;
 	}
@@ -124,6 +125,7 @@ void uarch_cache_free(struct uarch_cache *c)
 	free(c->plru);
 	free(c->sig);
 	free(c->mru);
+	free(c->mkey);
 	free(c->old);
 	free(c->nold);
 	free(c->iold);
@@ -136,6 +138,7 @@ void uarch_cache_invalidate(struct uarch_cache *c)
 		return;
 	size_t n = (size_t)c->sets * c->ways;
 	memset(c->tag, 0, n * sizeof *c->tag);
+	memset(c->mkey, 0, c->sets * sizeof *c->mkey);
 	memset(c->dirty, 0, n);
 	if (c->sig)
 		memset(c->sig, 0, n);
