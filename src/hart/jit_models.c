@@ -265,6 +265,45 @@ static void data(struct jm *m, unsigned k, int write, unsigned i)
 	}
 }
 
+/* data op i, instruction k's access, right after data op i - 1's
+ * (instruction pk's), and not a store after a load: when both are in one
+ * line, that op left the line and its page where lookup() finds them
+ * first, changing nothing (hit or filled, the DTLB part before the
+ * L1D's), and a store's dirty bit is set already: the events only.
+ * Else data(). */
+static void data_after(struct jm *m, unsigned k, unsigned pk, int write, unsigned i)
+{
+	const struct uarch *u = m->u;
+	struct em *e = m->e;
+	unsigned shift = 63;
+	if (u->dtlb.c.present)
+		shift = u->dtlb.c.line_shift;
+	if (u->l1d.present && u->l1d.line_shift < shift)
+		shift = u->l1d.line_shift;
+	if (shift == 63)
+		return;   /* no lookups */
+	op_mem(e, 0, 1, 0, 0x8b, RDX, RBX, -1, 0, HART(jit_addr) + 8 * (int32_t)k);
+	op_mem(e, 0, 1, 0, 0x33, RDX, RBX, -1, 0, HART(jit_addr) + 8 * (int32_t)pk);   /* xor */
+	alu_ri(e, 1, G1_CMP, RDX, (int32_t)((1u << shift) - 1));
+	uint8_t *same = jcc32(e, CC_BE);
+	data(m, k, write, i);
+	const uint64_t ev = UINT64_C(1) << UARCH_EV_DTLB_ACCESS | UINT64_C(1) << UARCH_EV_DTLB_WRITE_ACCESS |
+			    UINT64_C(1) << UARCH_EV_L1D_READ_ACCESS | UINT64_C(1) << UARCH_EV_L1D_WRITE_ACCESS;
+	uint8_t *done = NULL;
+	if (m->uev & ev)
+		done = jmp32(e);
+	patch32(same, e->p);
+	if (u->dtlb.c.present) {
+		count(m, UARCH_EV_DTLB_ACCESS, -1);
+		if (write)
+			count(m, UARCH_EV_DTLB_WRITE_ACCESS, -1);
+	}
+	if (u->l1d.present)
+		count(m, write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS, -1);
+	if (done)
+		patch32(done, e->p);
+}
+
 /* uarch_cache_touch() of slot eax in the line's set, and a store's dirty
  * bit */
 static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
@@ -831,6 +870,18 @@ int jm_ok(const struct uarch *u, const struct uarch_block *ub)
 	return 1;
 }
 
+/* whether instructions pk and k (after it) address from the same base
+ * register, none of pk..k-1 writing it */
+static int same_base(const struct retire_rec *r, unsigned pk, unsigned k)
+{
+	if (r[pk].rs1 != r[k].rs1)
+		return 0;
+	for (unsigned j = pk; j < k; j++)
+		if (r[j].rd == r[k].rs1 && r[k].rs1)
+			return 0;
+	return 1;
+}
+
 void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 	      struct uarch_block *ub, struct jm_hints *hints)
 {
@@ -856,9 +907,16 @@ void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
 	fetch(m, r, 0, 0, R14);
 	for (unsigned i = 1; i < ub->nops; i++) {
 		unsigned k = ub->ops[i] >> 2, kind = ub->ops[i] & 3;
-		if (kind == UARCH_OP_LOAD || kind == UARCH_OP_STORE)
-			data(m, k, kind == UARCH_OP_STORE, i);
-		else
+		const unsigned pk = ub->ops[i - 1] >> 2, pkind = ub->ops[i - 1] & 3;
+		if (kind == UARCH_OP_LOAD || kind == UARCH_OP_STORE) {
+			/* one line as the access before it: likely when from
+			 * the same base */
+			if ((pkind == UARCH_OP_STORE || (pkind == UARCH_OP_LOAD && kind == UARCH_OP_LOAD)) &&
+			    same_base(r, pk, k))
+				data_after(m, k, pk, kind == UARCH_OP_STORE, i);
+			else
+				data(m, k, kind == UARCH_OP_STORE, i);
+		} else
 			fetch(m, &r[k], kind == UARCH_OP_FETCH2 ? (r[k].ilen ? r[k].ilen : 4u) - 1 : 0, i, -1);
 	}
 	/* its branches and jumps before the last, which it went on past:
