@@ -371,7 +371,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	/* a cycle stop within 2^32 cycles is sampling on cycles: from then
 	 * on, no superblocks (not back and forth, each change a flush) */
 	if (jit && h->uarch && h->cycle_stop - h->uarch->tm.now <= UINT32_MAX)
-		jit_set_superblocks(jit, 0);
+		jit_no_superblocks(jit);
 	int jit_skip = 0;  /* the next decode must not start a block */
 	/* with the models: stop once their cycles reach cstop (hart_horizon),
 	 * blocks running only as far as cmax cycles per instruction allow */

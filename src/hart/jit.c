@@ -1006,11 +1006,11 @@ struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, in
 	return &j->blocks[h->jit_last & 0x7fffffff];
 }
 
-void jit_set_superblocks(struct jit *j, int on)
+void jit_no_superblocks(struct jit *j)
 {
-	if (j->superblocks != !!on) {
-		jit_flush(j);   /* blocks of the other kind must not run */
-		j->superblocks = (uint8_t)!!on;
+	if (j->superblocks) {
+		jit_flush(j);   /* superblocks must not run */
+		j->superblocks = 0;
 	}
 }
 

@@ -48,11 +48,12 @@ struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, in
  * flush blocks at each turn. 0 when memory for counting blocks is
  * refused. */
 int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, uint64_t uev);
-/* Superblocks (on) or not; a change forgets every block. Near a cycle
- * stop (a sampling counter's overflow) a block runs only when all of it
- * fits the cycles left at the most cycles per instruction, which a
- * longer block does less often: the step loop would run more. */
-void jit_set_superblocks(struct jit *j, int on);
+/* No more superblocks (they are on from jit_new()); the first call
+ * forgets every block. Near a cycle stop (a sampling counter's overflow)
+ * a block runs only when all of it fits the cycles left at the most
+ * cycles per instruction, which a longer block does less often: the step
+ * loop would run more. */
+void jit_no_superblocks(struct jit *j);
 /* Forget every block; each one's slot is reset to "decode on next use". */
 void jit_flush(struct jit *j);
 /* What it did since jit_new (struct hart_jit_stats) */
