@@ -173,7 +173,7 @@ struct uarch_cache {
 	 * one set, the filter's first line is that one, and translated code
 	 * does not keep this */
 	uint32_t *mru;
-	uint64_t *mkey;         /* [set]: its most recent line's key, tag[mru[set]] */
+	uint64_t *mkey;         /* [set]: tag[mru[set]], the key hits compare (kept as mru is) */
 	uint32_t sets_log2;
 	uint64_t clock;
 	uint64_t nvalid;        /* valid lines: once all are, no miss looks for an empty way */
