@@ -529,10 +529,19 @@ static void wrong_ib(struct jm *m, int w, unsigned ev, int ib)
 		mov_rr32(e, R13, w);
 }
 
-/* btb_predict() for pc, the target in r10: r9d = whether the BTB had it,
- * then trained: inline when the way pc's hint names holds pc, else
- * uarch_btb_predict() (btb_stub()). */
-static void btb(struct jm *m, uint64_t pc)
+/* What a BTB lookup that was not right leads to (btb_stub()) */
+enum jm_btb {
+	BTB_DYN,      /* a jalr's target, in r10: r9d = whether it was right */
+	BTB_BRANCH,   /* the block's last branch, taken, the direction's wrong in r8d */
+	BTB_JAL,      /* a jal, ib as jal()'s */
+};
+
+/* btb_predict() for pc going to target (or, kind BTB_DYN, to the target
+ * in r10), then trained: inline when the way pc's hint names holds pc
+ * with that target (BTB_DYN: holds pc), a right prediction; else
+ * uarch_btb_predict() (btb_stub()). The caller emits what a right one
+ * does, then btb_after(). */
+static void btb(struct jm *m, uint64_t pc, uint64_t target, enum jm_btb kind, int ib)
 {
 	const struct uarch_bpred *b = &m->u->bp;
 	struct em *e = m->e;
@@ -547,40 +556,85 @@ static void btb(struct jm *m, uint64_t pc)
 		op_mem(e, 0, 1, 0, 0x81, G1_CMP, base, RSI, 3, at);
 		d4(e, (uint32_t)(pc | 1));
 	} else {
-		mov_ri(e, R8, pc | 1);
-		op_mem(e, 0, 1, 0, 0x3b, R8, base, RSI, 3, at);
+		mov_ri(e, RAX, pc | 1);
+		op_mem(e, 0, 1, 0, 0x3b, RAX, base, RSI, 3, at);
 	}
-	m->btb[m->nbtb].pc = pc;
-	m->btb[m->nbtb].at = jcc32(e, CC_NE);
-	xor_zero(e, R9);
-	op_mem(e, 0, 1, 0, 0x3b, R10, base, RSI, 3, at + n8);
-	b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
-	op_mem(e, 0, 1, 0, 0x89, R10, base, RSI, 3, at + n8);
-	op_mem(e, 0, 1, 0, 0x8b, R8, MB, -1, 0, U(bp.clock));
-	alu_ri(e, 1, G1_ADD, R8, 1);
-	op_mem(e, 0, 1, 0, 0x89, R8, MB, -1, 0, U(bp.clock));
-	op_mem(e, 0, 1, 0, 0x89, R8, base, RSI, 3, at + 2 * n8);
-	m->btb[m->nbtb++].back = e->p;
+	struct jm_btb_site *s = &m->btb[m->nbtb++];
+	s->pc = pc;
+	s->target = target;
+	s->kind = kind;
+	s->ib = ib;
+	s->at[0] = jcc32(e, CC_NE);
+	s->at[1] = NULL;
+	if (kind == BTB_DYN) {
+		xor_zero(e, R9);
+		op_mem(e, 0, 1, 0, 0x3b, R10, base, RSI, 3, at + n8);
+		b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
+		op_mem(e, 0, 1, 0, 0x89, R10, base, RSI, 3, at + n8);
+	} else {   /* the same target is right, and left as it is */
+		if (target == (uint64_t)(int32_t)target) {
+			op_mem(e, 0, 1, 0, 0x81, G1_CMP, base, RSI, 3, at + n8);
+			d4(e, (uint32_t)target);
+		} else {
+			mov_ri(e, RAX, target);
+			op_mem(e, 0, 1, 0, 0x3b, RAX, base, RSI, 3, at + n8);
+		}
+		s->at[1] = jcc32(e, CC_NE);
+	}
+	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(bp.clock));
+	alu_ri(e, 1, G1_ADD, RAX, 1);
+	op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(bp.clock));
+	op_mem(e, 0, 1, 0, 0x89, RAX, base, RSI, 3, at + 2 * n8);
+	s->back = e->p;
+	s->after = e->p;
 }
 
-/* btb() i's out-of-line path: uarch_btb_predict() in C, keeping what
- * branch() holds (eax, ecx, rdx, r11) */
+/* where the stub of the last btb() goes on after a wrong prediction:
+ * past what the caller emitted for a right one */
+static void btb_after(struct jm *m)
+{
+	m->btb[m->nbtb - 1].after = m->e->p;
+}
+
+/* btb() i's out-of-line path: uarch_btb_predict() in C (keeping r8d),
+ * then back when it was right, else what its kind does when wrong */
 static void btb_stub(struct jm *m, unsigned i)
 {
 	struct em *e = m->e;
-	static const int keep[] = { RAX, RCX, RDX, R11 };   /* an even number: rsp stays aligned */
-	patch32(m->btb[i].at, e->p);
-	for (unsigned i = 0; i < 4; i++)
-		push(e, keep[i]);
+	const struct jm_btb_site *s = &m->btb[i];
+	for (unsigned k = 0; k < 2; k++)
+		if (s->at[k])
+			patch32(s->at[k], e->p);
+	push(e, R8);
+	push(e, R8);   /* rsp stays aligned for the call */
 	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, U(bp));   /* lea rdi, [rbp+bp] */
-	mov_ri(e, RSI, m->btb[i].pc);
-	mov_rr(e, RDX, R10);
+	mov_ri(e, RSI, s->pc);
+	if (s->kind == BTB_DYN)
+		mov_rr(e, RDX, R10);
+	else
+		mov_ri(e, RDX, s->target);
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_btb_predict);
 	b1(e, 0xff); b1(e, 0xd0);                             /* call rax */
-	mov_rr32(e, R9, RAX);
-	for (unsigned i = 4; i > 0; i--)
-		pop(e, keep[i - 1]);
-	patch32(jmp32(e), m->btb[i].back);
+	pop(e, R8);
+	pop(e, R8);
+	if (s->kind == BTB_DYN) {
+		mov_rr32(e, R9, RAX);
+		patch32(jmp32(e), s->back);
+		return;
+	}
+	alu_rr(e, 0, G1_AND, RAX, RAX);
+	patch32(jcc32(e, CC_NE), s->back);
+	if (s->kind == BTB_BRANCH) {   /* right, but a direct target the BTB did not give: fixed at decode */
+		mov_rr32(e, R9, R8);
+		alu_ri(e, 0, G1_XOR, R9, 1);
+		wrong_if(m, R9, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT, 0);
+	} else if (s->ib >= 0) {
+		mov_ri(e, R9, 1);
+		wrong_ib(m, R9, UARCH_EV_BRANCH_TARGET_MISPREDICT, s->ib);
+	} else {
+		wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+	}
+	patch32(jmp32(e), s->after);
 }
 
 /* The redirect penalty the predictor leaves, in r14d (see wrong()): none
@@ -600,8 +654,7 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	struct em *e = m->e;
 	const uint32_t pci = (uint32_t)(r->pc >> 1);
 	/* eax = the counter's index, cl = the counter (rdx = the table when
-	 * it is not near rbp); the history (r11d) takes the outcome, kept
-	 * past the BTB's way to C */
+	 * it is not near rbp); the history (r11d) takes the outcome */
 	op_mem(e, 0, 0, 0, 0x8b, R11, MB, -1, 0, U(bp.ghist));
 	if (b->dir == UARCH_DIR_GSHARE) {   /* a history within the mask needs none */
 		mov_rr32(e, RAX, R11);
@@ -620,10 +673,6 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	int pht;
 	const int32_t dp = arr(m, b->pht, (size_t)b->pht_mask + 1, U(bp.pht), RDX, &pht);
 	op_mem(e, 0, 0, 1, 0xb6, RCX, pht, RAX, 0, dp);       /* movzx ecx, byte [pht+rax] */
-	if (taken && b->has_btb) {
-		mov_ri(e, R10, next);
-		btb(m, r->pc);
-	}
 	op_mem(e, 0, 0, 0, 0x89, R11, MB, -1, 0, U(bp.ghist));
 	/* r8d = the direction was wrong: the counter's top bit (ctr_thr) is
 	 * the prediction */
@@ -636,18 +685,10 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		if (b->ctr_thr > 1)
 			shift_ri(e, 0, SH_SHR, R8, (unsigned)__builtin_ctz(b->ctr_thr));
 	}
-	if (ib < 0) {
+	if (ib < 0)
 		wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT, 1);
-	} else {
+	else
 		wrong_ib(m, R8, UARCH_EV_BRANCH_DIR_MISPREDICT, ib);
-	}
-	if (taken) {   /* right, but a direct target the BTB did not give: fixed at decode */
-		mov_rr32(e, R10, R8);
-		if (b->has_btb)
-			alu_rr(e, 0, G1_OR, R10, R9);
-		alu_ri(e, 0, G1_XOR, R10, 1);
-		wrong_if(m, R10, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT, 0);
-	}
 	/* the counter saturates towards the outcome */
 	if (taken) {
 		b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_max);  /* cmp cl, max: CF when below */
@@ -657,6 +698,17 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		b1(e, 0x80); b1(e, 0xd1); b1(e, 0xff);        /* adc cl, -1 */
 	}
 	op_mem(e, 0, 0, 0, 0x88, RCX, pht, RAX, 0, dp);       /* mov [pht+rax], cl */
+	if (!taken)
+		return;
+	/* right, but a direct target the BTB did not give: fixed at decode */
+	if (b->has_btb) {
+		btb(m, r->pc, next, BTB_BRANCH, -1);
+		btb_after(m);
+	} else {
+		mov_rr32(e, R9, R8);
+		alu_ri(e, 0, G1_XOR, R9, 1);
+		wrong_if(m, R9, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT, 0);
+	}
 }
 
 static int is_link(unsigned r) { return r == 1 || r == 5; }
@@ -690,16 +742,18 @@ static void jal(struct jm *m, const struct retire_rec *r, uint64_t next, int ib)
 {
 	struct em *e = m->e;
 	if (m->u->bp.has_btb) {
-		mov_ri(e, R10, next);
-		btb(m, r->pc);
-		alu_ri(e, 0, G1_XOR, R9, 1);
-	} else {   /* always wrong */
+		btb(m, r->pc, next, BTB_JAL, ib);
+		if (ib < 0)
+			right(e);
+		else if (!ib)   /* the first sets r13d (wrong_ib()) */
+			xor_zero(e, R13);
+		btb_after(m);
+	} else if (ib >= 0) {   /* always wrong */
 		mov_ri(e, R9, 1);
-	}
-	if (ib >= 0)
 		wrong_ib(m, R9, UARCH_EV_BRANCH_TARGET_MISPREDICT, ib);
-	else
-		wrong_if(m, R9, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
+	} else {
+		wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
+	}
 	if (is_link(r->rd))
 		ras_push(m, r->pc + (r->ilen ? r->ilen : 4));
 }
@@ -751,7 +805,7 @@ static void jalr(struct jm *m, const struct retire_rec *r)
 		op_mem(e, 0, 1, 0, 0x89, RCX, ib, RAX, 3, d);
 		wrong_if(m, R8, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
 	} else if (b->has_btb) {
-		btb(m, r->pc);
+		btb(m, r->pc, 0, BTB_DYN, -1);
 		alu_ri(e, 0, G1_XOR, R9, 1);
 		wrong_if(m, R9, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
 	} else {

@@ -32,6 +32,15 @@ struct jm_stub {
 	uint32_t *hint;        /* one set: the site's hint */
 };
 
+/* a BTB lookup's way out of line (btb_stub()) and back */
+struct jm_btb_site {
+	uint8_t *at[2];        /* the displacements of the jumps to it (at[1] may be NULL) */
+	uint8_t *back;         /* where a right prediction goes on */
+	uint8_t *after;        /* where a wrong one goes on */
+	uint64_t pc, target;
+	int kind, ib;          /* enum jm_btb in jit_models.c; ib as jal()'s */
+};
+
 /* One block's models' code being emitted */
 struct jm {
 	struct em *e;
@@ -49,9 +58,9 @@ struct jm {
 	uint8_t *resume_at;    /* its jump past the inline timing checks */
 	const struct uarch_xc *xc;   /* its records of runs without a miss */
 	const struct uarch_xm *xm;   /* its record of a run with one miss */
-	/* BTB lookups' ways out of line and back: the block's jumps before
-	 * its last (nbtb0 of them, jm_begin()'s), then the way out's */
-	struct { uint8_t *at, *back; uint64_t pc; } btb[UARCH_IB + 1];
+	/* BTB lookups: the block's jumps before its last (nbtb0 of them,
+	 * jm_begin()'s), then the way out's */
+	struct jm_btb_site btb[UARCH_IB + 1];
 	unsigned nbtb, nbtb0;
 };
 
