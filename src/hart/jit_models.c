@@ -411,7 +411,7 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	 * taking turns) or before a set search, else its second (not its
 	 * set's most recent) */
 	const unsigned nf = search || !c->set_mask ? UARCH_CACHE_FILTER : 2;
-	for (unsigned k = 1; k < nf; k++) {
+	for (unsigned k = c->set_mask ? 2 : 1; k < nf; k++) {   /* with sets, lookup_stub() did 1 */
 		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, C(f_key[k]));
 		uint8_t *other = jcc32(e, CC_NE);
 		op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, C(f_slot[k]));
@@ -459,19 +459,31 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	b1(e, 0xc3);
 }
 
-/* lookup s's out-of-line path: the subroutine at sub with its inputs */
+/* lookup s's out-of-line path: the subroutine at sub with its inputs;
+ * with sets, the filter's second line first (two lines of a set in turn,
+ * as uarch_cache_hit() has them) */
 static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 {
 	struct em *e = m->e;
-	const struct uarch_cache *c = cache_at(m, s->cache);
-	mov_ri(e, PART, s->part);
-	mov_ri(e, R10, (uint64_t)(uintptr_t)m->ub);
-	if (s->hint)
-		mov_ri(e, RDI, (uint64_t)(uintptr_t)s->hint);
+	const int32_t co = s->cache;
+	const struct uarch_cache *c = cache_at(m, co);
 	if (key_imm(s->line))
 		mov_ri(e, RCX, s->line + 1);   /* lookup() compared it as an immediate */
 	if (s->line != ~0ull && c->set_mask)
 		mov_ri(e, RDX, s->line & c->set_mask);
+	if (c->set_mask) {
+		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, C(f_key[1]));
+		uint8_t *other = jcc32(e, CC_NE);
+		op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, C(f_slot[1]));
+		touch(m, co, 1, 0, s->write);
+		to_front(m, co, 1);
+		patch32(jmp32(e), s->hit);
+		patch32(other, e->p);
+	}
+	mov_ri(e, PART, s->part);
+	mov_ri(e, R10, (uint64_t)(uintptr_t)m->ub);
+	if (s->hint)
+		mov_ri(e, RDI, (uint64_t)(uintptr_t)s->hint);
 	patch32(call32(e), sub);
 	alu_rr(e, 0, G1_AND, RAX, RAX);
 	patch32(jcc32(e, CC_E), s->hit);
