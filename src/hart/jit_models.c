@@ -846,9 +846,10 @@ static void timing(struct jm *m, const struct uarch_xc *xc)
 	struct em *e = m->e;
 	state_key(m, U(tm.skey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)xc);
-	op_mem(e, 0, 1, 0, 0x8d, RDI, RSI, -1, 0, (int32_t)sizeof(*xc));
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
-	op0f_rr(e, 1, 0x45, RSI, RDI);                        /* cmovne rsi, rdi: xc[1] */
+	b1(e, 0x48); b1(e, 0x0f); b1(e, 0x45); b1(e, 0x35);  /* cmovne rsi, [rip + disp32]: &xc[1] */
+	m->xc1_at = e->p;
+	d4(e, 0);
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
 	m->resume_at = jcc32(e, CC_NE);
 	replay(m);
@@ -866,9 +867,8 @@ static void replay(struct jm *m)
 		op_mem(e, 0, 0, 1, 0xb7, RCX, RSI, -1, 0, XC(evn) + 2 * i);   /* movzx ecx, word */
 		op_mem(e, 0, 1, 0, 0x01, RCX, MB, RAX, 3, EV(0));
 	}
-	op_mem(e, 0, 1, 0, 0x8b, RAX, RSI, -1, 0, XC(sout));
-	alu_rr(e, 1, G1_OR, RAX, R14);   /* the penalty, zero-extended */
-	op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(tm.skey));
+	op_mem(e, 0, 1, 0, 0x0b, R14, RSI, -1, 0, XC(sout));   /* or: the penalty, zero-extended */
+	op_mem(e, 0, 1, 0, 0x89, R14, MB, -1, 0, U(tm.skey));
 }
 
 /* movups: xmm register x from or (store) to [rsi + disp] */
@@ -1042,6 +1042,12 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 void jm_exit_stubs(struct jm *m)
 {
 	struct em *e = m->e;
+	/* timing()'s pointer to xc[1], where no code runs */
+	while ((uintptr_t)e->p & 7)
+		b1(e, 0xcc);
+	const int32_t rel = (int32_t)(e->p - (m->xc1_at + 4));
+	memcpy(m->xc1_at, &rel, 4);
+	d8(e, (uint64_t)(uintptr_t)(m->xc + 1));
 	for (unsigned i = m->nbtb0; i < m->nbtb; i++)
 		btb_stub(m, i);
 	m->nbtb = m->nbtb0;

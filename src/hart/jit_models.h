@@ -56,6 +56,7 @@ struct jm {
 	int next_in_pc, taken;
 	uint8_t *cont;         /* the code after the models' */
 	uint8_t *resume_at;    /* its jump past the inline timing checks */
+	uint8_t *xc1_at;       /* the disp32 of their load of &xc[1] */
 	const struct uarch_xc *xc;   /* its records of runs without a miss */
 	const struct uarch_xm *xm;   /* its record of a run with one miss */
 	/* BTB lookups: the block's jumps before its last (nbtb0 of them,
