@@ -408,10 +408,11 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	/* narrow sets are searched here (set_search()), not in C */
 	const int search = c->set_mask && c->ways <= SEARCH_WAYS;
 	/* the filter's other lines: all of them with one set (a TLB: pages
-	 * taking turns) or before a set search, else its second (not its
-	 * set's most recent) */
-	const unsigned nf = search || !c->set_mask ? UARCH_CACHE_FILTER : 2;
-	for (unsigned k = c->set_mask ? 2 : 1; k < nf; k++) {   /* with sets, lookup_stub() did 1 */
+	 * taking turns); with sets lookup_stub() did the second, and the
+	 * rest come before a set search (a wide set's are C's) */
+	const unsigned first = c->set_mask ? 2 : 1;
+	const unsigned nf = search || !c->set_mask ? UARCH_CACHE_FILTER : first;
+	for (unsigned k = first; k < nf; k++) {
 		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, C(f_key[k]));
 		uint8_t *other = jcc32(e, CC_NE);
 		op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, C(f_slot[k]));
@@ -602,7 +603,7 @@ static void btb(struct jm *m, uint64_t pc, uint64_t target, enum jm_btb kind, in
 }
 
 /* where the stub of the last btb() goes on after a wrong prediction:
- * past what the caller emitted for a right one */
+ * past what the caller emitted for a right one (else right after it) */
 static void btb_after(struct jm *m)
 {
 	m->btb[m->nbtb - 1].after = m->e->p;
@@ -714,8 +715,7 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 		return;
 	/* right, but a direct target the BTB did not give: fixed at decode */
 	if (b->has_btb) {
-		btb(m, r->pc, next, BTB_BRANCH, -1);
-		btb_after(m);
+		btb(m, r->pc, next, BTB_BRANCH, -1);   /* right: nothing to do */
 	} else {
 		mov_rr32(e, R9, R8);
 		alu_ri(e, 0, G1_XOR, R9, 1);
