@@ -14,6 +14,7 @@
 #include "x86emit.h"
 
 #define CODE_BYTES  (64u << 20)
+#define COLD_BYTES  (16u << 20)   /* its last part: code that seldom runs */
 #define BLOCK_ROOM  (128u << 10)  /* the most one block can need */
 #define MAX_BLOCKS  65536
 #define INDEX_SIZE  (2 * MAX_BLOCKS)
@@ -23,6 +24,9 @@
 
 struct jit {
 	uint8_t *code, *end, *free;   /* code buffer: trampolines, then blocks */
+	/* the buffer's last COLD_BYTES: code that seldom runs, kept apart so
+	 * that the code that runs is dense in the host's caches */
+	uint8_t *cold, *cold_free;
 	uint8_t *enter, *leave;       /* the trampolines */
 	uint8_t *blocks_start;        /* where blocks begin after them */
 	uint8_t *chain_site;          /* the last exit's jump, if chainable, */
@@ -79,6 +83,7 @@ struct side {
 
 struct tx {
 	struct em e;
+	struct em cold;        /* into j->cold (jm_begin()) */
 	struct jit *j;
 	struct hart *h;
 	struct retire_jblock *rb;  /* counting: what the block tells the retire stream */
@@ -575,7 +580,7 @@ static void end_block(struct tx *t, uint32_t n)
 static void begin_whole(struct tx *t)
 {
 	if (t->models)
-		jm_begin(&t->jm, &t->e, t->j->uarch, t->j->uev, &t->rb->ub, t->j->hints);
+		jm_begin(&t->jm, &t->e, &t->cold, t->j->uarch, t->j->uev, &t->rb->ub, t->j->hints);
 }
 
 /* A way out of the whole block (after end_block()), as emit_retire():
@@ -784,7 +789,8 @@ struct jit *jit_new(void)
 		return NULL;
 	}
 	j->code = p;
-	j->end = j->code + CODE_BYTES;
+	j->end = j->code + CODE_BYTES - COLD_BYTES;
+	j->cold = j->cold_free = j->end;
 	j->superblocks = 1;
 	/* enter(h, code, models): save what the SysV ABI says a callee
 	 * keeps, then jump into the block (rbp = the models' base, for
@@ -817,7 +823,7 @@ void jit_stats(const struct jit *j, struct hart_jit_stats *s)
 	s->inner = j->inner;
 	s->largest = j->largest;
 	s->room = BLOCK_ROOM;
-	s->bytes = (uint64_t)(j->free - j->blocks_start);
+	s->bytes = (uint64_t)(j->free - j->blocks_start) + (uint64_t)(j->cold_free - j->cold);
 }
 
 void jit_free(struct jit *j)
@@ -842,6 +848,7 @@ void jit_flush(struct jit *j)
 	j->nrec = 0;
 	j->nprb = 0;
 	j->free = j->blocks_start;
+	j->cold_free = j->cold;
 	j->chain_site = NULL;
 	if (j->hints)   /* the code of the lookups' subroutines is gone */
 		memset(j->hints->sub, 0, sizeof(j->hints->sub));
@@ -863,6 +870,7 @@ struct jit_block *jit_find(const struct jit *j, uint64_t pc)
 struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct dinsn *slot)
 {
 	if (j->nblocks == MAX_BLOCKS || (size_t)(j->end - j->free) < BLOCK_ROOM ||
+	    (size_t)(j->cold + COLD_BYTES - j->cold_free) < BLOCK_ROOM ||
 	    (j->counting && (j->nrec + BLOCK_INSNS > STATIC_INSNS || j->nprb + UARCH_IB > MAX_BLOCKS)))
 		jit_flush(j);  /* full: start again (the step loop is outside all code) */
 	static struct tx t;   /* large; one translation at a time */
@@ -872,6 +880,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	t.n = 0;
 	t.models = 0;
 	t.e.p = j->free;
+	t.cold.p = j->cold_free;
 	t.j = j;
 	t.h = h;
 	t.rb = j->counting ? &j->rb[j->nblocks] : NULL;
@@ -947,6 +956,10 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		emit_inner(&t, &t.in[i], n);
 	memcpy(n_at, &n, 4);
 	memcpy(n_at2, &n, 4);
+	/* the rest seldom runs (side exits, exits before they are chained,
+	 * too short a budget): out of line */
+	const struct em hot = t.e;
+	t.e = t.cold;
 	/* side exits: the instruction there and those after it did not
 	 * retire, so their share of the budget charged at the head returns */
 	for (unsigned i = 0; i < t.nside; i++) {
@@ -967,6 +980,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	patch32(short_at, e->p);
 	set_pc(e, pc);
 	leave(&t, NULL, 0);
+	t.cold = t.e;
+	t.e = hot;
 
 	struct jit_block *b = &j->blocks[j->nblocks++];
 	b->pc = pc;
@@ -978,11 +993,12 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	while (j->index[i] >= 0)
 		i = (i + 1) & (INDEX_SIZE - 1);
 	j->index[i] = (int32_t)(b - j->blocks);
-	if ((size_t)(e->p - head) > BLOCK_ROOM)
+	if ((size_t)(e->p - head) > BLOCK_ROOM || (size_t)(t.cold.p - j->cold_free) > BLOCK_ROOM)
 		abort();   /* BLOCK_ROOM is too small: code past it may be overwritten */
 	if ((uint32_t)(e->p - head) > j->largest)
 		j->largest = (uint32_t)(e->p - head);
 	j->free = e->p;
+	j->cold_free = t.cold.p;
 	j->translated++;
 	j->inner += t.nin;
 	if (t.rb)

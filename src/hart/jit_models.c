@@ -948,10 +948,11 @@ static int same_base(const struct retire_rec *r, unsigned pk, unsigned k)
 	return 1;
 }
 
-void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
+void jm_begin(struct jm *m, struct em *e, struct em *cold, const struct uarch *u, uint64_t uev,
 	      struct uarch_block *ub, struct jm_hints *hints)
 {
-	m->e = e;
+	m->e = m->hot = e;
+	m->cold = cold;
 	m->u = u;
 	m->uev = uev;
 	m->ub = ub;
@@ -1041,7 +1042,7 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 
 void jm_exit_stubs(struct jm *m)
 {
-	struct em *e = m->e;
+	struct em *e = m->e = m->cold;
 	/* timing()'s pointer to xc[1], where no code runs */
 	while ((uintptr_t)e->p & 7)
 		b1(e, 0xcc);
@@ -1090,10 +1091,12 @@ void jm_exit_stubs(struct jm *m)
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_resume);
 	b1(e, 0xff); b1(e, 0xd0);                                        /* call rax */
 	patch32(jmp32(e), m->cont);
+	m->e = m->hot;
 }
 
 void jm_end(struct jm *m)
 {
+	m->e = m->cold;
 	for (unsigned i = 0; i < m->nlook; i++) {
 		const struct jm_stub *s = &m->look[i];
 		uint8_t **sub = &m->hints->sub[s->k][s->write];
@@ -1110,4 +1113,5 @@ void jm_end(struct jm *m)
 	m->nlook = 0;
 	for (unsigned i = 0; i < m->nbtb0; i++)
 		btb_stub(m, i);
+	m->e = m->hot;
 }

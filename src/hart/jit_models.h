@@ -43,7 +43,8 @@ struct jm_btb_site {
 
 /* One block's models' code being emitted */
 struct jm {
-	struct em *e;
+	struct em *e;          /* where it emits: hot, or when out of line cold */
+	struct em *hot, *cold;
 	const struct uarch *u;
 	uint64_t uev;          /* the model events to count (a mask) */
 	struct uarch_block *ub;
@@ -75,7 +76,7 @@ int jm_ok(const struct uarch *u, const struct uarch_block *ub);
  * and data accesses up, counting the model events in uev (UARCH_EV_CYCLES
  * always), with hints from and for hints. Its ways out follow and share
  * this. */
-void jm_begin(struct jm *m, struct em *e, const struct uarch *u, uint64_t uev,
+void jm_begin(struct jm *m, struct em *e, struct em *cold, const struct uarch *u, uint64_t uev,
 	      struct uarch_block *ub, struct jm_hints *hints);
 /* A way out to next (in h->pc when next_in_pc), taken for a taken branch:
  * the rest of retiring the block (the predictor and the timing). */
