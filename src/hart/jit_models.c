@@ -312,10 +312,9 @@ static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
 	const struct uarch_cache *c = cache_at(m, co);
 	int b;
 	int32_t d;
-	if (c->repl == UARCH_REPL_LRU) {
+	if (c->repl == UARCH_REPL_LRU) {   /* ++clock */
+		alu_mi(e, G1_ADD, MB, C(clock), 1);
 		op_mem(e, 0, 1, 0, 0x8b, RSI, MB, -1, 0, C(clock));
-		alu_ri(e, 1, G1_ADD, RSI, 1);
-		op_mem(e, 0, 1, 0, 0x89, RSI, MB, -1, 0, C(clock));
 		d = arr(m, c->age, SLOTS(c) * sizeof(*c->age), C(age), RDI, &b);
 		op_mem(e, 0, 1, 0, 0x89, RSI, b, RAX, 3, d);
 	} else {   /* rsi = plru + the way's 16 bytes */
@@ -594,9 +593,8 @@ static void btb(struct jm *m, uint64_t pc, uint64_t target, enum jm_btb kind, in
 		}
 		s->at[1] = jcc32(e, CC_NE);
 	}
+	alu_mi(e, G1_ADD, MB, U(bp.clock), 1);                /* ++clock */
 	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(bp.clock));
-	alu_ri(e, 1, G1_ADD, RAX, 1);
-	op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(bp.clock));
 	op_mem(e, 0, 1, 0, 0x89, RAX, base, RSI, 3, at + 2 * n8);
 	s->back = e->p;
 	s->after = e->p;
@@ -687,29 +685,14 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	const int32_t dp = arr(m, b->pht, (size_t)b->pht_mask + 1, U(bp.pht), RDX, &pht);
 	op_mem(e, 0, 0, 1, 0xb6, RCX, pht, RAX, 0, dp);       /* movzx ecx, byte [pht+rax] */
 	op_mem(e, 0, 0, 0, 0x89, R11, MB, -1, 0, U(bp.ghist));
-	/* r8d = the direction was wrong: the counter's top bit (ctr_thr) is
-	 * the prediction */
-	if (taken) {
-		xor_zero(e, R8);
-		b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);  /* cmp cl, thr */
-		setcc(e, CC_B, R8);
-	} else {
-		mov_rr32(e, R8, RCX);
-		if (b->ctr_thr > 1)
-			shift_ri(e, 0, SH_SHR, R8, (unsigned)__builtin_ctz(b->ctr_thr));
-	}
+	/* r8d = the direction was wrong */
+	op_mem(e, 0, 0, 1, 0xb6, R8, MB, RCX, 0, U(bp.ctr_wrong[taken]));   /* movzx r8d, byte */
 	if (ib < 0)
 		wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT, 1);
 	else
 		wrong_ib(m, R8, UARCH_EV_BRANCH_DIR_MISPREDICT, ib);
 	/* the counter saturates towards the outcome */
-	if (taken) {
-		b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_max);  /* cmp cl, max: CF when below */
-		b1(e, 0x80); b1(e, 0xd1); b1(e, 0);           /* adc cl, 0 */
-	} else {
-		b1(e, 0x80); b1(e, 0xf9); b1(e, 1);           /* cmp cl, 1: CF when 0 */
-		b1(e, 0x80); b1(e, 0xd1); b1(e, 0xff);        /* adc cl, -1 */
-	}
+	op_mem(e, 0, 0, 1, 0xb6, RCX, MB, RCX, 0, U(bp.ctr_next[taken]));   /* movzx ecx, byte */
 	op_mem(e, 0, 0, 0, 0x88, RCX, pht, RAX, 0, dp);       /* mov [pht+rax], cl */
 	if (!taken)
 		return;

@@ -46,6 +46,12 @@ int uarch_bpred_init(struct uarch_bpred *b, const struct uarch_bpred_config *cfg
 	b->ctr_max = (uint8_t)((1u << cb) - 1);
 	b->ctr_thr = (uint8_t)(1u << (cb - 1));
 	b->ctr_init = (uint8_t)(b->ctr_thr - 1);
+	for (unsigned c = 0; c <= b->ctr_max; c++) {
+		b->ctr_next[0][c] = (uint8_t)(c ? c - 1 : 0);
+		b->ctr_next[1][c] = (uint8_t)(c < b->ctr_max ? c + 1 : c);
+		b->ctr_wrong[0][c] = c >= b->ctr_thr;
+		b->ctr_wrong[1][c] = c < b->ctr_thr;
+	}
 	b->dir = cfg->dir;
 	b->pht_mask = cfg->pht_entries - 1;
 	b->hist_mask = cfg->hist_bits >= 32 ? UINT32_MAX : (UINT32_C(1) << cfg->hist_bits) - 1;

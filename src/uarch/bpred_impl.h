@@ -40,16 +40,12 @@ static inline __attribute__((always_inline)) unsigned bpred_branch(struct uarch_
 	if (b->dir == UARCH_DIR_GSHARE)
 		i ^= b->ghist;
 	i &= b->pht_mask;
-	uint8_t c = b->pht[i];
-	if ((c >= b->ctr_thr) != taken)
+	const uint8_t c = b->pht[i];
+	if (b->ctr_wrong[taken][c])
 		res = UARCH_BP_DIR;
-	if (taken) {
-		b->pht[i] = c < b->ctr_max ? c + 1 : c;
-		if (!btb_predict(b, pc, next_pc) && !res)
-			res = UARCH_BP_TARGET | UARCH_BP_DECODE;
-	} else {
-		b->pht[i] = c ? c - 1 : 0;
-	}
+	b->pht[i] = b->ctr_next[taken][c];
+	if (taken && !btb_predict(b, pc, next_pc) && !res)
+		res = UARCH_BP_TARGET | UARCH_BP_DECODE;
 	b->ghist = ((b->ghist << 1) | (uint32_t)taken) & b->hist_mask;
 	return res;
 }
