@@ -430,6 +430,7 @@ struct uarch_xc {
  * those below 2^24). */
 #define UARCH_IB 1
 #define UARCH_IB_SHIFT 24
+#define UARCH_XM 2
 struct uarch_block {
 	const struct retire_rec *r;
 	uint32_t n;
@@ -438,12 +439,12 @@ struct uarch_block {
 	uint8_t nib, ib[UARCH_IB];   /* its branches and jumps before the last, by index */
 	uint32_t hint;          /* the memo entry it used last */
 	struct uarch_xc xc[2][UARCH_XC];
-	/* the same for a run whole with one miss, op what's of c cycles (the
-	 * two words of struct uarch_misses), by way out */
+	/* the same for runs whole with one or two misses, by way out (the
+	 * latest first): their struct uarch_misses words, 0 past the second */
 	struct uarch_xm {
 		struct uarch_xc x;
-		uint32_t what, c;
-	} xm[2];
+		uint32_t m[4];
+	} xm[2][UARCH_XM];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * 64];
 };

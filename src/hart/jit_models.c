@@ -16,8 +16,8 @@
  *    timing records (its UARCH_IB bit);
  *  - without misses, the timing is replayed from the way out's uarch_xc
  *    when the pipeline is in the state it started from last time (block.c
- *    fills it in); after one miss, from its uarch_xm when the miss and
- *    the state are those of last time.
+ *    fills it in); after one or two misses, from one of its uarch_xm
+ *    when the misses and the state are those of a run before.
  * A BTB hint that is wrong is uarch_btb_predict()'s, the timing otherwise
  * uarch_block_resume()'s. Each part counts its own events,
  * so the counts and every model's state are exactly uarch_retire_block()'s
@@ -1018,7 +1018,7 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 	}
 	const unsigned way = l->cls == UARCH_CLS_BRANCH && taken;   /* xc[], xm[] */
 	m->xc = ub->xc[way];
-	m->xm = &ub->xm[way];
+	m->xm = ub->xm[way];
 	timing(m, m->xc);
 	m->cont = e->p;
 }
@@ -1037,28 +1037,40 @@ void jm_exit_stubs(struct jm *m)
 	m->nbtb = m->nbtb0;
 	patch32(m->resume_at, e->p);
 	xc_rest(m);
-	/* after one miss, the replay of the way out's xm when it is that
-	 * miss's from the same state (uarch_block_slow() kept it in jskey) */
-	uint8_t *other[3];
-	op_mem(e, 0, 0, 0, 0x81, G1_CMP, MB, -1, 0, U(jmiss.n));
-	d4(e, 2);
-	other[0] = jcc32(e, CC_NE);
+	/* after one or two misses, the replay of an xm of the way out's when
+	 * it is those misses' from the same state (uarch_block_slow() kept
+	 * it in jskey): rdx, rdi = the misses' words, 0 past the second */
+	op_mem(e, 0, 0, 0, 0x8b, RCX, MB, -1, 0, U(jmiss.n));
+	op_mem(e, 0, 0, 0, 0x8d, RDX, RCX, -1, 0, -2);           /* lea edx, [rcx-2] */
+	alu_ri(e, 0, G1_AND, RDX, ~2);
+	uint8_t *none = jcc32(e, CC_NE);                           /* n is neither 2 nor 4 */
+	op_mem(e, 0, 1, 0, 0x8b, RDX, MB, -1, 0, U(jmiss.m));     /* m[0] | m[1] << 32 */
+	xor_zero(e, RDI);
+	alu_ri(e, 0, G1_CMP, RCX, 4);
+	op_mem(e, 0, 1, 1, 0x44, RDI, MB, -1, 0, U(jmiss.m) + 8); /* cmove rdi, m[2] | m[3] << 32 */
 	state_key(m, U(jskey));
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->xm);
-	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
-	other[1] = jcc32(e, CC_NE);
-	_Static_assert(offsetof(struct uarch_xm, c) == offsetof(struct uarch_xm, what) + 4,
-		       "what and c compare as one");
-	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(jmiss.m));   /* m[0] | m[1] << 32 */
-	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, (int32_t)offsetof(struct uarch_xm, what));
-	other[2] = jcc32(e, CC_NE);
-	replay(m);
-	_Static_assert(offsetof(struct uarch_misses, op) == 4, "n and op clear as one");
-	op_mem(e, 0, 1, 0, 0xc7, 0, MB, -1, 0, U(jmiss));       /* jmiss.n = op = 0 */
-	d4(e, 0);
-	patch32(jmp32(e), m->cont);
-	for (unsigned i = 0; i < 3; i++)
-		patch32(other[i], e->p);
+	for (unsigned i = 0; i < UARCH_XM; i++) {   /* a mismatch tries the next */
+		const int32_t at = (int32_t)(i * sizeof(struct uarch_xm));
+		const int32_t mw = at + (int32_t)offsetof(struct uarch_xm, m);
+		uint8_t *other[3];
+		op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, at + XC(sin));
+		other[0] = jcc32(e, CC_NE);
+		op_mem(e, 0, 1, 0, 0x3b, RDX, RSI, -1, 0, mw);
+		other[1] = jcc32(e, CC_NE);
+		op_mem(e, 0, 1, 0, 0x3b, RDI, RSI, -1, 0, mw + 8);
+		other[2] = jcc32(e, CC_NE);
+		if (i)
+			alu_ri(e, 1, G1_ADD, RSI, at);
+		replay(m);
+		_Static_assert(offsetof(struct uarch_misses, op) == 4, "n and op clear as one");
+		op_mem(e, 0, 1, 0, 0xc7, 0, MB, -1, 0, U(jmiss));       /* jmiss.n = op = 0 */
+		d4(e, 0);
+		patch32(jmp32(e), m->cont);
+		for (unsigned k = 0; k < 3; k++)
+			patch32(other[k], e->p);
+	}
+	patch32(none, e->p);
 	/* else uarch_block_resume(), the predictor done: its penalty in r14d,
 	 * the UARCH_IB bits in r13d */
 	mov_rr32(e, R8, R14);

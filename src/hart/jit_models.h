@@ -59,7 +59,7 @@ struct jm {
 	uint8_t *resume_at;    /* its jump past the inline timing checks */
 	uint8_t *xc1_at;       /* the disp32 of their load of &xc[1] */
 	const struct uarch_xc *xc;   /* its records of runs without a miss */
-	const struct uarch_xm *xm;   /* its record of a run with one miss */
+	const struct uarch_xm *xm;   /* its records of runs with one or two misses */
 	/* BTB lookups: the block's jumps before its last (nbtb0 of them,
 	 * jm_begin()'s), then the way out's */
 	struct jm_btb_site btb[UARCH_IB + 1];

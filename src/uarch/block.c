@@ -88,7 +88,8 @@ void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct
 	b->tag = next_tag++;
 	for (unsigned i = 0; i < UARCH_XC; i++)
 		b->xc[0][i].sin = b->xc[1][i].sin = UINT64_MAX;
-	b->xm[0].x.sin = b->xm[1].x.sin = UINT64_MAX;
+	for (unsigned i = 0; i < UARCH_XM; i++)
+		b->xm[0][i].x.sin = b->xm[1][i].x.sin = UINT64_MAX;
 }
 
 /* timing_issue() on each of b's first n instructions, the last one's
@@ -260,16 +261,23 @@ static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct me
 		xc_front(xc, &x, UARCH_XC);
 }
 
-/* Memo entry e, of a whole block run with the one miss in ms, kept in
- * the way out's xm */
+/* Memo entry e, of a whole block run with the one or two misses in ms,
+ * kept first in the way out's xm[] */
 static void keep_xm(struct uarch_timing *t, struct uarch_xm *xm, const struct memo_entry *e,
 		    int redirect, const struct uarch_misses *ms)
 {
-	if ((xm->x.sin != e->sin || xm->what != ms->m[0] || xm->c != ms->m[1]) &&
-	    xc_of(t, &xm->x, e, redirect)) {
-		xm->what = ms->m[0];
-		xm->c = ms->m[1];
-	}
+	struct uarch_xm x = { .m = { 0 } };
+	memcpy(x.m, ms->m, ms->n * sizeof(ms->m[0]));
+	unsigned at = 0;
+	while (at < UARCH_XM && (xm[at].x.sin != e->sin || memcmp(xm[at].m, x.m, sizeof(x.m))))
+		at++;
+	if (at < UARCH_XM)   /* the same again */
+		x = xm[at];
+	else if (!xc_of(t, &x.x, e, redirect))
+		return;
+	for (unsigned i = at < UARCH_XM ? at : UARCH_XM - 1; i > 0; i--)
+		xm[i] = xm[i - 1];
+	xm[0] = x;
 }
 
 /* Block b's first n instructions, their ops done with misses ms: the
@@ -300,8 +308,8 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	after(&u->tm, redirect, pen);
 	if (e && e->tag == b->tag && !ms->n)
 		keep_xc(&u->tm, b->xc[taken], e, redirect);
-	else if (e && e->tag == b->tag && ms->n == 2)
-		keep_xm(&u->tm, &b->xm[taken], e, redirect, ms);
+	else if (e && e->tag == b->tag && (ms->n == 2 || ms->n == 4))
+		keep_xm(&u->tm, b->xm[taken], e, redirect, ms);
 }
 
 /* op i's miss cycles c, in ms */
