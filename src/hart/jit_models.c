@@ -685,8 +685,18 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	const int32_t dp = arr(m, b->pht, (size_t)b->pht_mask + 1, U(bp.pht), RDX, &pht);
 	op_mem(e, 0, 0, 1, 0xb6, RCX, pht, RAX, 0, dp);       /* movzx ecx, byte [pht+rax] */
 	op_mem(e, 0, 0, 0, 0x89, R11, MB, -1, 0, U(bp.ghist));
-	/* r8d = the direction was wrong */
-	op_mem(e, 0, 0, 1, 0xb6, R8, MB, RCX, 0, U(bp.ctr_wrong[taken]));   /* movzx r8d, byte */
+	/* r8d = the direction was wrong: the counter's top bit (ctr_thr) is
+	 * the prediction (by ALU, not ctr_wrong[]: the penalty it leads to
+	 * is on the timing state's chain from one way out to the next) */
+	if (taken) {
+		xor_zero(e, R8);
+		b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);  /* cmp cl, thr */
+		setcc(e, CC_B, R8);
+	} else {
+		mov_rr32(e, R8, RCX);
+		if (b->ctr_thr > 1)
+			shift_ri(e, 0, SH_SHR, R8, (unsigned)__builtin_ctz(b->ctr_thr));
+	}
 	if (ib < 0)
 		wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT, 1);
 	else
