@@ -297,9 +297,7 @@ struct uarch_bpred {
 	uint64_t *ras;
 	uint32_t ras_depth, ras_top, ras_count;
 	uint8_t ctr_init, ctr_max, ctr_thr;  /* weakly not-taken, saturated, predicts taken at >= */
-	/* [outcome][counter]: the counter it trains to, and whether it
-	 * predicted the other way (1), so that an update is two lookups */
-	uint8_t ctr_next[2][16], ctr_wrong[2][16];
+	uint8_t ctr_next[2][16];   /* [outcome][counter]: the counter it trains to */
 	uint32_t ind_entries;   /* 0: non-return jalr use the BTB */
 	uint64_t *ind_target;   /* [((pc >> 1) ^ gshare ghist) % ind_entries]: target | 1, 0 = empty */
 };

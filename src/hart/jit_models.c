@@ -686,8 +686,8 @@ static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int 
 	op_mem(e, 0, 0, 1, 0xb6, RCX, pht, RAX, 0, dp);       /* movzx ecx, byte [pht+rax] */
 	op_mem(e, 0, 0, 0, 0x89, R11, MB, -1, 0, U(bp.ghist));
 	/* r8d = the direction was wrong: the counter's top bit (ctr_thr) is
-	 * the prediction (by ALU, not ctr_wrong[]: the penalty it leads to
-	 * is on the timing state's chain from one way out to the next) */
+	 * the prediction (by ALU, not a table: the penalty it leads to is on
+	 * the timing state's chain from one way out to the next) */
 	if (taken) {
 		xor_zero(e, R8);
 		b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);  /* cmp cl, thr */

@@ -49,8 +49,6 @@ int uarch_bpred_init(struct uarch_bpred *b, const struct uarch_bpred_config *cfg
 	for (unsigned c = 0; c <= b->ctr_max; c++) {
 		b->ctr_next[0][c] = (uint8_t)(c ? c - 1 : 0);
 		b->ctr_next[1][c] = (uint8_t)(c < b->ctr_max ? c + 1 : c);
-		b->ctr_wrong[0][c] = c >= b->ctr_thr;
-		b->ctr_wrong[1][c] = c < b->ctr_thr;
 	}
 	b->dir = cfg->dir;
 	b->pht_mask = cfg->pht_entries - 1;

@@ -41,7 +41,7 @@ static inline __attribute__((always_inline)) unsigned bpred_branch(struct uarch_
 		i ^= b->ghist;
 	i &= b->pht_mask;
 	const uint8_t c = b->pht[i];
-	if (b->ctr_wrong[taken][c])
+	if ((c >= b->ctr_thr) != taken)
 		res = UARCH_BP_DIR;
 	b->pht[i] = b->ctr_next[taken][c];
 	if (taken && !btb_predict(b, pc, next_pc) && !res)
