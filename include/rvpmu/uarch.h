@@ -296,8 +296,8 @@ struct uarch_bpred {
 	uint64_t clock;
 	uint64_t *ras;
 	uint32_t ras_depth, ras_top, ras_count;
-	uint8_t ctr_init, ctr_max, ctr_thr;  /* weakly not-taken, saturated, predicts taken at >= */
-	uint8_t ctr_next[2][16];   /* [outcome][counter]: the counter it trains to */
+	uint8_t ctr_init, ctr_thr;   /* weakly not-taken; predicts taken at >= */
+	uint8_t ctr_next[2][16];     /* [outcome][counter]: the counter it trains to (saturating) */
 	uint32_t ind_entries;   /* 0: non-return jalr use the BTB */
 	uint64_t *ind_target;   /* [((pc >> 1) ^ gshare ghist) % ind_entries]: target | 1, 0 = empty */
 };

@@ -43,12 +43,12 @@ int uarch_bpred_init(struct uarch_bpred *b, const struct uarch_bpred_config *cfg
 	if (cfg->ras_depth > 1024 || cfg->counter_bits > 4 || cfg->indirect_entries > (1u << 16))
 		return -1;
 	uint32_t cb = cfg->counter_bits ? cfg->counter_bits : 2;
-	b->ctr_max = (uint8_t)((1u << cb) - 1);
+	const unsigned max = (1u << cb) - 1;   /* saturated */
 	b->ctr_thr = (uint8_t)(1u << (cb - 1));
 	b->ctr_init = (uint8_t)(b->ctr_thr - 1);
-	for (unsigned c = 0; c <= b->ctr_max; c++) {
+	for (unsigned c = 0; c <= max; c++) {
 		b->ctr_next[0][c] = (uint8_t)(c ? c - 1 : 0);
-		b->ctr_next[1][c] = (uint8_t)(c < b->ctr_max ? c + 1 : c);
+		b->ctr_next[1][c] = (uint8_t)(c < max ? c + 1 : c);
 	}
 	b->dir = cfg->dir;
 	b->pht_mask = cfg->pht_entries - 1;
