@@ -175,7 +175,9 @@ struct uarch_cache {
 	uint32_t *mru;
 	uint64_t *mkey;         /* [set]: tag[mru[set]], the key hits compare (kept as mru is) */
 	uint32_t sets_log2;
-	uint64_t clock;
+	/* LRU stamps count on *clock: own_clock, or in struct uarch the
+	 * models' one clock (uarch_init()) */
+	uint64_t *clock, own_clock;
 	uint64_t nvalid;        /* valid lines: once all are, no miss looks for an empty way */
 	/* a lookup filter that spares the set scan, with no effect on state
 	 * (key, 0 = none; slot): first the line touched last (a hit on a
@@ -207,7 +209,7 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 static inline void uarch_cache_touch(struct uarch_cache *c, uint32_t set, uint32_t slot)
 {
 	if (c->repl == UARCH_REPL_LRU) {
-		c->age[slot] = ++c->clock;
+		c->age[slot] = ++*c->clock;
 	} else {
 		const uint64_t *m = &c->plru[2 * (slot & (c->ways - 1))];
 		c->age[set] = (c->age[set] & m[0]) | m[1];
@@ -293,7 +295,7 @@ struct uarch_bpred {
 	 * which sets wider than 256 ways find right less often, and always a
 	 * way of the set */
 	uint8_t btb_hint[256];
-	uint64_t clock;
+	uint64_t *clock, own_clock;   /* the BTB's stamps, as struct uarch_cache's */
 	uint64_t *ras;
 	uint32_t ras_depth, ras_top, ras_count;
 	uint8_t ctr_init, ctr_thr;   /* weakly not-taken; predicts taken at >= */
@@ -394,6 +396,9 @@ struct uarch {
 	 * from, and jskey holds it */
 	struct uarch_misses jmiss;
 	uint64_t jskey;
+	/* every LRU structure's stamps count here (their clock points
+	 * here), so that translated code stamps them all from one base */
+	uint64_t lru_clock;
 };
 
 /* A straight-line run of instructions retired in one call (a translated

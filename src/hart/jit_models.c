@@ -33,11 +33,13 @@
 #include "rvpmu/hart.h"
 
 /* the models' base register, u + BIAS (no SIB byte as r12 would need,
- * no REX prefix for 32-bit operands), and the lookup subroutine's part */
+ * no REX prefix for 32-bit operands), the lookup subroutine's part, and
+ * the LRU stamps' base (stamp_sync()) */
 #define MB RBP
-#define PART R12
-/* rbp points this far into struct uarch: amid the TLBs' filters and
- * clocks, which most lookups read or write, so they take a disp8 */
+#define PART R11
+#define BASE R12
+/* rbp points this far into struct uarch: amid the TLBs' filters, which
+ * most lookups read or write, so they take a disp8 */
 #define BIAS ((int32_t)(offsetof(struct uarch, itlb.c.f_key) + \
 			offsetof(struct uarch, dtlb.c.f_slot[UARCH_CACHE_FILTER])) / 2)
 #define U(f) ((int32_t)offsetof(struct uarch, f) - BIAS)
@@ -112,7 +114,7 @@ static void dirty(struct jm *m, int32_t co)
 	b1(m->e, 1);
 }
 
-static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write);
+static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write, uint32_t stamp);
 
 /* cmp [tag + rax * 8], the key (an imm32 when it fits, else rcx) */
 static void cmp_tag(struct jm *m, int32_t co, uint64_t line)
@@ -164,6 +166,7 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 	s->write = (uint8_t)write;
 	s->part = part;
 	s->hint = NULL;
+	s->stamp = ++m->nstamp;
 	/* a key that fits an imm32 is compared as one (lookup_stub() then
 	 * puts it in rcx) */
 	if (line != ~0ull && !key_imm(line))
@@ -179,7 +182,7 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		d8(e, (uint64_t)(uintptr_t)s->hint);
 		cmp_tag(m, co, line);
 		s->at = jcc32(e, CC_NE);
-		touch(m, co, 0, 0, 0);
+		touch(m, co, 0, 0, 0, s->stamp);
 		if (key_imm(line)) {
 			op_mem(e, 0, 1, 0, 0xc7, 0, MB, -1, 0, C(f_key[0]));
 			d4(e, (uint32_t)(line + 1));
@@ -304,17 +307,52 @@ static void data_after(struct jm *m, unsigned k, unsigned pk, int write, unsigne
 		patch32(done, e->p);
 }
 
+/* LRU stamps. A touch stamps its line or BTB entry with the next count of
+ * u->lru_clock, which every LRU structure shares; their order is all that
+ * LRU compares. Counting on the clock in memory would chain each touch to
+ * the one before (a store, then its load), so translated code stamps from
+ * a base: BASE = the clock when the block's models code began (jm_begin()),
+ * and each lookup or BTB site has a number fixed at translation, rising
+ * in the order the sites run; its stamp is BASE + its number, and a way
+ * out puts the clock past the block's numbers (jm_exit()). Around code
+ * that counts on the clock itself (the subroutines, C) a stub puts the
+ * clock at its site's number and takes BASE back from it after
+ * (stamp_sync()), so the stamps keep rising. */
+
+/* the clock at stamp number stamp (after: BASE from the clock, past it) */
+static void stamp_sync(struct jm *m, uint32_t stamp, int after)
+{
+	if (after) {
+		op_mem(m->e, 0, 1, 0, 0x8b, BASE, MB, -1, 0, U(lru_clock));
+		alu_ri(m->e, 1, G1_SUB, BASE, (int32_t)stamp);
+	} else {
+		op_mem(m->e, 0, 1, 0, 0x8d, RSI, BASE, -1, 0, (int32_t)stamp);
+		op_mem(m->e, 0, 1, 0, 0x89, RSI, MB, -1, 0, U(lru_clock));
+	}
+}
+
+/* rsi = the stamp of number stamp, or with stamp 0 the clock counted on
+ * in memory (the subroutines: no site's) */
+static void stamp_rsi(struct jm *m, uint32_t stamp)
+{
+	if (stamp) {
+		op_mem(m->e, 0, 1, 0, 0x8d, RSI, BASE, -1, 0, (int32_t)stamp);   /* lea rsi, [base + stamp] */
+	} else {
+		alu_mi(m->e, G1_ADD, MB, U(lru_clock), 1);
+		op_mem(m->e, 0, 1, 0, 0x8b, RSI, MB, -1, 0, U(lru_clock));
+	}
+}
+
 /* uarch_cache_touch() of slot eax in the line's set, and a store's dirty
- * bit */
-static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write)
+ * bit; an LRU stamp as stamp_rsi()'s */
+static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write, uint32_t stamp)
 {
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, co);
 	int b;
 	int32_t d;
-	if (c->repl == UARCH_REPL_LRU) {   /* ++clock */
-		alu_mi(e, G1_ADD, MB, C(clock), 1);
-		op_mem(e, 0, 1, 0, 0x8b, RSI, MB, -1, 0, C(clock));
+	if (c->repl == UARCH_REPL_LRU) {
+		stamp_rsi(m, stamp);
 		d = arr(m, c->age, SLOTS(c) * sizeof(*c->age), C(age), RDI, &b);
 		op_mem(e, 0, 1, 0, 0x89, RSI, b, RAX, 3, d);
 	} else {   /* rsi = plru + the way's 16 bytes */
@@ -358,7 +396,7 @@ static void to_front(struct jm *m, int32_t co, unsigned drop)
  * (entry drop, the key's, dropped), and eax = 0 returned */
 static void hit_ret(struct jm *m, int32_t co, int dyn, int write, unsigned drop)
 {
-	touch(m, co, dyn, 0, write);
+	touch(m, co, dyn, 0, write, 0);
 	to_front(m, co, drop);
 	xor_zero(m->e, RAX);
 	b1(m->e, 0xc3);                                         /* ret */
@@ -397,7 +435,7 @@ static void set_search(struct jm *m, int32_t co, int write)
  * most recent line, then uarch_cache_find() (or set_search()), then
  * uarch_block_slow(). In: the key in rcx, the set in rdx (when the cache
  * has more than one, else the lookup's hint at rdi, set to where the
- * line is found), the op's part in r12d, its block in r10.
+ * line is found), the op's part in r11d, its block in r10.
  * Out: eax = 0 for a hit (to count), 1 when uarch_block_slow() did it. */
 static void lookup_sub(struct jm *m, int32_t co, int write)
 {
@@ -426,7 +464,7 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 	 * line is then first in the filter */
 	push(e, RDI);
 	push(e, R10);
-	push(e, R10);                                           /* and rsp % 16 = 0 for calls */
+	push(e, PART);                                          /* and rsp % 16 = 0 for calls */
 	uint8_t *found = NULL;
 	if (!search) {
 		op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, co);  /* lea rdi, [rbp+co] */
@@ -438,9 +476,9 @@ static void lookup_sub(struct jm *m, int32_t co, int write)
 		found = jcc8(e, CC_NE);
 	}
 	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
-	op_mem(e, 0, 1, 0, 0x8b, RSI, RSP, -1, 0, 0);             /* the block */
+	op_mem(e, 0, 1, 0, 0x8b, RSI, RSP, -1, 0, 8);             /* the block */
 	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
-	mov_rr32(e, RCX, PART);
+	op_mem(e, 0, 0, 0, 0x8b, RCX, RSP, -1, 0, 0);             /* the part */
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_slow);
 	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
 	mov_ri(e, RAX, 1);
@@ -475,16 +513,18 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, C(f_key[1]));
 		uint8_t *other = jcc32(e, CC_NE);
 		op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, C(f_slot[1]));
-		touch(m, co, 1, 0, s->write);
+		touch(m, co, 1, 0, s->write, s->stamp);
 		to_front(m, co, 1);
 		patch32(jmp32(e), s->hit);
 		patch32(other, e->p);
 	}
+	stamp_sync(m, s->stamp, 0);
 	mov_ri(e, PART, s->part);
 	mov_ri(e, R10, (uint64_t)(uintptr_t)m->ub);
 	if (s->hint)
 		mov_ri(e, RDI, (uint64_t)(uintptr_t)s->hint);
 	patch32(call32(e), sub);
+	stamp_sync(m, s->stamp, 1);
 	alu_rr(e, 0, G1_AND, RAX, RAX);
 	patch32(jcc32(e, CC_E), s->hit);
 	patch32(jmp32(e), s->back);
@@ -593,8 +633,8 @@ static void btb(struct jm *m, uint64_t pc, uint64_t target, enum jm_btb kind, in
 		}
 		s->at[1] = jcc32(e, CC_NE);
 	}
-	alu_mi(e, G1_ADD, MB, U(bp.clock), 1);                /* ++clock */
-	op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(bp.clock));
+	s->stamp = ++m->nstamp;
+	op_mem(e, 0, 1, 0, 0x8d, RAX, BASE, -1, 0, (int32_t)s->stamp);   /* lea rax, [base + stamp] */
 	op_mem(e, 0, 1, 0, 0x89, RAX, base, RSI, 3, at + 2 * n8);
 	s->back = e->p;
 	s->after = e->p;
@@ -616,6 +656,7 @@ static void btb_stub(struct jm *m, unsigned i)
 	for (unsigned k = 0; k < 2; k++)
 		if (s->at[k])
 			patch32(s->at[k], e->p);
+	stamp_sync(m, s->stamp, 0);
 	push(e, R8);
 	push(e, R8);   /* rsp stays aligned for the call */
 	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, U(bp));   /* lea rdi, [rbp+bp] */
@@ -628,6 +669,7 @@ static void btb_stub(struct jm *m, unsigned i)
 	b1(e, 0xff); b1(e, 0xd0);                             /* call rax */
 	pop(e, R8);
 	pop(e, R8);
+	stamp_sync(m, s->stamp, 1);
 	if (s->kind == BTB_DYN) {
 		mov_rr32(e, R9, RAX);
 		patch32(jmp32(e), s->back);
@@ -952,6 +994,8 @@ void jm_begin(struct jm *m, struct em *e, struct em *cold, const struct uarch *u
 	m->hints = hints;
 	m->nlook = 0;
 	m->nbtb = 0;
+	m->nstamp = 0;
+	op_mem(e, 0, 1, 0, 0x8b, BASE, MB, -1, 0, U(lru_clock));   /* the stamps' base */
 	const struct retire_rec *r = ub->r;
 	/* op 0, the first fetch: only when the last instruction before ended
 	 * in another fetch block, or a redirect came between. Else that block
@@ -990,6 +1034,7 @@ void jm_begin(struct jm *m, struct em *e, struct em *cold, const struct uarch *u
 			branch(m, x, x->pc + (x->ilen ? x->ilen : 4), 0, (int)i);
 	}
 	m->nbtb0 = m->nbtb;
+	m->nstamp0 = m->nstamp;
 }
 
 void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
@@ -1001,6 +1046,7 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 	m->next_in_pc = next_in_pc;
 	m->taken = taken;
 	m->nbtb = m->nbtb0;
+	m->nstamp = m->nstamp0;
 	const int jump = l->cls == UARCH_CLS_JAL || l->cls == UARCH_CLS_JALR;
 	const int redirect = jump || taken || next_in_pc || next != l->pc + (l->ilen ? l->ilen : 4);
 	const uint64_t line = redirect ? UARCH_NO_LINE
@@ -1026,6 +1072,9 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 		right(e);   /* no control transfer */
 		break;
 	}
+	/* the clock past the block's stamps */
+	op_mem(e, 0, 1, 0, 0x8d, RAX, BASE, -1, 0, (int32_t)m->nstamp);
+	op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(lru_clock));
 	const unsigned way = l->cls == UARCH_CLS_BRANCH && taken;   /* xc[], xm[] */
 	m->xc = ub->xc[way];
 	m->xm = ub->xm[way];

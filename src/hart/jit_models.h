@@ -30,6 +30,7 @@ struct jm_stub {
 	uint8_t write;         /* a store */
 	uint32_t part;         /* uarch_block_slow()'s at */
 	uint32_t *hint;        /* one set: the site's hint */
+	uint32_t stamp;        /* its LRU stamp's number (jit_models.c) */
 };
 
 /* a BTB lookup's way out of line (btb_stub()) and back */
@@ -39,6 +40,7 @@ struct jm_btb_site {
 	uint8_t *after;        /* where a wrong one goes on */
 	uint64_t pc, target;
 	int kind, ib;          /* enum jm_btb in jit_models.c; ib as jal()'s */
+	uint32_t stamp;        /* as struct jm_stub's */
 };
 
 /* One block's models' code being emitted */
@@ -50,6 +52,7 @@ struct jm {
 	struct uarch_block *ub;
 	struct jm_hints *hints;
 	uint64_t page;         /* its first fetch's ITLB line */
+	uint32_t nstamp, nstamp0;   /* LRU stamp numbers taken, and by jm_begin()'s code */
 	unsigned nlook;        /* its lookups' out-of-line paths */
 	struct jm_stub look[2 * 3 * 64];
 	/* the way out being emitted */

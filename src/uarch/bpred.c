@@ -35,6 +35,7 @@ static int is_pow2(uint32_t x) { return x && !(x & (x - 1)); }
 int uarch_bpred_init(struct uarch_bpred *b, const struct uarch_bpred_config *cfg)
 {
 	memset(b, 0, sizeof *b);
+	b->clock = &b->own_clock;
 	if (!is_pow2(cfg->pht_entries) || cfg->hist_bits > 32 ||
 	    (cfg->dir != UARCH_DIR_BIMODAL && cfg->dir != UARCH_DIR_GSHARE))
 		return -1;
@@ -101,7 +102,7 @@ void uarch_bpred_reset(struct uarch_bpred *b)
 		size_t n = ((size_t)b->btb_set_mask + 1) * b->btb_ways;
 		memset(b->btb_pc, 0, 3 * n * sizeof *b->btb_pc);   /* and btb_target, btb_age */
 	}
-	b->clock = 0;
+	/* the clock goes on: it may be shared (struct uarch_cache's) */
 	b->ras_top = b->ras_count = 0;
 	if (b->ind_entries)
 		memset(b->ind_target, 0, (size_t)b->ind_entries * sizeof *b->ind_target);
@@ -143,7 +144,7 @@ __attribute__((cold)) int uarch_btb_search(struct uarch_bpred *b, uint32_t base,
 	}
 	*hint = (uint8_t)v;
 	b->btb_target[base + v] = target;
-	b->btb_age[base + v] = ++b->clock;
+	b->btb_age[base + v] = ++*b->clock;
 	return ok;
 }
 

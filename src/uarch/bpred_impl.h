@@ -25,7 +25,7 @@ static inline __attribute__((always_inline)) int btb_predict(struct uarch_bpred 
 		return uarch_btb_search(b, base, key, target, hint);
 	const int ok = b->btb_target[s] == target;
 	b->btb_target[s] = target;
-	b->btb_age[s] = ++b->clock;
+	b->btb_age[s] = ++*b->clock;
 	return ok;
 }
 

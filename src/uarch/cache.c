@@ -54,6 +54,7 @@ static uint32_t plru_victim(uint64_t bits, uint32_t levels)
 int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg)
 {
 	memset(c, 0, sizeof *c);
+	c->clock = &c->own_clock;
 	if (!cfg->sets)
 		return 0;
 	/* a set's PLRU tree is one 64-bit word; LRU sets as wide as a TLB's */
@@ -143,8 +144,7 @@ void uarch_cache_invalidate(struct uarch_cache *c)
 	if (c->sig)
 		memset(c->sig, 0, n);
 	memset(c->age, 0, (c->repl == UARCH_REPL_LRU ? n : c->sets) * sizeof *c->age);
-	c->clock = 0;
-	c->nvalid = 0;
+	c->nvalid = 0;   /* the clock goes on: it may be shared */
 	memset(c->f_key, 0, sizeof c->f_key);
 	if (c->hx)
 		memset(c->hx, 0, ((size_t)c->hx_mask + 1) * sizeof *c->hx);

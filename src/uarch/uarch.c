@@ -82,6 +82,9 @@ int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t 
 	u->fetch_shift = u->l1i.present ? u->l1i.line_shift : 6;
 	u->dline_shift = u->l1d.present ? u->l1d.line_shift : 6;
 	u->fetch_line = UARCH_NO_LINE;
+	/* LRU compares stamps within a structure only, so one clock serves all */
+	u->l1i.clock = u->l1d.clock = u->l2.clock = &u->lru_clock;
+	u->itlb.c.clock = u->dtlb.c.clock = u->l2tlb.c.clock = u->bp.clock = &u->lru_clock;
 	return 0;
 }
 

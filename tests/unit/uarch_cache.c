@@ -92,6 +92,32 @@ void test_cache_lru_plru(void)
 	lru_vs_plru(UARCH_REPL_PLRU, 6, 1);
 }
 
+/* LRU compares stamps within one cache, so caches that share a clock (as
+ * the models' do, uarch_init()) keep their LRU exact: lru_vs_plru()'s
+ * sequence, another cache touched between its accesses and invalidated
+ * halfway (which leaves a shared clock as it is), evicts as before. */
+void test_cache_shared_clock(void)
+{
+	uint64_t clock = 0;
+	struct uarch_cache a, b;
+	struct uarch_cache_config cfg = { 1, 4, 16, UARCH_REPL_LRU };
+	CHECK(uarch_cache_init(&a, &cfg) == 0 && uarch_cache_init(&b, &cfg) == 0, "init");
+	a.clock = b.clock = &clock;
+	static const uint64_t seq[8] = { 0x00, 0x10, 0x20, 0x30, 0x00, 0x40, 0x10, 0x50 };
+	for (int i = 0; i < 8; i++) {
+		uarch_cache_access(&a, seq[i], 0, NULL);
+		uarch_cache_access(&b, (uint64_t)(i % 3) * 16, 0, NULL);
+		if (i == 4)
+			uarch_cache_invalidate(&b);
+	}
+	CHECK_EQ(a.misses, 7, "LRU misses with a shared clock");
+	CHECK(!uarch_cache_holds(&a, 0x20) && !uarch_cache_holds(&a, 0x30), "C and D evicted");
+	CHECK(uarch_cache_holds(&a, 0x00) && uarch_cache_holds(&a, 0x40), "A and E held");
+	CHECK_EQ(clock, 16, "one clock counted both caches' touches (8 each)");
+	uarch_cache_free(&a);
+	uarch_cache_free(&b);
+}
+
 /* 8 ways, one set, lines L0..L11 in order. After L0..L7 fill ways 0-7 every
  * tree bit is 0 (each last touch in a subtree was its upper way). Victims:
  * L8 -> way 0 (all bits 0; touch sets root, n2, n4); L9 -> way 4 (root=1,

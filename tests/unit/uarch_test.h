@@ -29,7 +29,7 @@ struct retire_rec ut_jump(uint8_t cls, uint64_t pc, uint64_t target, uint8_t rd,
 uint64_t ut_rand(uint64_t *state);
 
 #define UARCH_GROUPS(X) \
-	X(cache_direct) X(cache_lru_plru) X(cache_plru8) X(cache_reference) \
+	X(cache_direct) X(cache_lru_plru) X(cache_shared_clock) X(cache_plru8) X(cache_reference) \
 	X(hier_l1d_l2) \
 	X(hier_l2_writeback) X(fetch_l1i) X(tlb_strided) X(tlb_setassoc) \
 	X(tlb_facade) X(tlb_hugepage) X(tlb_walker) X(tlb_bare) \
