@@ -21,12 +21,13 @@
  * A BTB hint that is wrong is uarch_btb_predict()'s, the timing otherwise
  * uarch_block_resume()'s. Each part counts its own events,
  * so the counts and every model's state are exactly uarch_retire_block()'s
- * (tests/jit counting-*, tests/fuzz/fuzz_jit.c).
+ * (LRU stamps: their order, stamp_sync()) (tests/jit counting-*,
+ * tests/fuzz/fuzz_jit.c).
  *
  * Registers: rbx is the hart, rbp the models (struct uarch + BIAS, for all
  * of a translation cache's code: the guest registers' pool leaves it),
- * r14 the redirect penalty the predictor leaves, r13 the UARCH_IB bits;
- * the calls, to C, keep those. */
+ * r14 the redirect penalty the predictor leaves, r13 the UARCH_IB bits,
+ * r12 the LRU stamps' base (stamp_sync()); the calls, to C, keep those. */
 #include <stddef.h>
 #include <stdint.h>
 #include "jit_models.h"
