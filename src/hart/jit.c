@@ -231,7 +231,7 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 	if (d->imm)
 		alu_ri(e, 1, G1_ADD, RAX, d->imm);
 	if (t->rb && t->j->uarch)   /* for the models */
-		op_rm(e, 1, 0x89, RAX, RBX, OFF(jit_addr) + 8 * (int32_t)t->index);
+		store_rax(e, &t->h->jit_addr[t->index]);
 	if (size > 1) {
 		b1(e, 0xa8); b1(e, size - 1);  /* test al, size-1 */
 		side_exit(t, CC_NE, pc);
