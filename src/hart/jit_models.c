@@ -1073,9 +1073,7 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 		right(e);   /* no control transfer */
 		break;
 	}
-	/* the clock past the block's stamps */
-	op_mem(e, 0, 1, 0, 0x8d, RAX, BASE, -1, 0, (int32_t)m->nstamp);
-	op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(lru_clock));
+	stamp_sync(m, m->nstamp, 0);   /* the clock past the block's stamps */
 	const unsigned way = l->cls == UARCH_CLS_BRANCH && taken;   /* xc[], xm[] */
 	m->xc = ub->xc[way];
 	m->xm = ub->xm[way];
