@@ -10,7 +10,7 @@ if [ ! -x "$out/branchy" ] || [ "$src" -nt "$out/branchy" ]; then
 fi
 # The program gets rvpmu's environment, as one under perf gets perf's, and
 # its counts follow it (glibc's start-up reads it; the stack moves with
-# its size): an empty one makes these the README's numbers on any machine.
+# its size): an empty one keeps them from following the user's shell.
 run() { echo "\$ $*"; env -i "$@"; }
 run build/rvpmu stat --profile u74 -e cycles,instructions,branches,branch-misses -- "$out/branchy" 5 2>&1
 run build/rvpmu stat -e cycles,instructions,L1-dcache-loads,L1-dcache-load-misses,branch-misses,dTLB-load-misses \
