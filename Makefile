@@ -51,11 +51,11 @@ bench: setup
 	@bench/run.sh
 
 # The libFuzzer targets, a minute each (needs clang): ELF loader, perf.data
-# reader, event lists and core profiles, and block translation against the
-# step loop.
+# reader, event lists and core profiles, block translation against the
+# step loop, and the system-mode machine on any image.
 fuzz:
 	tests/fuzz/run.sh 60 && tests/fuzz/run_perfdata.sh 60 && tests/fuzz/run_spec.sh 60 && \
-	  tests/fuzz/run_jit.sh 60
+	  tests/fuzz/run_jit.sh 60 && tests/fuzz/run_system.sh 60
 
 clean:
 	rm -rf build build-asan build-nopmu

@@ -147,6 +147,7 @@ int machine_init(struct machine *m, const struct machine_opts *o, char *err, siz
 
 void machine_free(struct machine *m)
 {
+	core_free(&m->hart);
 	hart_free(&m->hart);
 }
 
