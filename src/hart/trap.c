@@ -183,6 +183,7 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		h->priv = (uint8_t)mpp;
 		hart_update_mstatus(h, ms);
 		h->pc = c->mepc;
+		hart_storm_resume(h, h->instret + 1);  /* the xRET retires on return */
 		if (h->ctr)
 			ctr_transfer(h->ctr, from, h->priv, xpc, c->mepc, CTR_TYPE_TRET, 0, xret_cycles(h));
 		return 0;
@@ -202,6 +203,7 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		h->priv = (uint8_t)spp;
 		hart_update_mstatus(h, ms);
 		h->pc = c->sepc;
+		hart_storm_resume(h, h->instret + 1);  /* the xRET retires on return */
 		if (h->ctr)
 			ctr_transfer(h->ctr, from, h->priv, xpc, c->sepc, CTR_TYPE_TRET, 0, xret_cycles(h));
 		return 0;
