@@ -5,13 +5,7 @@
  * See docs/bare-tests.md. */
 #include "rt.h"
 
-#define NOPS(n) ".rept " #n "\nnop\n.endr\n"
 #define R(csr) "csrr %0, " STR(csr) "\n"
-
-/* delta of CSR across "read; N nops; read" = N + 1 (the first read) */
-#define DELTA_NOPS(csr, n) ({ u64 a_, b_; \
-	asm volatile("csrr %0, " STR(csr) "\n" NOPS(n) "csrr %1, " STR(csr) : "=&r"(a_), "=&r"(b_) :: "memory"); \
-	b_ - a_; })
 
 static u64 first_trapping(u32 base)
 {
@@ -83,5 +77,37 @@ int main(void)
 	csrw(CSR_MHPMEVENT4, 0);
 	csrw(CSR_MHPMEVENT3, 0);
 	rt_eq(20, "event 0 (no event): mhpmcounter3 does not count", DELTA_NOPS(0xb03, 10), 0);
+
+	/* whether an instruction counts is decided before it executes: the
+	 * csrw that inhibits a counter counts, the one that releases it does
+	 * not (EDGE in rt.h) */
+	EDGE(minstret, CSR_MCOUNTINHIBIT, 1ul << 2, c, d);
+	rt_eq(21, "csrw mcountinhibit IR=1 counts itself: read, csrw, read -> 2", c, 2);
+	rt_eq(22, "IR=1: the next read -> 0", d, 0);
+	EDGE(minstret, CSR_MCOUNTINHIBIT, 0, c, d);
+	rt_eq(23, "csrw mcountinhibit IR=0 does not count itself: read, csrw, read -> 0", c, 0);
+	rt_eq(24, "IR=0: the next read -> 1", d, 1);
+	EDGE(mcycle, CSR_MCOUNTINHIBIT, 1ul << 0, c, d);
+	rt_eq(25, "csrw mcountinhibit CY=1 counts its cycle: read, csrw, read -> 2", c, 2);
+	rt_eq(26, "CY=1: the next read -> 0", d, 0);
+	EDGE(mcycle, CSR_MCOUNTINHIBIT, 0, c, d);
+	rt_eq(27, "csrw mcountinhibit CY=0 does not count its cycle: read, csrw, read -> 0", c, 0);
+	rt_eq(28, "CY=0: the next read -> 1", d, 1);
+	csrw(CSR_MHPMEVENT3, EV_INSTRET);
+	EDGE(0xb03, CSR_MCOUNTINHIBIT, 1ul << 3, c, d);
+	rt_eq(29, "csrw mcountinhibit HPM3=1 counts itself in mhpmcounter3 (event 2) -> 2", c, 2);
+	rt_eq(30, "HPM3=1: the next read -> 0", d, 0);
+	EDGE(0xb03, CSR_MCOUNTINHIBIT, 0, c, d);
+	rt_eq(31, "csrw mcountinhibit HPM3=0 does not count itself -> 0", c, 0);
+	rt_eq(32, "HPM3=0: the next read -> 1", d, 1);
+	/* the same for the selector: the csrw that sets event 2 does not
+	 * count, the one that sets event 0 does */
+	EDGE(0xb03, CSR_MHPMEVENT3, 0, c, d);
+	rt_eq(33, "csrw mhpmevent3 2 -> 0 counts itself: read, csrw, read -> 2", c, 2);
+	rt_eq(34, "event 0: the next read -> 0", d, 0);
+	EDGE(0xb03, CSR_MHPMEVENT3, EV_INSTRET, c, d);
+	rt_eq(35, "csrw mhpmevent3 0 -> 2 does not count itself -> 0", c, 0);
+	rt_eq(36, "event 2: the next read -> 1", d, 1);
+	csrw(CSR_MHPMEVENT3, 0);
 	return rt_done();
 }
