@@ -112,14 +112,15 @@ int rt_fdt_has_ext(const char *name);
 #define DELTA_NOPS(csr, n) ({ u64 a_, b_; \
 	asm volatile("csrr %0, " STR(csr) "\n" NOPS(n) "csrr %1, " STR(csr) : "=&r"(a_), "=&r"(b_) :: "memory"); \
 	b_ - a_; })
-/* A change of what counts, across "csrr a, CTR; csrw CTL, V; csrr b, CTR;
- * csrr c, CTR": D1 = b - a counts the read a and the csrw as things stood
- * before the csrw (what counts is decided before each instruction), D2 =
- * c - b counts the read b as they stand after it. */
-#define EDGE(ctr, ctl, v, d1, d2) do { u64 a_, b_, c_; \
+/* Checks N and N+1, a change of what counts: across "csrr a, CTR; csrw
+ * CTL, V; csrr b, CTR; csrr c, CTR", b - a (the read a and the csrw, as
+ * things stood before the csrw: what counts is decided before each
+ * instruction) must be W1, and c - b (the read b, as they stand after) W2. */
+#define EDGE(n, what, ctr, ctl, v, w1, w2) do { u64 a_, b_, c_; \
 	asm volatile("csrr %0, " STR(ctr) "\n csrw " STR(ctl) ", %3\n csrr %1, " STR(ctr) \
 		     "\n csrr %2, " STR(ctr) : "=&r"(a_), "=&r"(b_), "=&r"(c_) : "r"((u64)(v)) : "memory"); \
-	(d1) = b_ - a_; (d2) = c_ - b_; } while (0)
+	rt_eq((n), what ": read, csrw, read", b_ - a_, (w1)); \
+	rt_eq((n) + 1, what ": the next read", c_ - b_, (w2)); } while (0)
 /* rt_probe_X(mode): counter X (minstret, mcycle, mhpmcounter3) across "csrr
  * in M; mret to MODE (PRV_S or PRV_U); 10 nops there; ecall back to M",
  * up to the trap handler's first instruction, which reads it: the read
