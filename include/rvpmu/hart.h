@@ -1,6 +1,7 @@
 /* A RISC-V hart: architectural state and the step loop. */
 #ifndef RVPMU_HART_H
 #define RVPMU_HART_H
+#include <stddef.h>
 #include <stdint.h>
 #include "rvpmu/gmem.h"
 #include "rvpmu/isa.h"
@@ -62,6 +63,21 @@ struct dpage {
 struct hart_tlb {
 	uint64_t vpn, ppn, pte, mstatus;
 	uint8_t valid, priv;
+};
+
+/* Trap storms (src/hart/storm.c): a trap as the storm check saw it. */
+struct hart_trap_note {
+	uint64_t code;         /* cause, with bit 63 set for an interrupt */
+	uint64_t pc, tval;
+	uint64_t at;           /* instret when taken, or when its handler returned to pc */
+	uint32_t repeats;      /* in a row with nothing retired at pc in between */
+	uint8_t priv, valid;
+};
+struct hart_storm {
+	struct hart_trap_note last;   /* the latest trap */
+	struct hart_trap_note fault;  /* the latest fault (not an ecall): a handler may return to it */
+	uint64_t entry_at;            /* instret at the latest trap */
+	uint64_t idle;                /* traps taken with nothing retired since the one before */
 };
 
 struct hart {
@@ -144,6 +160,8 @@ struct hart {
 	uint64_t time_hz;      /* modelled timebase, ticks per second */
 	uint64_t insn_hz;      /* modelled instructions per second */
 	uint64_t time_offset;  /* ticks added by WFI idling and mtime writes */
+
+	struct hart_storm storm;
 };
 
 int hart_init(struct hart *h);
@@ -199,6 +217,25 @@ void hart_take_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq);
 int hart_trap_target(const struct hart *h, uint64_t cause, int irq);
 /* Take a trap into a given mode (firmware redirecting a trap to S). */
 void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int target);
+/* Trap storms: the run loops call hart_storm_enter() once per trap, before
+ * taking it (h->pc and h->priv where it was raised). It counts the trap in
+ * h->storm.idle when no instruction retired since the trap before (each
+ * such trap costs one unit of --max-insns), and returns 1 when the same
+ * trap (cause, pc, mode) has now come HART_STORM_REPEATS times in a row
+ * with no instruction retired in between. A return from a handler (xRET,
+ * rt_sigreturn) calls hart_storm_resume with the instret it resumes at:
+ * back at the pc of the latest fault (an exception other than an ecall),
+ * what the handler ran is not progress there, so a fault whose handler
+ * keeps returning to it is a storm too. */
+#define HART_STORM_REPEATS 10000
+enum { HART_EXIT_TRAP_STORM = 123 };   /* the exit status after a storm */
+int hart_storm_enter(struct hart *h, uint64_t cause, uint64_t tval, int irq);
+void hart_storm_resume(struct hart *h, uint64_t at);
+/* The latest trap hart_storm_enter saw: "load page fault (cause 13) at
+ * pc 0x..., tval 0x..., in U-mode, taken N times in a row ...". */
+void hart_storm_describe(const struct hart *h, char *buf, size_t len);
+/* The Privileged ISA's name of an mcause value (irq: an interrupt). */
+const char *hart_cause_name(uint64_t cause, int irq);
 /* A CSR access as software at privilege priv would make it (firmware
  * uses this at M). Returns 0, or -1 where the access would trap. */
 int hart_csr(struct hart *h, int priv, unsigned csr, int op, uint64_t val, uint64_t *old);

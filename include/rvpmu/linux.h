@@ -48,6 +48,7 @@ enum {
 	LINUX_EXIT_MAX_INSNS = 124,   /* --max-insns reached (as timeout(1)) */
 	LINUX_EXIT_DEADLOCK = 125,    /* a wait nothing can ever end: futex
 	                                 wait, sigsuspend with one thread */
+	LINUX_EXIT_TRAP_STORM = HART_EXIT_TRAP_STORM,  /* 123: hart_storm_enter */
 };
 
 /* Load the static ELF executable at path (ET_EXEC or static-pie) and build
@@ -69,7 +70,8 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 /* Run the loaded program to its end. Returns the guest's exit status
  * (0-255), 128+signal when a signal killed it (the reason is printed),
  * LINUX_EXIT_MAX_INSNS after printing "rvpmu: instruction limit N
- * reached", or LINUX_EXIT_DEADLOCK for a futex wait no thread can end. */
+ * reached", LINUX_EXIT_DEADLOCK for a futex wait no thread can end, or
+ * LINUX_EXIT_TRAP_STORM after a trap storm (hart_storm_enter). */
 int linux_run(struct hart *h, const struct linux_opts *o);
 
 /* Where the loaded program's image was placed (static-pie), else 0. */

@@ -107,6 +107,7 @@ struct machine {
 enum {
 	MACHINE_EXIT_MAX_INSNS = 124,   /* --max-insns reached */
 	MACHINE_EXIT_HANG = 125,        /* WFI with nothing that can wake it */
+	MACHINE_EXIT_TRAP_STORM = HART_EXIT_TRAP_STORM,   /* 123: see hart_storm_enter */
 };
 
 /* Build the machine and load the kernel: 0, or -1 with a message in err. */

@@ -6,9 +6,12 @@
  * Contract with the step loop (see docs/pmu-coverage.md):
  *  - Counter state is exact only at pmu_retire() boundaries: before any PMU
  *    CSR access, retire every instruction that precedes the accessing one.
- *  - After a write that returns PMU_F_REPLACE, retire the writing
- *    instruction on its own (one pmu_retire call for it alone): the write
- *    replaces that instruction's increment of the written counters.
+ *  - After a write, retire the writing instruction on its own (one
+ *    pmu_retire call for it alone): it counts as the counters stood before
+ *    its first write (mcountinhibit, mcyclecfg/minstretcfg, mhpmevent),
+ *    as Sail decides should_inc_minstret ahead of the instruction; and a
+ *    write that returns PMU_F_REPLACE replaces that instruction's
+ *    increment of the written counters.
  *  - pmu_horizon() says how many steps may run before the next
  *    retirement must be reported; recompute it after any PMU CSR write
  *    (PMU_F_WROTE), privilege change or pmu_set_cde().
@@ -93,6 +96,11 @@ struct pmu {
 	uint64_t hpm_mask;      /* implemented bits of an mhpmcounter */
 	uint32_t active[4];     /* per privilege: counters that count there */
 	uint32_t replace;       /* written by the current instruction */
+	/* active and evset as they were before the current instruction's
+	 * first write (held): its own events count by them */
+	bool held;
+	uint32_t held_active[4];
+	uint64_t held_evset[32];
 	bool lcofi_req;         /* count-overflow interrupt request not yet taken */
 };
 
@@ -139,10 +147,14 @@ void pmu_set_cde(struct pmu *p, bool cde);
  * the counters whose OF went 0 -> 1 (Sscofpmf), for sampling and skid. */
 uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_MAX]);
 /* n occurrences of one event, part of the current instruction: it does
- * not end it (a pending PMU_F_REPLACE still applies; pmu_retire ends it). */
+ * not end it (a pending PMU_F_REPLACE and the state before its writes
+ * still apply; pmu_retire ends it). */
 uint32_t pmu_count(struct pmu *p, unsigned priv, unsigned e, uint64_t n);
 /* n retired instructions of one cycle each and no other events. */
 uint32_t pmu_retire_n(struct pmu *p, unsigned priv, uint64_t n);
+/* Has the current instruction changed what counts (a PMU CSR write not
+ * yet ended by pmu_retire)? */
+bool pmu_held(const struct pmu *p);
 
 /* Steps that may run at priv before the next overflow can happen: running
  * fewer than this many cannot raise a count-overflow request, running

@@ -118,7 +118,7 @@ LBL(SCTRCLR): {
 	h->pc = pc;                                             \
 	if (csr_access(h, (unsigned)IMM, op, (src), (writes), &old_)) \
 		goto illegal;                                   \
-	hart_retire_csr_insn(h);                                \
+	hart_retire_csr_insn(h, ILEN);                          \
 	RD = old_;                                              \
 	if (h->system && (writes)) {                            \
 		pc += ILEN;                                     \

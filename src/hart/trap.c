@@ -111,23 +111,31 @@ static void collect_overflow(struct hart *h, uint64_t at)
 		h->lcofi_at = at + h->skid;
 }
 
-void hart_sync_pmu(struct hart *h)
+/* Hand the PMU the instructions up to instret `to` (one cycle each unless
+ * the timing model counts cycles) and the events in evc. */
+static void report(struct hart *h, uint64_t to)
 {
 #ifdef RVPMU_NO_PMU  /* the bench's baseline: counters never move */
-	h->pmu_synced = h->instret;
+	memset(h->evc, 0, sizeof(h->evc));
+	h->pmu_synced = to;
 	return;
 #endif
+	h->evc[PMU_EV_INSTRET] = to - h->pmu_synced;
+	if (!h->uarch)  /* else the timing model counted cycles */
+		h->evc[PMU_EV_CYCLES] = h->evc[PMU_EV_INSTRET];
+	pmu_retire(&h->pmu, h->priv, h->evc);
+	memset(h->evc, 0, sizeof(h->evc));
+	h->pmu_synced = to;
+	collect_overflow(h, to);
+}
+
+void hart_sync_pmu(struct hart *h)
+{
 	retire_fold(h);
-	if (h->instret != h->pmu_synced) {
-		/* one cycle per instruction unless the timing model counted them */
-		h->evc[PMU_EV_INSTRET] = h->instret - h->pmu_synced;
-		if (!h->uarch)  /* else the timing model counted cycles */
-			h->evc[PMU_EV_CYCLES] = h->evc[PMU_EV_INSTRET];
-		pmu_retire(&h->pmu, h->priv, h->evc);
-		memset(h->evc, 0, sizeof(h->evc));
-		h->pmu_synced = h->instret;
-	}
-	collect_overflow(h, h->instret);
+	if (h->instret != h->pmu_synced)
+		report(h, h->instret);
+	else
+		collect_overflow(h, h->instret);
 }
 
 void hart_deliver_lcofi(struct hart *h)
@@ -138,19 +146,30 @@ void hart_deliver_lcofi(struct hart *h)
 	}
 }
 
-/* A CSR instruction retires on its own, so that a counter write replaces
- * exactly that instruction's increment (Zicntr/Zihpm). */
-void hart_retire_csr_insn(struct hart *h)
+/* The instruction at h->pc retires on its own, next going to next_pc,
+ * with any before it the PMU has not seen: it counts in the mode it ran in
+ * and as the counters stood before it (Sail's should_inc_minstret, decided
+ * ahead of the instruction; pmu_retire ends what its PMU writes held), a
+ * counter it wrote taking the place of its increment (Zicsr). With models,
+ * they see it now when it changed what counts, so that its own events
+ * (its cycles) count that way too. */
+static void retire_alone(struct hart *h, uint64_t next_pc, int models_now, unsigned ev)
 {
-	pmu_retire_n(&h->pmu, h->priv, 1);
-	pmu_count(&h->pmu, h->priv, PMU_EV_CSR, 1);
-	h->pmu_synced = h->instret + 1;
-	collect_overflow(h, h->instret + 1);
+	if (models_now)
+		retire_finish(h, next_pc);
+	retire_fold(h);
+	h->evc[ev]++;
+	report(h, h->instret + 1);
 }
 
-/* CTR's time stamp of an xRET: the caller counts the instruction after
- * this returns, so its own (at least one) cycle is added here, as a
- * branch's is included in its record. */
+void hart_retire_csr_insn(struct hart *h, unsigned len)
+{
+	retire_alone(h, h->pc + len, pmu_held(&h->pmu), PMU_EV_CSR);
+}
+
+/* CTR's time stamp of an xRET, taken before the PMU and the models see
+ * it: its own (at least one) cycle is added here, as a branch's is
+ * included in its record. */
 static uint64_t xret_cycles(const struct hart *h)
 {
 	return hart_cycles(h) + 1;
@@ -170,10 +189,8 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 	case INSN_MRET: {
 		if (h->priv < PRIV_M)
 			return -1;
-		hart_sync_pmu(h);
-		pmu_retire_n(&h->pmu, h->priv, 1);  /* counted in the mode it ran in */
-		h->pmu_synced = h->instret + 1;
-		collect_overflow(h, h->instret + 1);
+		uint64_t stamp = xret_cycles(h);
+		retire_alone(h, c->mepc, 1, PMU_EV_NONE);  /* counted in M */
 		unsigned mpp = (unsigned)((ms & MS_MPP) >> MS_MPP_SHIFT);
 		ms = (ms & ~(MS_MPP | MS_MIE)) | ((ms & MS_MPIE) ? MS_MIE : 0) | MS_MPIE;
 		if (mpp != PRIV_M)
@@ -183,17 +200,16 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		h->priv = (uint8_t)mpp;
 		hart_update_mstatus(h, ms);
 		h->pc = c->mepc;
+		hart_storm_resume(h, h->instret + 1);  /* the xRET retires on return */
 		if (h->ctr)
-			ctr_transfer(h->ctr, from, h->priv, xpc, c->mepc, CTR_TYPE_TRET, 0, xret_cycles(h));
+			ctr_transfer(h->ctr, from, h->priv, xpc, c->mepc, CTR_TYPE_TRET, 0, stamp);
 		return 0;
 	}
 	case INSN_SRET: {
 		if (h->priv < PRIV_S || (h->priv == PRIV_S && (ms & MS_TSR)))
 			return -1;
-		hart_sync_pmu(h);
-		pmu_retire_n(&h->pmu, h->priv, 1);
-		h->pmu_synced = h->instret + 1;
-		collect_overflow(h, h->instret + 1);
+		uint64_t stamp = xret_cycles(h);
+		retire_alone(h, c->sepc, 1, PMU_EV_NONE);  /* counted in the mode it ran in */
 		unsigned spp = (ms & MS_SPP) ? PRIV_S : PRIV_U;
 		ms = (ms & ~(MS_SPP | MS_SIE)) | ((ms & MS_SPIE) ? MS_SIE : 0) | MS_SPIE;
 		ms &= ~MS_MPRV;  /* SRET always returns below M */
@@ -202,8 +218,9 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		h->priv = (uint8_t)spp;
 		hart_update_mstatus(h, ms);
 		h->pc = c->sepc;
+		hart_storm_resume(h, h->instret + 1);  /* the xRET retires on return */
 		if (h->ctr)
-			ctr_transfer(h->ctr, from, h->priv, xpc, c->sepc, CTR_TYPE_TRET, 0, xret_cycles(h));
+			ctr_transfer(h->ctr, from, h->priv, xpc, c->sepc, CTR_TYPE_TRET, 0, stamp);
 		return 0;
 	}
 	case INSN_WFI:

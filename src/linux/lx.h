@@ -188,6 +188,9 @@ long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled);
 /* An exception from the hart: send the signal Linux would (a handler
  * may catch it; else it is reported and kills the process). */
 void lx_trap(struct lx *p);
+/* hart_storm_enter() found a trap storm: say which, and end the process
+ * with LINUX_EXIT_TRAP_STORM. */
+void lx_trap_storm(struct lx *p);
 /* Take pending unblocked signals now (after a syscall returned). */
 void lx_signal_deliver_pending(struct lx *p);
 /* End the process as killed by sig (the caller has said why). */

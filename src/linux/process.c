@@ -158,11 +158,13 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 	struct lx *p = &lx_proc;
 	if (p->h != h)
 		return 1;
-	uint64_t start = h->instret;
+	/* --max-insns counts retired instructions and the traps taken with
+	 * none retired since the trap before (h->storm.idle) */
+	const uint64_t start = h->instret, idle_start = h->storm.idle;
 	while (!p->exited) {
 		uint64_t budget = RUN_CHUNK;
 		if (o->max_insns) {
-			uint64_t used = h->instret - start;
+			uint64_t used = h->instret - start + (h->storm.idle - idle_start);
 			if (used >= o->max_insns) {
 				lx_warn(p, "rvpmu: instruction limit %llu reached",
 					(unsigned long long)o->max_insns);
@@ -186,7 +188,9 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 		case STOP_TRAP:
 			if (o->on_trap)
 				o->on_trap(h);
-			if (h->cause == CAUSE_USER_ECALL)
+			if (hart_storm_enter(h, h->cause, h->tval, 0))
+				lx_trap_storm(p);
+			else if (h->cause == CAUSE_USER_ECALL)
 				lx_syscall(p);
 			else
 				lx_trap(p);

@@ -62,20 +62,6 @@ void lx_die(struct lx *p, int sig)
 	p->status = LINUX_EXIT_SIGNAL_BASE + sig;
 }
 
-static const char *cause_name(uint64_t c)
-{
-	static const char *const n[] = {
-		"instruction address misaligned", "instruction access fault",
-		"illegal instruction", "breakpoint", "load address misaligned",
-		"load access fault", "store/AMO address misaligned",
-		"store/AMO access fault", "environment call from U-mode",
-		"environment call from S-mode", "reserved", "environment call from M-mode",
-		"instruction page fault", "load page fault", "reserved",
-		"store/AMO page fault",
-	};
-	return c < sizeof(n) / sizeof(n[0]) ? n[c] : "unknown exception";
-}
-
 static void report_fault(struct lx *p, int sig)
 {
 	struct hart *h = p->h;
@@ -102,7 +88,7 @@ static void report_fault(struct lx *p, int sig)
 		}
 	}
 	lx_warn(p, "rvpmu: %s: fatal signal %s at pc 0x%llx: %s (cause %llu), tval 0x%llx: %s",
-		p->name, lx_signame(sig), (unsigned long long)h->pc, cause_name(h->cause),
+		p->name, lx_signame(sig), (unsigned long long)h->pc, hart_cause_name(h->cause, 0),
 		(unsigned long long)h->cause, (unsigned long long)h->tval, dis);
 }
 
@@ -206,32 +192,55 @@ void lx_signal_deliver_pending(struct lx *p)
 	raise_sig(p, sig, SI_USER, false, 0);
 }
 
-/* arch/riscv/kernel/traps.c: which signal each exception sends. */
-void lx_trap(struct lx *p)
+/* arch/riscv/kernel/traps.c: which signal each exception sends, with
+ * its si_code. */
+static int fault_signal(const struct hart *h, int *code)
 {
-	struct hart *h = p->h;
-	int sig, code;
 	switch (h->cause) {
 	case CAUSE_MISALIGNED_FETCH: case CAUSE_MISALIGNED_LOAD: case CAUSE_MISALIGNED_STORE:
-		sig = LX_SIGBUS, code = BUS_ADRALN; break;
-	case CAUSE_ILLEGAL_INSN:
-		sig = LX_SIGILL, code = ILL_ILLOPC; break;
+		*code = BUS_ADRALN;
+		return LX_SIGBUS;
 	case CAUSE_BREAKPOINT:
-		sig = LX_SIGTRAP, code = TRAP_BRKPT; break;
+		*code = TRAP_BRKPT;
+		return LX_SIGTRAP;
 	case CAUSE_FETCH_ACCESS: case CAUSE_LOAD_ACCESS: case CAUSE_STORE_ACCESS:
-		sig = LX_SIGSEGV, code = SEGV_ACCERR; break;
+		*code = SEGV_ACCERR;
+		return LX_SIGSEGV;
 	case CAUSE_FETCH_PAGE_FAULT: case CAUSE_LOAD_PAGE_FAULT: case CAUSE_STORE_PAGE_FAULT: {
 		/* mapped but not permitted is ACCERR, unmapped is MAPERR */
 		uint64_t a = h->tval;
 		bool mapped = a < h->mem.size && h->mem.pflags[a >> GPAGE_SHIFT];
-		sig = LX_SIGSEGV, code = mapped ? SEGV_ACCERR : SEGV_MAPERR;
-		break;
+		*code = mapped ? SEGV_ACCERR : SEGV_MAPERR;
+		return LX_SIGSEGV;
 	}
-	default:
-		sig = LX_SIGILL, code = ILL_ILLOPC; break;
 	}
+	*code = ILL_ILLOPC;   /* illegal instruction, and anything else */
+	return LX_SIGILL;
+}
+
+void lx_trap(struct lx *p)
+{
+	struct hart *h = p->h;
+	int code, sig = fault_signal(h, &code);
 	uint64_t addr = sig == LX_SIGILL || sig == LX_SIGTRAP ? h->pc : h->tval;
 	raise_sig(p, sig, code, true, addr);
+}
+
+void lx_trap_storm(struct lx *p)
+{
+	struct hart *h = p->h;
+	char what[256], how[96];
+	hart_storm_describe(h, what, sizeof(what));
+	int nr = (int)h->x[17], code, sig = fault_signal(h, &code);
+	if (h->cause == CAUSE_USER_ECALL)
+		snprintf(how, sizeof(how), "the system call %s (%d)",
+			 nr >= 0 && nr < LX_NSYSCALLS && lx_sysname[nr] ? lx_sysname[nr] : "?", nr);
+	else
+		snprintf(how, sizeof(how), "the %s handler at 0x%llx", lx_signame(sig),
+			 (unsigned long long)p->sa[sig].handler);
+	lx_warn(p, "rvpmu: %s: trap storm: %s; handled by %s", p->name, what, how);
+	p->exited = true;
+	p->status = LINUX_EXIT_TRAP_STORM;
 }
 
 static long sys_rt_sigaction(struct lx *p, const uint64_t *a)
@@ -341,6 +350,8 @@ static long sys_rt_sigreturn(struct lx *p)
 	h->frm = (fcsr >> 5) & 7;
 	p->sigmask = get64(uc, UC_SIGMASK) & ~UNBLOCKABLE;
 	p->noret = true;
+	/* back at the instruction that faulted: the handler was no progress */
+	hart_storm_resume(h, h->instret);
 	return 0;
 }
 

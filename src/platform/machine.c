@@ -186,10 +186,30 @@ static uint64_t insns_to_timer(const struct machine *m)
 	return n > ~0ull ? ~0ull : (uint64_t)n;
 }
 
+/* A trap about to be taken: 1 (after saying so) when it is a trap storm.
+ * The vector named is the one the trap goes to; the built-in SBI sends
+ * what it does not handle itself on to S (its redirect). */
+static int trap_storm(struct machine *m, uint64_t cause, uint64_t tval, int irq)
+{
+	struct hart *h = &m->hart;
+	if (!hart_storm_enter(h, cause, tval, irq))
+		return 0;
+	char what[256];
+	hart_storm_describe(h, what, sizeof(what));
+	int to_m = hart_trap_target(h, cause, irq) == PRIV_M;
+	const char *how = !to_m ? "handled in S-mode at stvec" : m->builtin_sbi ?
+		"the built-in SBI passes it to S-mode at stvec" : "handled in M-mode at mtvec";
+	fprintf(stderr, "rvpmu: trap storm: %s; %s 0x%llx\n", what, how,
+		(unsigned long long)(to_m && !m->builtin_sbi ? h->csr.mtvec : h->csr.stvec));
+	return 1;
+}
+
 int machine_run(struct machine *m)
 {
 	struct hart *h = &m->hart;
-	uint64_t start = h->instret;
+	/* --max-insns counts retired instructions and the traps taken with
+	 * none retired since the trap before (h->storm.idle) */
+	const uint64_t start = h->instret, idle_start = h->storm.idle;
 	for (;;) {
 		if (m->finished)
 			return m->exit_code;
@@ -209,6 +229,8 @@ int machine_run(struct machine *m)
 		h->mip_hw = machine_irq_lines(m);
 		int irq = hart_pending_irq(h);
 		if (irq >= 0) {
+			if (trap_storm(m, (uint64_t)irq, 0, 1))
+				return MACHINE_EXIT_TRAP_STORM;
 			if (m->builtin_sbi && hart_trap_target(h, (uint64_t)irq, 1) == PRIV_M) {
 				sbi_trap(m, (uint64_t)irq, 0, 1);
 				continue;  /* the firmware may have raised an S interrupt */
@@ -216,7 +238,7 @@ int machine_run(struct machine *m)
 			hart_take_trap(h, (uint64_t)irq, 0, 1);
 		}
 
-		uint64_t budget = ~0ull, used = h->instret - start;
+		uint64_t budget = ~0ull, used = h->instret - start + (h->storm.idle - idle_start);
 		if (m->o.max_insns) {
 			if (used >= m->o.max_insns) {
 				fprintf(stderr, "rvpmu: instruction limit %llu reached at pc 0x%llx\n",
@@ -248,6 +270,8 @@ int machine_run(struct machine *m)
 		enum hart_stop r = hart_run(h, budget);
 		hart_sync_pmu(h);
 		if (r == STOP_TRAP) {
+			if (trap_storm(m, h->cause, h->tval, 0))
+				return MACHINE_EXIT_TRAP_STORM;
 			if (m->builtin_sbi && hart_trap_target(h, h->cause, 0) == PRIV_M)
 				sbi_trap(m, h->cause, h->tval, 0);
 			else

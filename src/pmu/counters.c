@@ -59,6 +59,25 @@ void pmu_update(struct pmu *p)
 	p->active[2] = 0;
 }
 
+/* Before a write changes what counts: the writing instruction itself
+ * counts as things stood before it (Sail evaluates should_inc_minstret
+ * ahead of the instruction; mcycle, a cycle per instruction without the
+ * models, follows the same rule), so the csrw that clears an inhibit does
+ * not count and the one that sets it does. */
+void pmu_hold(struct pmu *p)
+{
+	if (p->held)
+		return;
+	memcpy(p->held_active, p->active, sizeof(p->active));
+	memcpy(p->held_evset, p->evset, sizeof(p->evset));
+	p->held = true;
+}
+
+bool pmu_held(const struct pmu *p)
+{
+	return p->held;
+}
+
 /* Priv "Hardware Performance Monitor": a write stores the value (WARL
  * width) and replaces the writing instruction's own increment (Zicsr
  * "CSR Instructions" on minstret; Priv on mcycle/mhpmcounter). */
@@ -151,6 +170,7 @@ static int csr_read(const struct pmu *p, unsigned priv, unsigned csr, uint64_t *
 
 static void csr_write(struct pmu *p, unsigned csr, uint64_t v, unsigned *f)
 {
+	pmu_hold(p);
 	if (csr >= PMU_CSR_MCYCLE && csr <= PMU_CSR_MHPMCOUNTER31)
 		pmu_counter_write(p, csr - PMU_CSR_MCYCLE, v, f);
 	else if (csr >= PMU_CSR_MHPMEVENT3 && csr <= PMU_CSR_MHPMEVENT31)
@@ -214,15 +234,25 @@ static uint64_t add_counter(struct pmu *p, unsigned i, uint64_t k)
 	return 0;
 }
 
+/* The counters the current instruction counts in priv, and their event
+ * sets: as they stood before its first write, less those it wrote. */
+static uint32_t counting(const struct pmu *p, unsigned priv, const uint64_t **evset)
+{
+	*evset = p->held ? p->held_evset : p->evset;
+	return (p->held ? p->held_active : p->active)[priv & 3] & ~p->replace;
+}
+
 uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_MAX])
 {
-	uint32_t act = p->active[priv & 3] & ~p->replace, ovf = 0;
+	const uint64_t *evset;
+	uint32_t act = counting(p, priv, &evset), ovf = 0;
 	p->replace = 0;
+	p->held = false;
 	while (act) {
 		unsigned i = __builtin_ctz(act);
 		act &= act - 1;
 		uint64_t k = 0;
-		for (uint64_t s = p->evset[i]; s; s &= s - 1)
+		for (uint64_t s = evset[i]; s; s &= s - 1)
 			k += counts[__builtin_ctzll(s)];
 		if (k)
 			ovf |= add_counter(p, i, k);
@@ -232,14 +262,16 @@ uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_M
 
 uint32_t pmu_count(struct pmu *p, unsigned priv, unsigned e, uint64_t n)
 {
-	/* part of the current instruction: a pending replace still applies */
-	uint32_t act = p->active[priv & 3] & ~p->replace, ovf = 0;
+	/* part of the current instruction: a pending replace, and the state
+	 * before its writes, still apply */
+	const uint64_t *evset;
+	uint32_t act = counting(p, priv, &evset), ovf = 0;
 	if (e >= PMU_EV_MAX || !n)
 		return 0;
 	while (act) {
 		unsigned i = __builtin_ctz(act);
 		act &= act - 1;
-		if (p->evset[i] & PMU_EV_BIT(e))
+		if (evset[i] & PMU_EV_BIT(e))
 			ovf |= add_counter(p, i, n);
 	}
 	return ovf;

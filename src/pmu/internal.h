@@ -21,6 +21,7 @@ static inline uint64_t pmu_inh_bit(unsigned priv)
 uint64_t pmu_inh_mask(const struct pmu *p);
 
 /* counters.c */
+void pmu_hold(struct pmu *p);
 void pmu_update(struct pmu *p);
 void pmu_counter_write(struct pmu *p, unsigned i, uint64_t v, unsigned *f);
 

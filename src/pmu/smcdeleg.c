@@ -57,6 +57,7 @@ int pmu_sireg_access(struct pmu *p, unsigned priv, uint64_t sel, unsigned n,
 	if (!writes)
 		return PMU_OK;
 	uint64_t nv = pmu_apply(op, *old, val);
+	pmu_hold(p);
 	if (n == 1) {
 		pmu_counter_write(p, i, nv, &f);
 	} else {

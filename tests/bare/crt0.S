@@ -173,3 +173,38 @@ rt_csrw_\base:
 	CSR_TABLES 0x320
 	CSR_TABLES 0xc00
 	.option pop
+
+/* rt_probe_<name>(mode): read counter CSR in M, mret to MODE (mstatus.MPP),
+ * run 10 nops there and ecall back to a handler whose first instruction
+ * reads the counter again; returns the difference (see rt.h). */
+.macro MODE_PROBE name, csr
+	.globl rt_probe_\name
+	.balign 4
+rt_probe_\name:
+	csrr t3, mtvec
+	la t4, 2f
+	csrw mtvec, t4
+	la t4, 1f
+	csrw mepc, t4
+	slli a0, a0, 11
+	li t5, 0x1800			/* mstatus.MPP */
+	csrc mstatus, t5
+	csrs mstatus, a0
+	csrr t0, \csr
+	mret
+1:	.rept 10
+	nop
+	.endr
+	ecall
+	.balign 4
+2:	csrr t1, \csr
+	csrw mtvec, t3
+	sub a0, t1, t0
+	ret
+.endm
+	.option push
+	.option norvc
+	MODE_PROBE minstret, minstret
+	MODE_PROBE mcycle, mcycle
+	MODE_PROBE hpm3, 0xb03
+	.option pop

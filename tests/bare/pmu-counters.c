@@ -5,13 +5,7 @@
  * See docs/bare-tests.md. */
 #include "rt.h"
 
-#define NOPS(n) ".rept " #n "\nnop\n.endr\n"
 #define R(csr) "csrr %0, " STR(csr) "\n"
-
-/* delta of CSR across "read; N nops; read" = N + 1 (the first read) */
-#define DELTA_NOPS(csr, n) ({ u64 a_, b_; \
-	asm volatile("csrr %0, " STR(csr) "\n" NOPS(n) "csrr %1, " STR(csr) : "=&r"(a_), "=&r"(b_) :: "memory"); \
-	b_ - a_; })
 
 static u64 first_trapping(u32 base)
 {
@@ -83,5 +77,22 @@ int main(void)
 	csrw(CSR_MHPMEVENT4, 0);
 	csrw(CSR_MHPMEVENT3, 0);
 	rt_eq(20, "event 0 (no event): mhpmcounter3 does not count", DELTA_NOPS(0xb03, 10), 0);
+
+	/* whether an instruction counts is decided before it executes: the
+	 * csrw that inhibits a counter counts, the one that releases it does
+	 * not (EDGE in rt.h) */
+	EDGE(21, "csrw mcountinhibit IR=1 counts itself", minstret, CSR_MCOUNTINHIBIT, 1ul << 2, 2, 0);
+	EDGE(23, "csrw mcountinhibit IR=0 does not count itself", minstret, CSR_MCOUNTINHIBIT, 0, 0, 1);
+	EDGE(25, "csrw mcountinhibit CY=1 counts its cycle", mcycle, CSR_MCOUNTINHIBIT, 1ul << 0, 2, 0);
+	EDGE(27, "csrw mcountinhibit CY=0 does not count its cycle", mcycle, CSR_MCOUNTINHIBIT, 0, 0, 1);
+	csrw(CSR_MHPMEVENT3, EV_INSTRET);
+	EDGE(29, "csrw mcountinhibit HPM3=1 counts itself in mhpmcounter3 (event 2)", 0xb03,
+	     CSR_MCOUNTINHIBIT, 1ul << 3, 2, 0);
+	EDGE(31, "csrw mcountinhibit HPM3=0 does not count itself", 0xb03, CSR_MCOUNTINHIBIT, 0, 0, 1);
+	/* the same for the selector: the csrw that sets event 2 does not
+	 * count, the one that sets event 0 does */
+	EDGE(33, "csrw mhpmevent3 from 2 to 0 counts itself", 0xb03, CSR_MHPMEVENT3, 0, 2, 0);
+	EDGE(35, "csrw mhpmevent3 from 0 to 2 does not count itself", 0xb03, CSR_MHPMEVENT3, EV_INSTRET, 0, 1);
+	csrw(CSR_MHPMEVENT3, 0);
 	return rt_done();
 }

@@ -3,10 +3,6 @@
  * filtering, skid bound. See docs/bare-tests.md. */
 #include "rt.h"
 
-#define NOPS(n) ".rept " #n "\nnop\n.endr\n"
-#define DELTA_NOPS(csr, n) ({ u64 a_, b_; \
-	asm volatile("csrr %0, " STR(csr) "\n" NOPS(n) "csrr %1, " STR(csr) : "=&r"(a_), "=&r"(b_) :: "memory"); \
-	b_ - a_; })
 #define LCOF (1ul << IRQ_LCOF)
 #define N 20			/* events to overflow in the M-mode checks */
 #define SKID_MAX 8		/* bound until the core profile gives one */
@@ -200,6 +196,23 @@ int main(void)
 	rt_eq(32, "mie.LCOFIE=0: overflow pends LCOFIP but no trap",
 	      (csrr(mip) & LCOF) | (u64)rt_trap.count, LCOF);
 	csrc(mip, LCOF);
+
+	/* whether an instruction counts is decided before it executes: the
+	 * csrw that sets MINH counts, the one that clears it does not */
+	csrw(CSR_MHPMEVENT3, EV_INSTRET);
+	EDGE(33, "csrw mhpmevent3 MINH=1 counts itself", 0xb03, CSR_MHPMEVENT3, HPM_MINH | EV_INSTRET, 2, 0);
+	EDGE(35, "csrw mhpmevent3 MINH=0 does not count itself", 0xb03, CSR_MHPMEVENT3, EV_INSTRET, 0, 1);
+	/* the mode an instruction counts in: an mret in M, the ecall nowhere
+	 * (rt_probe_hpm3: read in M, mret, 10 nops in S or U, ecall) */
+	csrw(CSR_MHPMEVENT3, HPM_SINH | HPM_UINH | EV_INSTRET);
+	rt_eq(37, "M only: read and mret count, S nops and the ecall not -> 2", rt_probe_hpm3(PRV_S), 2);
+	rt_eq(38, "M only: read and mret count, U nops and the ecall not -> 2", rt_probe_hpm3(PRV_U), 2);
+	csrw(CSR_MHPMEVENT3, HPM_MINH | HPM_UINH | EV_INSTRET);
+	rt_eq(39, "S only: the mret to S counts in M (not), the 10 S nops do -> 10", rt_probe_hpm3(PRV_S), 10);
+	csrw(CSR_MHPMEVENT3, HPM_MINH | HPM_SINH | EV_INSTRET);
+	rt_eq(40, "U only: the 10 U nops count, the ecall from U does not -> 10", rt_probe_hpm3(PRV_U), 10);
+	csrw(CSR_MHPMEVENT3, EV_INSTRET);
+	rt_eq(41, "no filter: read, mret, 10 U nops -> 12", rt_probe_hpm3(PRV_U), 12);
 	csrw(CSR_MHPMEVENT3, 0);
 	return rt_done();
 }

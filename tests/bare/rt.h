@@ -105,6 +105,31 @@ void csr_write_dyn(u32 csr, u64 v);
 /* Does the boot device tree advertise ISA extension NAME? -1: no tree */
 int rt_fdt_has_ext(const char *name);
 
+/* Counting across exact instruction sequences (4-byte nops). A CSR read
+ * returns the value before the reading instruction retires. */
+#define NOPS(n) ".rept " #n "\nnop\n.endr\n"
+/* delta of CSR across "read; N nops; read" = N + 1 (the first read) */
+#define DELTA_NOPS(csr, n) ({ u64 a_, b_; \
+	asm volatile("csrr %0, " STR(csr) "\n" NOPS(n) "csrr %1, " STR(csr) : "=&r"(a_), "=&r"(b_) :: "memory"); \
+	b_ - a_; })
+/* Checks N and N+1, a change of what counts: across "csrr a, CTR; csrw
+ * CTL, V; csrr b, CTR; csrr c, CTR", b - a (the read a and the csrw, as
+ * things stood before the csrw: what counts is decided before each
+ * instruction) must be W1, and c - b (the read b, as they stand after) W2. */
+#define EDGE(n, what, ctr, ctl, v, w1, w2) do { u64 a_, b_, c_; \
+	asm volatile("csrr %0, " STR(ctr) "\n csrw " STR(ctl) ", %3\n csrr %1, " STR(ctr) \
+		     "\n csrr %2, " STR(ctr) : "=&r"(a_), "=&r"(b_), "=&r"(c_) : "r"((u64)(v)) : "memory"); \
+	rt_eq((n), what ": read, csrw, read", b_ - a_, (w1)); \
+	rt_eq((n) + 1, what ": the next read", c_ - b_, (w2)); } while (0)
+/* rt_probe_X(mode): counter X (minstret, mcycle, mhpmcounter3) across "csrr
+ * in M; mret to MODE (PRV_S or PRV_U); 10 nops there; ecall back to M",
+ * up to the trap handler's first instruction, which reads it: the read
+ * and the mret count in M, the nops in MODE, the ecall nowhere (an
+ * instruction that traps does not retire). */
+u64 rt_probe_minstret(u64 mode);
+u64 rt_probe_mcycle(u64 mode);
+u64 rt_probe_hpm3(u64 mode);
+
 /* Run one instruction (assembler text) at a known address: returns the
  * address; rt_trap tells whether and how it trapped. */
 #define TRY(insn, ...) ({ u64 pc_; rt_trap_clear(); \

@@ -36,13 +36,28 @@ pmu-counters|12|*|mcountinhibit.CY=1 does not stop mcycle
 pmu-counters|16|0x1f5|csrw mhpmcounter3, X (event 2) is followed by the writing instruction'"'"'s increment (X+1)
 pmu-counters|18|0x0|a second counter programmed with event 2 does not count (one counter per event)
 pmu-counters|19|*|mcountinhibit.HPM3=1 does not stop mhpmcounter3
+pmu-counters|22|*|minstret moves on after the csrw that sets mcountinhibit.IR (by an unrelated amount)
+pmu-counters|23|*|the csrw that clears mcountinhibit.IR is followed by an unrelated jump of minstret
+pmu-counters|26|*|mcycle moves on after the csrw that sets mcountinhibit.CY
+pmu-counters|27|*|the csrw that clears mcountinhibit.CY is followed by an unrelated jump of mcycle
+pmu-counters|30|*|mhpmcounter3 moves on after the csrw that sets mcountinhibit.HPM3
+pmu-counters|31|*|the csrw that clears mcountinhibit.HPM3 is followed by an unrelated jump of mhpmcounter3
+pmu-counters|33|*|the csrw that sets mhpmevent3 to 0 moves mhpmcounter3 by an unrelated amount
+pmu-counters|35|*|the csrw that sets mhpmevent3 to 2 moves mhpmcounter3 by an unrelated amount
 pmu-sscofpmf|4|0x15|counter preset by csrw also counts the csrw itself (wraps one event early)
 pmu-sscofpmf|8|0x15|same on the second wrap
 sstc|14|0x20|with menvcfg.STCE = 0 the stimecmp compare still drives STIP (the spec: STIP reverts to its behaviour without Sstc)
 pmu-sscofpmf|24|0x8|scountovf read in M is masked by mcounteren (M must see every OF bit)
 pmu-sscofpmf|26|0xb|mhpmevent.MINH ignored: counts in M
 pmu-sscofpmf|28|0xb|mhpmevent.SINH ignored: counts in S
-pmu-sscofpmf|30|0xb|mhpmevent.UINH ignored: counts in U'
+pmu-sscofpmf|30|0xb|mhpmevent.UINH ignored: counts in U
+pmu-sscofpmf|34|0x1|MINH ignored: the read after the csrw that sets it counts
+pmu-sscofpmf|35|0x2|MINH ignored: the csrw that clears it counts, as does the read before
+pmu-sscofpmf|37|0xd|xINH ignored, and the ecall that traps counts as retired: 13 = read + mret + 10 nops + ecall
+pmu-sscofpmf|38|0xd|same, to U
+pmu-sscofpmf|39|0xd|same, S only
+pmu-sscofpmf|40|0xd|same, U only
+pmu-sscofpmf|41|0xd|no filter: the ecall that traps counts as retired (13, not 12)'
 
 build() {	# build TEST: $out/TEST.elf
 	$CC -march=rv64gc_zicsr_zifencei -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles \

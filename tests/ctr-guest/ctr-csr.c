@@ -243,5 +243,12 @@ int main(void)
 	CHK_TRAP("mstateen0 in M -> illegal (no Smstateen)", pc, 2, RD_T0(0x30c));
 	if (no_stateen)
 		rt_puts("SKIP mstateen0.CTR gating of S access: no Smstateen on this hart\n");
+
+	/* a CTR CSR access retires like any CSR instruction, losing none of
+	 * the instructions before it: read, 10 nops, csrr sctrctl, read */
+	u64 a, b;
+	asm volatile("csrr %0, minstret\n" NOPS(10) "csrr zero, 0x14e\n csrr %1, minstret"
+		     : "=&r"(a), "=&r"(b) :: "memory");
+	CHK("minstret across 10 nops and a CTR CSR read -> 12", b - a, 12);
 	return rt_done();
 }

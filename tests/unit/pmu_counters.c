@@ -388,3 +388,67 @@ void test_write_replaces(void)
 	pmu_count(&p, M, PMU_EV_INSTRET, 1);
 	CHECK_EQ(pt_rdm(&p, 0xb03), 51, "pmu_count after the writer retired");
 }
+
+/* What counts is decided before each instruction (Sail's should_inc_*):
+ * the writing instruction counts as the counters stood before its first
+ * write; pmu_retire ends that, and pmu_count during it sees the same. */
+void test_state_before(void)
+{
+	struct pmu p;
+	uint64_t old;
+	static const uint64_t none[PMU_EV_MAX];
+	pt_make(&p, NULL);
+	pt_wrm(&p, 0x323, 2);  /* hpm3: instructions */
+	pt_wrm(&p, 0x324, 3);  /* hpm4: loads */
+	CHECK(!pmu_held(&p), "nothing held after a whole CSR instruction");
+	pmu_csr_access(&p, M, 0x320, PMU_CSR_WRITE, (1u << 2) | (1u << 3), 1, &old, NULL);
+	CHECK(pmu_held(&p), "a write holds the state before it");
+	CHECK_EQ(pmu_events_in_use(&p, M) & PMU_EV_BIT(PMU_EV_INSTRET), 0,
+		 "what comes after sees the write");
+	pmu_retire_n(&p, M, 1);
+	CHECK(!pmu_held(&p), "pmu_retire ends the instruction");
+	CHECK_EQ(pt_rdm(&p, 0xb02), 1, "the csrw that inhibits IR counts in minstret");
+	CHECK_EQ(pt_rdm(&p, 0xb03), 1, "and in hpm3 (HPM3 inhibited by the same write)");
+	pmu_retire_n(&p, M, 5);
+	CHECK_EQ(pt_rdm(&p, 0xb02), 1, "inhibited after it");
+	pmu_csr_access(&p, M, 0x320, PMU_CSR_WRITE, 0, 1, &old, NULL);
+	pmu_retire_n(&p, M, 1);
+	CHECK_EQ(pt_rdm(&p, 0xb02), 1, "the csrw that releases IR does not count");
+	CHECK_EQ(pt_rdm(&p, 0xb03), 1, "nor in hpm3");
+	pmu_retire_n(&p, M, 1);
+	CHECK_EQ(pt_rdm(&p, 0xb02), 2, "counting after it");
+	/* a selector change: several writes by one instruction hold the
+	 * state from before the first; its own events count by it */
+	CHECK(pmu_sireg_access(&p, M, 0x42, 2, PMU_CSR_WRITE, PMU_MINH, 1, &old, NULL) == PMU_ILLEGAL &&
+	      !pmu_held(&p), "an illegal write (CDE = 0) holds nothing");
+	pmu_csr_access(&p, M, 0x324, PMU_CSR_WRITE, 2, 1, &old, NULL);     /* hpm4: loads -> insns */
+	pmu_csr_access(&p, M, 0x323, PMU_CSR_WRITE, 3, 1, &old, NULL);     /* hpm3: insns -> loads */
+	uint64_t c[PMU_EV_MAX] = {0};
+	c[PMU_EV_INSTRET] = c[PMU_EV_CYCLES] = c[PMU_EV_LOAD] = 1;
+	pmu_count(&p, M, PMU_EV_LOAD, 1);
+	pmu_retire(&p, M, c);
+	CHECK_EQ(pt_rdm(&p, 0xb03), 3, "hpm3 counted the writer's instruction, as its old selector said");
+	CHECK_EQ(pt_rdm(&p, 0xb04), 2, "hpm4 counted the writer's two loads, as its old selector said");
+	pmu_retire(&p, M, c);
+	CHECK_EQ(pt_rdm(&p, 0xb03), 4, "then hpm3 counts loads");
+	CHECK_EQ(pt_rdm(&p, 0xb04), 3, "then hpm4 counts instructions");
+	/* Smcntrpmf and xINH: the mode filter before the write */
+	pt_wrm(&p, 0x323, 2);
+	pmu_csr_access(&p, M, 0x322, PMU_CSR_WRITE, PMU_MINH, 1, &old, NULL);
+	pmu_csr_access(&p, M, 0x323, PMU_CSR_WRITE, PMU_MINH | 2, 1, &old, NULL);
+	pmu_retire_n(&p, M, 1);
+	CHECK_EQ(pt_rdm(&p, 0xb02), 4 + 1, "minstretcfg.MINH: the csrw setting it counts");
+	pmu_retire_n(&p, M, 3);
+	pmu_csr_access(&p, M, 0x322, PMU_CSR_WRITE, 0, 1, &old, NULL);
+	pmu_retire_n(&p, M, 1);
+	CHECK_EQ(pt_rdm(&p, 0xb02), 5, "the csrw clearing it does not");
+	uint64_t h3 = pt_rdm(&p, 0xb03);
+	pmu_csr_access(&p, M, 0x323, PMU_CSR_WRITE, 2, 1, &old, NULL);
+	pmu_retire_n(&p, M, 1);
+	CHECK_EQ(pt_rdm(&p, 0xb03), h3, "mhpmevent3.MINH: the csrw clearing it does not count");
+	/* a firmware access retires no instruction: an empty retire ends it */
+	pmu_csr_access(&p, M, 0x320, PMU_CSR_WRITE, 1u << 2, 1, &old, NULL);
+	pmu_retire(&p, M, none);
+	pmu_retire_n(&p, M, 2);
+	CHECK_EQ(pt_rdm(&p, 0xb02), 6, "after an empty retire the new state (IR inhibited) counts");
+}

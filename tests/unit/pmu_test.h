@@ -30,7 +30,7 @@ void pt_wrm(struct pmu *p, unsigned csr, uint64_t v);
 #define PMU_GROUPS(X) \
 	X(config) X(csr_map) X(csr_priv) X(counter_rw) X(unimplemented) \
 	X(mcountinhibit) X(counteren_s) X(counteren_u) X(counteren_no_s) \
-	X(counter_writes_ro) X(time_hook) X(decoder) X(write_replaces) \
+	X(counter_writes_ro) X(time_hook) X(decoder) X(write_replaces) X(state_before) \
 	X(of_lcofi) X(of_width) X(scountovf) X(xinh_modes) X(horizon) \
 	X(horizon_sim) X(sscofpmf_off) X(cfg_fields) X(cfg_inh) \
 	X(smcntrpmf_off) X(scountinhibit) X(sireg) X(smcdeleg_off)
