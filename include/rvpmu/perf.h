@@ -20,8 +20,10 @@ struct evspec {
 struct profile;
 
 /* Parse a perf -e list ("cycles,{instructions,branches}:u,r1234") for the
- * core profile p. Returns the number of events, or -1 with a message. */
-int evspec_parse(const char *list, const struct profile *p, struct evspec *out, int max,
+ * core profile p into out[n..max): out[0..n) holds the events of earlier
+ * -e options, which perf counts too (a group is within one list). Returns
+ * the number of events in out, or -1 with a message. */
+int evspec_parse(const char *list, const struct profile *p, struct evspec *out, int n, int max,
 		 char *err, size_t errlen);
 /* Print every event name evspec_parse knows for p, as perf list does. */
 void evspec_list(FILE *f, const struct profile *p);

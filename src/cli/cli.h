@@ -3,6 +3,7 @@
 #define RVPMU_CLI_H
 #include <stdint.h>
 #include <stdio.h>
+#include "rvpmu/perf.h"
 
 int cmd_run(int argc, char **argv);
 int cmd_system(int argc, char **argv);
@@ -18,6 +19,17 @@ void cli_usage(const char *name, FILE *out);
 int cli_error(const char *fmt, const char *arg);
 /* Parse a non-negative count with optional k/M/G suffix. */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
+/* -e lists as perf takes them: each -e adds its events to the earlier
+ * ones'. cli_add_events keeps one (-1 after a message when there are
+ * too many); cli_events parses them all (dflt when there is none) into
+ * out[0..EVSPEC_MAX): the number of events, or -1 after a message. */
+struct cli_events {
+	const char *list[EVSPEC_MAX];   /* each list has an event at least */
+	int n;
+};
+int cli_add_events(const char *cmd, struct cli_events *e, const char *list);
+int cli_events(const char *cmd, const struct cli_events *e, const char *dflt,
+	       const struct profile *p, struct evspec *out);
 /* --user-counters MODE: *mode = LINUX_UCNT_*, or -1 after a message. */
 int cli_user_counters(const char *v, int *mode);
 

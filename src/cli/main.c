@@ -49,7 +49,8 @@ static const struct subcommand {
 	 "firmware. Counts are deterministic. The table goes to stderr.\n"
 	 "\n"
 	 "options:\n"
-	 "  -e, --event LIST   events (default " "cycles,instructions,branches,branch-misses" ")\n"
+	 "  -e, --event LIST   events (default " "cycles,instructions,branches,branch-misses" ";\n"
+	 "                     several -e: every list)\n"
 	 "                     perf names (cycles, instructions, branches, cache and\n"
 	 "                     TLB events...), rvpmu's classes (loads, stores, calls,\n"
 	 "                     returns, int-mul, fp-ops, ...), raw rHEX; :u and :k\n"
@@ -79,7 +80,8 @@ static const struct subcommand {
 	 "trapped pc. Writes perf.data, which 'rvpmu report' and Linux perf read.\n"
 	 "\n"
 	 "options:\n"
-	 "  -e LIST            events to sample (default cycles; see 'rvpmu list')\n"
+	 "  -e LIST            events to sample (default cycles; see 'rvpmu list';\n"
+	 "                     several -e: every list)\n"
 	 "  -c PERIOD          one sample every PERIOD events\n"
 	 "  -F FREQ            about FREQ samples per modelled second (default 4000;\n"
 	 "                     a fixed period of clock/FREQ events)\n"
@@ -232,6 +234,28 @@ int cli_parse_count(const char *opt, const char *s, uint64_t *out)
 bad:
 	fprintf(stderr, "rvpmu: %s: '%s' is not a valid count\n", opt, s ? s : "");
 	return -1;
+}
+
+int cli_add_events(const char *cmd, struct cli_events *e, const char *list)
+{
+	if (e->n == (int)(sizeof(e->list) / sizeof(e->list[0]))) {
+		fprintf(stderr, "rvpmu: %s: too many -e options\n", cmd);
+		return -1;
+	}
+	e->list[e->n++] = list;
+	return 0;
+}
+
+int cli_events(const char *cmd, const struct cli_events *e, const char *dflt,
+	       const struct profile *p, struct evspec *out)
+{
+	char err[512];
+	int n = 0;
+	for (int i = 0; i < (e->n ? e->n : 1) && n >= 0; i++)
+		n = evspec_parse(e->n ? e->list[i] : dflt, p, out, n, EVSPEC_MAX, err, sizeof(err));
+	if (n < 0)
+		fprintf(stderr, "rvpmu: %s: %s\n", cmd, err);
+	return n;
 }
 
 int cli_user_counters(const char *v, int *mode)

@@ -84,6 +84,19 @@ bad "report: missing file" "no-such.data" "$RVPMU" report -i "$out/no-such.data"
 head -c 100 "$out/hot.data" > "$out/trunc.data"
 bad "report: truncated file" "rvpmu:" "$RVPMU" report -i "$out/trunc.data"
 bad "report: bad sort key" "use sym, dso or srcline" "$RVPMU" report --sort nope -i "$out/hot.data"
+bad "-j given twice" "-j given twice" "$RVPMU" record -j any_call -j u -o "$out/x.data" "$out/hot"
+
+# -e twice samples both lists, as perf record does (issue 35)
+"$RVPMU" record -c 10007 -e cycles -e instructions:u -o "$out/e2.data" "$out/hot" >/dev/null 2>&1
+if command -v perf >/dev/null 2>&1; then
+	perf script -i "$out/e2.data" -F event 2>/dev/null | sort | uniq -c > "$out/e2.txt"
+	if grep -q " cycles: *$" "$out/e2.txt" && grep -q " instructions:u: *$" "$out/e2.txt"; then
+		pass "-e cycles -e instructions:u: perf script shows samples of both"
+	else
+		fail "-e given twice" "$(tr '\n' '|' < "$out/e2.txt")"
+	fi
+fi
+
 # -o /dev/null (a device without a file position) is a valid sink (this
 # period put a buffer flush inside a header feature: ftell said 0 there)
 if "$RVPMU" record -q -c 5003 -o /dev/null "$out/hot" >/dev/null 2>"$out/null.err"; then
