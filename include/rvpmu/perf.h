@@ -91,7 +91,8 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo, int arg
 	       char **argv, char **envp);
 
 /* Run argv under rvpmu's user-mode kernel with the events counted through
- * SBI PMU calls; returns the program's exit status. */
+ * SBI PMU calls and print the counts to o->out; returns the program's exit
+ * status, or -1 (after a message, nothing printed) when it could not. */
 int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv, char **envp);
 
 #endif

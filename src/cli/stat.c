@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli.h"
 #include "rvpmu/linux.h"
+#include "rvpmu/outfile.h"
 #include "rvpmu/perf.h"
 #include "rvpmu/profile.h"
 #include "rvpmu/progress.h"
@@ -87,15 +88,27 @@ int cmd_stat(int argc, char **argv)
 	o.prof = &prof;
 	if ((o.nev = cli_events("stat", &events, DEFAULT_EVENTS, &prof, o.ev)) < 0)
 		return 2;
-	if (outfile && !(o.out = fopen(outfile, "w")))
-		return cli_error("stat: cannot write '%s'", outfile);
+	/* the table goes to FILE only once it is complete */
+	struct outfile of;
+	if (outfile) {
+		if (outfile_open(&of, outfile, 0, err, sizeof(err)))
+			return cli_error("stat: %s", err);
+		o.out = of.f;
+	}
 	progress_begin("stat", lo.max_insns, quiet);
 	lo.progress = progress_tick;
 	lo.on_trap = progress_on_trap;
 	int status = stat_run(&o, &lo, argc - i, argv + i, environ);
 	progress_end();
-	if (outfile)
-		fclose(o.out);
+	if (status < 0) {   /* nothing counted: an existing FILE stays as it was */
+		if (outfile)
+			outfile_discard(&of);
+		return 1;
+	}
+	if (outfile && outfile_commit(&of, err, sizeof(err))) {
+		fprintf(stderr, "rvpmu: stat: %s\n", err);
+		status = status ? status : 1;
+	}
 	return status;
 }
 

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "perfdata_int.h"
+#include "rvpmu/outfile.h"
 #include "rvpmu/perfdata.h"
 
 struct wr_event {
@@ -27,7 +28,8 @@ struct wr_event {
 };
 
 struct perfdata_writer {
-	FILE *f;
+	struct outfile out;     /* in place once complete (PATH.old keeps the one it replaces) */
+	FILE *f;                /* out.f */
 	char *path;
 	struct wr_event *ev;
 	unsigned nev;
@@ -93,8 +95,7 @@ static void free_writer(struct perfdata_writer *w)
 {
 	if (!w)
 		return;
-	if (w->f)
-		fclose(w->f);
+	outfile_discard(&w->out);   /* a no-op once committed */
 	for (int i = 0; i < w->argc; i++)
 		free(w->argv[i]);
 	for (unsigned i = 0; i < w->ndsos; i++)
@@ -167,11 +168,11 @@ struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_
 		}
 		w->argc = i + 1;
 	}
-	if (!(w->f = fopen(path, "wb"))) {
-		perfdata_errf(err, errlen, "%s: %s", path, strerror(errno));
+	if (outfile_open(&w->out, path, 1, err, errlen)) {
 		free_writer(w);
 		return NULL;
 	}
+	w->f = w->out.f;
 	/* header placeholder, then ids, then attrs (each followed by the
 	 * perf_file_section of its ids), then data. */
 	put_zero(w, PERFDATA_HEADER_SIZE);
@@ -540,18 +541,13 @@ int perfdata_close(struct perfdata_writer *w, char *err, size_t errlen)
 	put_u64(w, 0);          /* event_types: unused */
 	put_u64(w, 0);
 	put(w, bits, sizeof(bits));
-	if (!w->failed && fflush(w->f))
-		w->failed = errno ? errno : EIO;
 	int rc = 0;
-	if (w->failed) {
+	if (w->failed) {  /* the file it would replace stays as it was */
 		perfdata_errf(err, errlen, "%s: %s", w->path, strerror(w->failed));
 		rc = -1;
-	}
-	if (fclose(w->f) && !rc) {
-		perfdata_errf(err, errlen, "%s: %s", w->path, strerror(errno));
+	} else if (outfile_commit(&w->out, err, errlen)) {
 		rc = -1;
 	}
-	w->f = NULL;
 	free_writer(w);
 	return rc;
 }

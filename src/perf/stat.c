@@ -543,7 +543,7 @@ int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv,
 		st.o = o;
 		status = run_once(&st, linux_opts, argc, argv, envp);
 		if (status < 0)
-			return 1;
+			return -1;
 		if (r == 0) {
 			memcpy(first.c, st.c, sizeof(st.c));
 			first.start = st.start, first.end = st.end;
@@ -551,7 +551,7 @@ int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv,
 		} else if (st.end - st.start != first.end - first.start || memcmp(first.c, st.c, sizeof(st.c))) {
 			/* the model is deterministic: a difference is a bug */
 			fprintf(stderr, "rvpmu: stat: run %u differs from run 1\n", r + 1);
-			return 1;
+			return -1;
 		}
 	}
 	print_all(&first, argc, argv);
