@@ -32,6 +32,10 @@ struct linux_opts {
 	 * each trap before the kernel handles it. */
 	uint64_t (*progress)(void *ctx, struct hart *h);
 	void (*on_trap)(struct hart *h);
+	/* A signal handler's flag (NULL: none): once it holds a signal
+	 * number, the run ends at the next check, at most LINUX_RUN_CHUNK
+	 * instructions later, and linux_run returns 128 + that number. */
+	const volatile int *stop;   /* a sig_atomic_t: int on Linux */
 	/* Counter CSRs readable from U, as riscv Linux's kernel.perf_user_access
 	 * (applied by linux_perf_attach): LINUX_UCNT_ALL (the default) every
 	 * counter, LINUX_UCNT_OFF only time, LINUX_UCNT_MMAP time plus the
@@ -49,6 +53,11 @@ enum {
 	LINUX_EXIT_DEADLOCK = 125,    /* a wait nothing can ever end: futex
 	                                 wait, sigsuspend with one thread */
 };
+
+/* The most instructions linux_run lets the hart retire between its
+ * checks (of the limit, the stop flag, the hooks): a few milliseconds of
+ * the fastest run, well under a second of the slowest. */
+#define LINUX_RUN_CHUNK (1ull << 22)
 
 /* Load the static ELF executable at path (ET_EXEC or static-pie) and build
  * the initial stack with argv[0..argc) and the NULL-terminated envp.
@@ -69,7 +78,8 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 /* Run the loaded program to its end. Returns the guest's exit status
  * (0-255), 128+signal when a signal killed it (the reason is printed),
  * LINUX_EXIT_MAX_INSNS after printing "rvpmu: instruction limit N
- * reached", or LINUX_EXIT_DEADLOCK for a futex wait no thread can end. */
+ * reached", LINUX_EXIT_DEADLOCK for a futex wait no thread can end, or
+ * 128 + *o->stop after printing "rvpmu: PROG: interrupted by SIG...". */
 int linux_run(struct hart *h, const struct linux_opts *o);
 
 /* Where the loaded program's image was placed (static-pie), else 0. */

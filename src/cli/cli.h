@@ -13,6 +13,16 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 
+/* SIGINT and SIGTERM (src/cli/interrupt.c). cli_interrupt_begin (after
+ * progress_begin) returns the stop flag for linux_opts.stop or
+ * machine_opts.stop: the first signal sets it, the run loop ends the run
+ * and the subcommand writes out what it has; cli_interrupt_exit(status)
+ * then ends the process by that signal, as perf does (without one it
+ * returns status). A second signal ends the process at once, without
+ * rvpmu's partial output files. */
+const volatile int *cli_interrupt_begin(void);
+int cli_interrupt_exit(int status);
+
 /* Print a subcommand's usage text. */
 void cli_usage(const char *name, FILE *out);
 /* "rvpmu: <fmt with arg>" on stderr; returns exit status 2. */

@@ -39,7 +39,8 @@ static const struct subcommand {
 	 "                     kernel.perf_user_access (default all; docs/guest-perf.md)\n"
 	 "  -h, --help         show this help\n"
 	 "\n"
-	 "N accepts the suffixes k, M and G (powers of 1000).\n"},
+	 "N accepts the suffixes k, M and G (powers of 1000). SIGINT or SIGTERM\n"
+	 "stops the program; rvpmu then dies of that signal (a second one: at once).\n"},
 	{"stat", cmd_stat, "count a program's events (as perf stat)",
 	 "usage: rvpmu stat [options] [--] PROG [ARGS...]\n"
 	 "\n"
@@ -347,5 +348,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rvpmu: unknown command '%s' (see 'rvpmu --help')\n", cmd);
 		return 2;
 	}
-	return s->main(argc - 1, argv + 1);
+	return cli_interrupt_exit(s->main(argc - 1, argv + 1));
 }

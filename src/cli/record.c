@@ -135,6 +135,7 @@ int cmd_record(int argc, char **argv)
 	progress_samples(1);
 	lo.progress = progress_tick;
 	lo.on_trap = progress_on_trap;
+	lo.stop = cli_interrupt_begin();
 	int status = record_run(&o, &lo, argc - i, argv + i, environ);
 	progress_end();
 	return status;

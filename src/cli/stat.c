@@ -98,6 +98,7 @@ int cmd_stat(int argc, char **argv)
 	progress_begin("stat", lo.max_insns, quiet);
 	lo.progress = progress_tick;
 	lo.on_trap = progress_on_trap;
+	lo.stop = cli_interrupt_begin();
 	int status = stat_run(&o, &lo, argc - i, argv + i, environ);
 	progress_end();
 	if (status < 0) {   /* nothing counted: an existing FILE stays as it was */

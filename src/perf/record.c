@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "rvpmu/ctr.h"
 #include "rvpmu/linux.h"
 #include "rvpmu/perf.h"
@@ -365,12 +366,16 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	}
 	uint64_t n = perfdata_nsamples(r.w);
 	perfdata_exit(r.w, GUEST_PID, GUEST_PID, modelled_ns(&r));
+	struct stat st;
 	if (perfdata_close(r.w, err, sizeof(err))) {
 		fprintf(stderr, "rvpmu: record: %s\n", err);
 		status = status ? status : 1;
 	} else {
-		fprintf(stderr, "[ rvpmu record: captured and wrote %llu samples to %s ]\n",
-			(unsigned long long)n, o->output);
+		/* perf record's closing line (its "Woken up N times" line counts
+		 * reads of the kernel's ring buffer, which rvpmu has not) */
+		fprintf(stderr, "[ rvpmu record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
+			stat(o->output, &st) ? 0.0 : st.st_size / 1024.0 / 1024.0, o->output,
+			(unsigned long long)n);
 	}
 	session_close(&r.ss);
 	return status;

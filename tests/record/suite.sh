@@ -17,7 +17,7 @@ P=10007
 "$RVPMU" stat -x, -e cycles "$out/hot" 2>"$out/stat.csv" >/dev/null
 cyc=$(cut -d, -f1 "$out/stat.csv")
 "$RVPMU" record -g -c $P -o "$out/hot.data" "$out/hot" >/dev/null 2>"$out/record.err"
-n=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$out/record.err")
+n=$(sed -n 's/.*(\([0-9]*\) samples) \].*/\1/p' "$out/record.err")
 want=$((cyc / P))
 if [ -n "$n" ] && [ "$n" -ge $((want - 1)) ] && [ "$n" -le $((want + 1)) ]; then
 	pass "samples = cycles / period ($n of $cyc / $P)"
@@ -166,7 +166,7 @@ trace_checks() (
 	P=1009
 	"$RVPMU" record -e loads -c $P --trace "$out/loop.trace" -o "$out/loop.data" "$out/loop" \
 		>/dev/null 2>"$out/loop.err"
-	n=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$out/loop.err")
+	n=$(sed -n 's/.*(\([0-9]*\) samples) \].*/\1/p' "$out/loop.err")
 	want=$((N / P))
 	if [ -n "$n" ] && [ "$n" -ge $((want - 1)) ] && [ "$n" -le $((want + 1)) ]; then
 		pass "loads samples = N / period ($n of $N / $P)"
@@ -362,16 +362,16 @@ else
 		/dev/null > "$out/pg-record.txt" 2>&1
 	script -qec "'$RVPMU' record --no-jit -q -c 10007 -o '$out/pg2.data' '$out/hot' 40000000 >/dev/null" \
 		/dev/null > "$out/pg-record-q.txt" 2>&1
-	nw=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$out/pg-record.txt")
+	nw=$(sed -n 's/.*(\([0-9]*\) samples) \].*/\1/p' "$out/pg-record.txt")
 	if [ -n "$nw" ] && k=$(pg_check "$out/pg-record.txt" record 1 "$nw") &&
-		grep -q "$(printf '\r\033\\[K')\[ rvpmu record: captured" "$out/pg-record.txt"; then
+		grep -q "$(printf '\r\033\\[K')\[ rvpmu record: Captured" "$out/pg-record.txt"; then
 		pass "progress: record on a tty ($k lines, samples up to $nw, erased before its summary)"
 	else
 		fail "progress: record on a tty" "$k (wrote '$nw')"
 	fi
 	"$RVPMU" report -i "$out/pg1.data" --sort srcline > "$out/pg1.rep" 2>&1
 	"$RVPMU" report -i "$out/pg2.data" --sort srcline > "$out/pg2.rep" 2>&1
-	if grep -q "wrote $nw samples" "$out/pg-record-q.txt" && cmp -s "$out/pg1.rep" "$out/pg2.rep" &&
+	if grep -q "($nw samples) ]" "$out/pg-record-q.txt" && cmp -s "$out/pg1.rep" "$out/pg2.rep" &&
 		! grep -q MIPS "$out/pg-record-q.txt"; then
 		pass "progress: record -q shows none and samples the same"
 	else
