@@ -32,6 +32,10 @@ struct linux_opts {
 	 * each trap before the kernel handles it. */
 	uint64_t (*progress)(void *ctx, struct hart *h);
 	void (*on_trap)(struct hart *h);
+	/* A signal handler's flag (NULL: none): once it holds a signal
+	 * number, the run ends at the next check, at most LINUX_RUN_CHUNK
+	 * instructions later, and linux_run returns 128 + that number. */
+	const volatile int *stop;   /* a sig_atomic_t: int on Linux */
 	/* Counter CSRs readable from U, as riscv Linux's kernel.perf_user_access
 	 * (applied by linux_perf_attach): LINUX_UCNT_ALL (the default) every
 	 * counter, LINUX_UCNT_OFF only time, LINUX_UCNT_MMAP time plus the
@@ -50,6 +54,11 @@ enum {
 	                                 wait, sigsuspend with one thread */
 	LINUX_EXIT_TRAP_STORM = HART_EXIT_TRAP_STORM,  /* 123: hart_storm_enter */
 };
+
+/* The most instructions linux_run lets the hart retire between its
+ * checks (of the limit, the stop flag, the hooks): a few milliseconds of
+ * the fastest run, well under a second of the slowest. */
+#define LINUX_RUN_CHUNK (1ull << 22)
 
 /* Load the static ELF executable at path (ET_EXEC or static-pie) and build
  * the initial stack with argv[0..argc) and the NULL-terminated envp.
@@ -71,7 +80,8 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
  * (0-255), 128+signal when a signal killed it (the reason is printed),
  * LINUX_EXIT_MAX_INSNS after printing "rvpmu: instruction limit N
  * reached", LINUX_EXIT_DEADLOCK for a futex wait no thread can end, or
- * LINUX_EXIT_TRAP_STORM after a trap storm (hart_storm_enter). */
+ * LINUX_EXIT_TRAP_STORM after a trap storm (hart_storm_enter), or
+ * 128 + *o->stop after printing "rvpmu: PROG: interrupted by SIG...". */
 int linux_run(struct hart *h, const struct linux_opts *o);
 
 /* Where the loaded program's image was placed (static-pie), else 0. */

@@ -42,7 +42,16 @@ struct machine_opts {
 	 * instructions may run before the next call, 0 = no limit. */
 	uint64_t (*tick)(void *ctx, struct hart *h);
 	void *tick_ctx;
+	/* A signal handler's flag (NULL: none): once it holds a signal
+	 * number, machine_run returns 128 + that number at its next check
+	 * (at most MACHINE_RUN_CHUNK instructions later; a wait for console
+	 * input ends too). */
+	const volatile int *stop;   /* a sig_atomic_t: int on Linux */
 };
+
+/* The most instructions one run of the hart retires between machine_run's
+ * checks (the stop flag among them). */
+#define MACHINE_RUN_CHUNK (1ull << 22)
 
 /* ns16550a: transmit (always ready), a 16-byte receive FIFO the console
  * fills, the receive-data and THR-empty interrupts, loopback, and the

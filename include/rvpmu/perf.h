@@ -20,8 +20,10 @@ struct evspec {
 struct profile;
 
 /* Parse a perf -e list ("cycles,{instructions,branches}:u,r1234") for the
- * core profile p. Returns the number of events, or -1 with a message. */
-int evspec_parse(const char *list, const struct profile *p, struct evspec *out, int max,
+ * core profile p into out[n..max): out[0..n) holds the events of earlier
+ * -e options, which perf counts too (a group is within one list). Returns
+ * the number of events in out, or -1 with a message. */
+int evspec_parse(const char *list, const struct profile *p, struct evspec *out, int n, int max,
 		 char *err, size_t errlen);
 /* Print every event name evspec_parse knows for p, as perf list does. */
 void evspec_list(FILE *f, const struct profile *p);
@@ -89,7 +91,8 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo, int arg
 	       char **argv, char **envp);
 
 /* Run argv under rvpmu's user-mode kernel with the events counted through
- * SBI PMU calls; returns the program's exit status. */
+ * SBI PMU calls and print the counts to o->out; returns the program's exit
+ * status, or -1 (after a message, nothing printed) when it could not. */
 int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv, char **envp);
 
 #endif

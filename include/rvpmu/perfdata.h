@@ -181,6 +181,13 @@ const char *sym_lookup(const struct sym_elf *s, uint64_t addr, uint64_t *off);
 int sym_srcline(struct sym_elf *s, uint64_t addr, char *buf, size_t len);
 /* The ELF's GNU build id (.note.gnu.build-id); returns its length or 0. */
 unsigned sym_build_id(const char *path, uint8_t *id, unsigned max);
+/* Whether file (path as f names it, under --symfs perhaps) is the file f
+ * recorded: as perf, a file whose build id differs from the one f's
+ * HEADER_BUILD_ID gives path (none in the file included) is refused.
+ * Returns 0 (the same, or f has no build id for path), or -1 with a
+ * reason naming file in err. */
+int sym_check_build_id(const struct perfdata_file *f, const char *path, const char *file,
+		       char *err, size_t errlen);
 
 /* ---- report ---- */
 

@@ -9,7 +9,7 @@
  * never show it. The line
  * ends in '\r' (the cursor stays at its start) and is erased before the
  * guest writes to the terminal, when the program exits, before the
- * instruction limit and by progress_end.
+ * instruction limit, when the run is interrupted and by progress_end.
  *
  * Use: progress_begin("run", max_insns, quiet); set linux_opts.progress
  * (or machine_opts.tick) to progress_tick and linux_opts.on_trap to
@@ -24,6 +24,9 @@ struct hart;
 /* Start the display for command what ("run", "stat", ...). limit is the
  * run's instruction limit (0 = none); quiet turns it off. */
 void progress_begin(const char *what, uint64_t limit, int quiet);
+/* The run's stop flag (linux_opts.stop, machine_opts.stop): once it is
+ * set, the next poll erases the line and draws no more. */
+void progress_watch(const volatile int *stop);
 /* Show the sample count too (rvpmu record). */
 void progress_samples(int on);
 /* The samples so far (a store: call it at every sample). */

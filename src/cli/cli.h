@@ -3,6 +3,7 @@
 #define RVPMU_CLI_H
 #include <stdint.h>
 #include <stdio.h>
+#include "rvpmu/perf.h"
 
 int cmd_run(int argc, char **argv);
 int cmd_system(int argc, char **argv);
@@ -12,12 +13,33 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
 
+/* SIGINT and SIGTERM (src/cli/interrupt.c). cli_interrupt_begin (after
+ * progress_begin) returns the stop flag for linux_opts.stop or
+ * machine_opts.stop: the first signal sets it, the run loop ends the run
+ * and the subcommand writes out what it has; cli_interrupt_exit(status)
+ * then ends the process by that signal, as perf does (without one it
+ * returns status). A second signal ends the process at once, without
+ * rvpmu's partial output files. */
+const volatile int *cli_interrupt_begin(void);
+int cli_interrupt_exit(int status);
+
 /* Print a subcommand's usage text. */
 void cli_usage(const char *name, FILE *out);
 /* "rvpmu: <fmt with arg>" on stderr; returns exit status 2. */
 int cli_error(const char *fmt, const char *arg);
 /* Parse a non-negative count with optional k/M/G suffix. */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
+/* -e lists as perf takes them: each -e adds its events to the earlier
+ * ones'. cli_add_events keeps one (-1 after a message when there are
+ * too many); cli_events parses them all (dflt when there is none) into
+ * out[0..EVSPEC_MAX): the number of events, or -1 after a message. */
+struct cli_events {
+	const char *list[EVSPEC_MAX];   /* each list has an event at least */
+	int n;
+};
+int cli_add_events(const char *cmd, struct cli_events *e, const char *list);
+int cli_events(const char *cmd, const struct cli_events *e, const char *dflt,
+	       const struct profile *p, struct evspec *out);
 /* --user-counters MODE: *mode = LINUX_UCNT_*, or -1 after a message. */
 int cli_user_counters(const char *v, int *mode);
 

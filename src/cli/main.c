@@ -44,7 +44,8 @@ static const struct subcommand {
 	 "                     kernel.perf_user_access (default all; docs/guest-perf.md)\n"
 	 "  -h, --help         show this help\n"
 	 "\n"
-	 "N accepts the suffixes k, M and G (powers of 1000).\n"},
+	 "N accepts the suffixes k, M and G (powers of 1000). SIGINT or SIGTERM\n"
+	 "stops the program; rvpmu then dies of that signal (a second one: at once).\n"},
 	{"stat", cmd_stat, "count a program's events (as perf stat)",
 	 "usage: rvpmu stat [options] [--] PROG [ARGS...]\n"
 	 "\n"
@@ -54,7 +55,8 @@ static const struct subcommand {
 	 "firmware. Counts are deterministic. The table goes to stderr.\n"
 	 "\n"
 	 "options:\n"
-	 "  -e, --event LIST   events (default " "cycles,instructions,branches,branch-misses" ")\n"
+	 "  -e, --event LIST   events (default " "cycles,instructions,branches,branch-misses" ";\n"
+	 "                     several -e: every list)\n"
 	 "                     perf names (cycles, instructions, branches, cache and\n"
 	 "                     TLB events...), rvpmu's classes (loads, stores, calls,\n"
 	 "                     returns, int-mul, fp-ops, ...), raw rHEX; :u and :k\n"
@@ -63,7 +65,7 @@ static const struct subcommand {
 	 "  -j, --json         one JSON object per event (as perf stat -j)\n"
 	 "  --mux-interval N   multiplexing tick in modelled cycles when there are\n"
 	 "                     more events than counters (default 4 ms of the core)\n"
-	 "  -o FILE            write the table to FILE\n"
+	 "  -o FILE            write the table to FILE (in place once complete)\n"
 	 "  -r N               run N times (deterministic: the counts must agree)\n"
 	 "  --profile P        core profile: a name (virt, u74) or a .json file\n"
 	 "                     (default virt)\n"
@@ -84,7 +86,8 @@ static const struct subcommand {
 	 "trapped pc. Writes perf.data, which 'rvpmu report' and Linux perf read.\n"
 	 "\n"
 	 "options:\n"
-	 "  -e LIST            events to sample (default cycles; see 'rvpmu list')\n"
+	 "  -e LIST            events to sample (default cycles; see 'rvpmu list';\n"
+	 "                     several -e: every list)\n"
 	 "  -c PERIOD          one sample every PERIOD events\n"
 	 "  -F FREQ            about FREQ samples per modelled second (default 4000;\n"
 	 "                     a fixed period of clock/FREQ events)\n"
@@ -99,7 +102,8 @@ static const struct subcommand {
 	 "                     type inhibits\n"
 	 "  --trace FILE       debugging: write every retired instruction (pc,\n"
 	 "                     what each sampled counter gained) and every sample\n"
-	 "  -o FILE            output file (default perf.data)\n"
+	 "  -o FILE            output file (default perf.data), in place once\n"
+	 "                     complete; the one it replaces becomes FILE.old\n"
 	 "  --profile P        core profile (default virt; needs Sscofpmf)\n"
 	 "  --no-uarch        no cache/TLB/predictor/timing models\n"
 	 "  --no-jit           no block translation (as rvpmu run)\n"
@@ -246,6 +250,28 @@ bad:
 	return -1;
 }
 
+int cli_add_events(const char *cmd, struct cli_events *e, const char *list)
+{
+	if (e->n == (int)(sizeof(e->list) / sizeof(e->list[0]))) {
+		fprintf(stderr, "rvpmu: %s: too many -e options\n", cmd);
+		return -1;
+	}
+	e->list[e->n++] = list;
+	return 0;
+}
+
+int cli_events(const char *cmd, const struct cli_events *e, const char *dflt,
+	       const struct profile *p, struct evspec *out)
+{
+	char err[512];
+	int n = 0;
+	for (int i = 0; i < (e->n ? e->n : 1) && n >= 0; i++)
+		n = evspec_parse(e->n ? e->list[i] : dflt, p, out, n, EVSPEC_MAX, err, sizeof(err));
+	if (n < 0)
+		fprintf(stderr, "rvpmu: %s: %s\n", cmd, err);
+	return n;
+}
+
 int cli_user_counters(const char *v, int *mode)
 {
 	static const char *const names[] = {"all", "off", "mmap"};  /* LINUX_UCNT_* order */
@@ -334,5 +360,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rvpmu: unknown command '%s' (see 'rvpmu --help')\n", cmd);
 		return 2;
 	}
-	return s->main(argc - 1, argv + 1);
+	return cli_interrupt_exit(s->main(argc - 1, argv + 1));
 }

@@ -53,7 +53,8 @@ int cmd_record(int argc, char **argv)
 	static struct record_opts o;
 	static struct profile prof;
 	struct linux_opts lo = {0};
-	const char *events = "cycles", *profile = "virt";
+	static struct cli_events events;
+	const char *profile = "virt";
 	static const struct cli_opt opts[] = {
 		{"-e", NULL, 1}, {"-c", NULL, 1}, {"-F", NULL, 1}, {"-o", NULL, 1},
 		{"--profile", NULL, 1}, {"--max-insns", NULL, 1}, {"--call-graph", NULL, 1},
@@ -71,7 +72,10 @@ int cmd_record(int argc, char **argv)
 	o.models = 1;
 	while ((k = cli_next("record", opts, argc, argv, &i, &v)) >= 0) {
 		switch (k) {
-		case O_EVENT: events = v; break;
+		case O_EVENT:
+			if (cli_add_events("record", &events, v))
+				return 2;
+			break;
 		case O_OUT: o.output = v; break;
 		case O_PROFILE: profile = v; break;
 		case O_MAX_INSNS:
@@ -86,6 +90,10 @@ int cmd_record(int argc, char **argv)
 			o.callchain_ctr = !strcmp(v, "ctr");
 			break;
 		case O_FILTER:
+			/* perf refuses a second list rather than drop one */
+			if (o.branch_filter)
+				return cli_error("record: -j given twice: put every branch filter "
+						 "in one list (-j %s,...)", v);
 			if (parse_branch_filter(v, &o.branch_filter))
 				return 2;
 			o.branch_stack = 1;  /* as perf: a filter implies -b */
@@ -121,13 +129,13 @@ int cmd_record(int argc, char **argv)
 	o.prof = &prof;
 	if (o.freq > prof.clock_hz)
 		return cli_error("record: -F is above the core's clock%s", "");
-	o.nev = evspec_parse(events, &prof, o.ev, EVSPEC_MAX, err, sizeof(err));
-	if (o.nev < 0)
-		return cli_error("record: %s", err);
+	if ((o.nev = cli_events("record", &events, "cycles", &prof, o.ev)) < 0)
+		return 2;
 	progress_begin("record", lo.max_insns, quiet);
 	progress_samples(1);
 	lo.progress = progress_tick;
 	lo.on_trap = progress_on_trap;
+	lo.stop = cli_interrupt_begin();
 	int status = record_run(&o, &lo, argc - i, argv + i, environ);
 	progress_end();
 	return status;

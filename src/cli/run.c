@@ -74,6 +74,7 @@ int cmd_run(int argc, char **argv)
 	progress_begin("run", o.max_insns, quiet);
 	o.progress = progress_tick;
 	o.on_trap = progress_on_trap;
+	o.stop = cli_interrupt_begin();
 	int status = linux_run(&ss.h, &o);
 	progress_end();
 	if (count_file) {

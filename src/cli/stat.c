@@ -3,6 +3,7 @@
 #include <string.h>
 #include "cli.h"
 #include "rvpmu/linux.h"
+#include "rvpmu/outfile.h"
 #include "rvpmu/perf.h"
 #include "rvpmu/profile.h"
 #include "rvpmu/progress.h"
@@ -16,7 +17,8 @@ int cmd_stat(int argc, char **argv)
 	static struct stat_opts o;
 	static struct profile prof;
 	struct linux_opts lo = {0};
-	const char *events = DEFAULT_EVENTS, *outfile = NULL, *profile = "virt";
+	static struct cli_events events;
+	const char *outfile = NULL, *profile = "virt";
 	static const struct cli_opt opts[] = {
 		{"-e", "--event", 1}, {"-x", NULL, 1}, {"-o", NULL, 1}, {"-r", NULL, 1},
 		{"--max-insns", NULL, 1}, {"--profile", NULL, 1}, {"--mux-interval", NULL, 1},
@@ -34,7 +36,10 @@ int cmd_stat(int argc, char **argv)
 	o.models = 1;
 	while ((k = cli_next("stat", opts, argc, argv, &i, &v)) >= 0) {
 		switch (k) {
-		case O_EVENT: events = v; break;
+		case O_EVENT:
+			if (cli_add_events("stat", &events, v))
+				return 2;
+			break;
 		case O_CSV:
 			if (!*v)
 				return cli_error("stat: -x needs a separator%s", "");
@@ -81,18 +86,30 @@ int cmd_stat(int argc, char **argv)
 	if (profile_load(profile, &prof, err, sizeof(err)))
 		return cli_error("%s", err);
 	o.prof = &prof;
-	o.nev = evspec_parse(events, &prof, o.ev, EVSPEC_MAX, err, sizeof(err));
-	if (o.nev < 0)
-		return cli_error("stat: %s", err);
-	if (outfile && !(o.out = fopen(outfile, "w")))
-		return cli_error("stat: cannot write '%s'", outfile);
+	if ((o.nev = cli_events("stat", &events, DEFAULT_EVENTS, &prof, o.ev)) < 0)
+		return 2;
+	/* the table goes to FILE only once it is complete */
+	struct outfile of;
+	if (outfile) {
+		if (outfile_open(&of, outfile, 0, err, sizeof(err)))
+			return cli_error("stat: %s", err);
+		o.out = of.f;
+	}
 	progress_begin("stat", lo.max_insns, quiet);
 	lo.progress = progress_tick;
 	lo.on_trap = progress_on_trap;
+	lo.stop = cli_interrupt_begin();
 	int status = stat_run(&o, &lo, argc - i, argv + i, environ);
 	progress_end();
-	if (outfile)
-		fclose(o.out);
+	if (status < 0) {   /* nothing counted: an existing FILE stays as it was */
+		if (outfile)
+			outfile_discard(&of);
+		return 1;
+	}
+	if (outfile && outfile_commit(&of, err, sizeof(err))) {
+		fprintf(stderr, "rvpmu: stat: %s\n", err);
+		status = status ? status : 1;
+	}
 	return status;
 }
 

@@ -83,6 +83,8 @@ int cmd_system(int argc, char **argv)
 	/* the UART reads stdin (a terminal goes raw until the run ends) */
 	console_start(&m, STDIN_FILENO);
 	progress_begin("system", o.max_insns, quiet);
+	/* after the console's handlers: a second signal reaches them */
+	m.o.stop = cli_interrupt_begin();
 	m.o.tick = progress_tick;
 	if (m.o.console == stdout)  /* UART text erases the line first */
 		m.o.console = m.uart.out = progress_console(stdout);

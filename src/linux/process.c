@@ -14,7 +14,6 @@ struct lx lx_proc;
 
 /* Largest program file read into memory. */
 #define MAX_FILE (1ull << 32)
-#define RUN_CHUNK (1ull << 40)
 
 void linux_free(void)
 {
@@ -153,6 +152,14 @@ static void jit_report(struct lx *p, const struct hart *h)
 		(unsigned long long)s.inner);
 }
 
+/* The run ends before the program does (limit, interruption). */
+static int cut_short(struct lx *p, int status)
+{
+	lx_shared_release_all(p);
+	jit_report(p, p->h);
+	return status;
+}
+
 int linux_run(struct hart *h, const struct linux_opts *o)
 {
 	struct lx *p = &lx_proc;
@@ -162,17 +169,16 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 	 * none retired since the trap before (h->storm.idle) */
 	const uint64_t start = h->instret, idle_start = h->storm.idle;
 	while (!p->exited) {
-		uint64_t budget = RUN_CHUNK;
+		uint64_t budget = LINUX_RUN_CHUNK;
 		if (o->max_insns) {
 			uint64_t used = h->instret - start + (h->storm.idle - idle_start);
 			if (used >= o->max_insns) {
 				lx_warn(p, "rvpmu: instruction limit %llu reached",
 					(unsigned long long)o->max_insns);
-				lx_shared_release_all(p);
-				jit_report(p, h);
-				return LINUX_EXIT_MAX_INSNS;
+				return cut_short(p, LINUX_EXIT_MAX_INSNS);
 			}
-			budget = o->max_insns - used;
+			if (o->max_insns - used < budget)
+				budget = o->max_insns - used;
 		}
 		if (o->tick) {
 			uint64_t t = o->tick(o->tick_ctx, h);
@@ -183,6 +189,12 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 			uint64_t t = o->progress(NULL, h);
 			if (t && t < budget)
 				budget = t;
+		}
+		if (o->stop && *o->stop) {  /* after the hooks: the display is erased */
+			int sig = *o->stop;  /* the host's SIGINT and SIGTERM are the guest's */
+			lx_warn(p, "rvpmu: %s: interrupted by %s after %llu instructions", p->name,
+				lx_signame(sig), (unsigned long long)(h->instret - start));
+			return cut_short(p, LINUX_EXIT_SIGNAL_BASE + sig);
 		}
 		switch (hart_run(h, budget)) {
 		case STOP_TRAP:

@@ -436,7 +436,7 @@ int annotate_file(const struct annotate_opts *o, const struct perfdata_file *f, 
 	uint64_t *bc = NULL;
 	size_t bn = 0;
 	long long btotal = -1;
-	char why[1024] = "";
+	char why[4400] = "";
 	int rc = -1;
 	for (size_t mi = 0; mi < f->nmmaps; mi++) {
 		const char *path = f->mmaps[mi].path;
@@ -447,7 +447,13 @@ int annotate_file(const struct annotate_opts *o, const struct perfdata_file *f, 
 			continue;
 		struct func fn = { .path = path, .fd = -1 };
 		snprintf(fn.full, sizeof(fn.full), "%s%s", o->symfs ? o->symfs : "", path);
-		char e1[1024];
+		char e1[4400];
+		if (sym_check_build_id(f, path, fn.full, e1, sizeof(e1))) {
+			/* as perf: never list a rebuilt file's code as the recorded one's */
+			if (!why[0])
+				snprintf(why, sizeof(why), "%s", e1);
+			continue;
+		}
 		int got = func_open(&fn, o->symbol, e1, sizeof(e1));
 		if (got <= 0) {
 			if (got < 0 && !why[0])

@@ -152,10 +152,10 @@ static int modifiers(const char *m, int *eu, int *ek, char *err, size_t errlen)
 	return 0;
 }
 
-int evspec_parse(const char *list, const struct profile *prof, struct evspec *out, int max,
-		 char *err, size_t errlen)
+int evspec_parse(const char *list, const struct profile *prof, struct evspec *out, int n,
+		 int max, char *err, size_t errlen)
 {
-	int n = 0, group = -1, group_start = 0;
+	int group = -1, group_start = n;
 	const char *p = list;
 	if (!*p) {
 		snprintf(err, errlen, "empty event list");

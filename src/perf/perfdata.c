@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "perfdata_int.h"
+#include "rvpmu/outfile.h"
 #include "rvpmu/perfdata.h"
 
 struct wr_event {
@@ -27,7 +28,8 @@ struct wr_event {
 };
 
 struct perfdata_writer {
-	FILE *f;
+	struct outfile out;     /* in place once complete (PATH.old keeps the one it replaces) */
+	FILE *f;                /* out.f */
 	char *path;
 	struct wr_event *ev;
 	unsigned nev;
@@ -36,7 +38,11 @@ struct perfdata_writer {
 	uint64_t data_off, data_size;
 	uint64_t nsamples, since_round;
 	uint64_t now, first_time, last_time;
-	char **dsos;            /* distinct mapped paths, for HEADER_BUILD_ID */
+	struct dso {            /* distinct mapped paths, for HEADER_BUILD_ID */
+		char *path;
+		uint8_t id[20];     /* its build id when it was mapped */
+		unsigned idlen;     /* 0: none */
+	} *dsos;
 	unsigned ndsos;
 	uint64_t written;       /* bytes put (not ftell: a device such as /dev/null has no position) */
 	int failed;
@@ -93,12 +99,11 @@ static void free_writer(struct perfdata_writer *w)
 {
 	if (!w)
 		return;
-	if (w->f)
-		fclose(w->f);
+	outfile_discard(&w->out);   /* a no-op once committed */
 	for (int i = 0; i < w->argc; i++)
 		free(w->argv[i]);
 	for (unsigned i = 0; i < w->ndsos; i++)
-		free(w->dsos[i]);
+		free(w->dsos[i].path);
 	free(w->dsos);
 	free(w->argv);
 	free(w->ev);
@@ -167,11 +172,11 @@ struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_
 		}
 		w->argc = i + 1;
 	}
-	if (!(w->f = fopen(path, "wb"))) {
-		perfdata_errf(err, errlen, "%s: %s", path, strerror(errno));
+	if (outfile_open(&w->out, path, 1, err, errlen)) {
 		free_writer(w);
 		return NULL;
 	}
+	w->f = w->out.f;
 	/* header placeholder, then ids, then attrs (each followed by the
 	 * perf_file_section of its ids), then data. */
 	put_zero(w, PERFDATA_HEADER_SIZE);
@@ -206,21 +211,26 @@ int perfdata_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, const c
 	return check(w);
 }
 
+/* A mapped file and its build id, read now: the file may be rebuilt
+ * before the recording ends. */
 static void remember_dso(struct perfdata_writer *w, const char *path)
 {
 	for (unsigned i = 0; i < w->ndsos; i++)
-		if (!strcmp(w->dsos[i], path))
+		if (!strcmp(w->dsos[i].path, path))
 			return;
-	char **d = realloc(w->dsos, (w->ndsos + 1) * sizeof(*d));
+	struct dso *d = realloc(w->dsos, (w->ndsos + 1) * sizeof(*d));
 	if (!d) {
 		w->failed = ENOMEM;
 		return;
 	}
 	w->dsos = d;
-	if (!(d[w->ndsos] = strdup(path)))
+	d += w->ndsos;
+	if (!(d->path = strdup(path))) {
 		w->failed = ENOMEM;
-	else
-		w->ndsos++;
+		return;
+	}
+	d->idlen = sym_build_id(path, d->id, sizeof(d->id));
+	w->ndsos++;
 }
 
 /* PERF_RECORD_MMAP2 with device/inode fields zero (no build id in the
@@ -395,11 +405,10 @@ static uint64_t feat_write(struct perfdata_writer *w, int feat, int emit)
 	switch (feat) {
 	case HEADER_BUILD_ID:
 		for (unsigned i = 0; i < w->ndsos; i++) {
-			uint8_t id[20];
-			unsigned n = sym_build_id(w->dsos[i], id, sizeof(id));
-			if (!n)
+			const struct dso *d = &w->dsos[i];
+			if (!d->idlen)
 				continue;
-			size_t plen = strlen(w->dsos[i]);
+			size_t plen = strlen(d->path);
 			size_t padded = (plen + 1 + 63) & ~(size_t)63;
 			size_t rec = 8 + 4 + 24 + padded;
 			size += rec;
@@ -411,12 +420,12 @@ static uint64_t feat_write(struct perfdata_writer *w, int feat, int emit)
 				.size = (uint16_t)rec,
 			};
 			uint8_t bid[24] = {0};
-			memcpy(bid, id, n);
-			bid[20] = (uint8_t)n;
+			memcpy(bid, d->id, d->idlen);
+			bid[20] = (uint8_t)d->idlen;
 			put(w, &h, sizeof(h));
 			put_u32(w, (uint32_t)-1);  /* HOST_KERNEL_ID: the host machine */
 			put(w, bid, sizeof(bid));
-			put(w, w->dsos[i], plen);
+			put(w, d->path, plen);
 			put_zero(w, padded - plen);
 		}
 		break;
@@ -540,18 +549,13 @@ int perfdata_close(struct perfdata_writer *w, char *err, size_t errlen)
 	put_u64(w, 0);          /* event_types: unused */
 	put_u64(w, 0);
 	put(w, bits, sizeof(bits));
-	if (!w->failed && fflush(w->f))
-		w->failed = errno ? errno : EIO;
 	int rc = 0;
-	if (w->failed) {
+	if (w->failed) {  /* the file it would replace stays as it was */
 		perfdata_errf(err, errlen, "%s: %s", w->path, strerror(w->failed));
 		rc = -1;
-	}
-	if (fclose(w->f) && !rc) {
-		perfdata_errf(err, errlen, "%s: %s", w->path, strerror(errno));
+	} else if (outfile_commit(&w->out, err, errlen)) {
 		rc = -1;
 	}
-	w->f = NULL;
 	free_writer(w);
 	return rc;
 }

@@ -34,6 +34,7 @@ static struct {
 	uint64_t done;     /* instructions of runs already finished */
 	uint64_t nsamples;
 	double t0, drawn, checked;
+	const volatile int *stop;  /* the run's stop flag, or NULL */
 } pg;
 
 static double now(void)
@@ -73,6 +74,11 @@ void progress_begin(const char *what, uint64_t limit, int quiet)
 	pg.step = STEP0;
 }
 
+void progress_watch(const volatile int *stop)
+{
+	pg.stop = stop;
+}
+
 void progress_samples(int on)
 {
 	pg.samples = on;
@@ -108,6 +114,10 @@ uint64_t progress_poll(uint64_t instret)
 {
 	if (!pg.on)
 		return 0;
+	if (pg.stop && *pg.stop) {  /* the run loop is about to say why it ends */
+		erase();
+		pg.stopped = 1;
+	}
 	if (instret < pg.last) {  /* a new run (stat -r) */
 		pg.done += pg.last;
 		pg.next = 0;

@@ -77,15 +77,19 @@ static struct sym_elf *dso_syms(struct ctx *c, const char *path)
 	if (!(d->path = strdup(path)))
 		return NULL;
 	c->ndsos++;
-	char full[4096], err[512];
+	char full[4096], err[4400];
 	snprintf(full, sizeof(full), "%s%s", c->o->symfs ? c->o->symfs : "", path);
-	d->sym = sym_open(full, err, sizeof(err));
+	/* a file rebuilt since the recording is refused, as perf does: its
+	 * samples stay unresolved rather than land on the wrong symbols */
+	int other = sym_check_build_id(c->f, path, full, err, sizeof(err));
+	d->sym = other ? NULL : sym_open(full, err, sizeof(err));
 	if (!d->sym) {
 		/* the path comes from the file: keep the message one line of text */
 		for (char *p = err; *p; p++)
 			if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
 				*p = '?';
-		fprintf(stderr, "rvpmu: report: no symbols for %s\n", err);
+		fprintf(stderr, other ? "rvpmu: report: warning: %s: its samples are not symbolised\n"
+				      : "rvpmu: report: no symbols for %s\n", err);
 	}
 	return d->sym;
 }

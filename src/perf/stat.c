@@ -47,6 +47,7 @@ struct stat_state {
 	int order[EVSPEC_MAX];  /* rotation order of the units */
 	int rotate;             /* some unit could not go on: multiplex */
 	uint64_t interval, next, start, end;
+	unsigned runs;          /* the runs the printed counts are from */
 };
 
 /* config_matching for event i offering only counter ctr, as the driver
@@ -456,7 +457,7 @@ static void print_row(const struct stat_state *st, int i)
 		fprintf(f, "\"unit\" : \"\", \"event\" : ");
 		json_str(f, name);
 		fprintf(f, ", ");
-		if (o->repeat > 1)  /* identical runs: no variance */
+		if (st->runs > 1)  /* identical runs: no variance */
 			fprintf(f, "\"variance\" : %.2f, ", 0.0);
 		fprintf(f, "\"event-runtime\" : %llu, \"pcnt-running\" : %.2f, ",
 			(unsigned long long)cycles_ns(st, r.run), pcnt_int(&r));
@@ -474,7 +475,7 @@ static void print_row(const struct stat_state *st, int i)
 		else
 			fprintf(f, "%s%s", bad, x);
 		fprintf(f, "%s%s", x, name);  /* empty unit */
-		if (o->repeat > 1)
+		if (st->runs > 1)
 			fprintf(f, "%s%.2f%%", x, 0.0);
 		fprintf(f, "%s%llu%s%.2f", x, (unsigned long long)cycles_ns(st, r.run), x, pcnt_int(&r));
 		for (int k = 0; k < nm; k++) {
@@ -510,8 +511,8 @@ static void print_all(const struct stat_state *st, int argc, char **argv)
 		for (int i = 0; i < argc; i++)
 			fprintf(f, "%s%s", i ? " " : "", argv[i]);
 		fprintf(f, "'");
-		if (o->repeat > 1)
-			fprintf(f, " (%u runs)", o->repeat);
+		if (st->runs > 1)
+			fprintf(f, " (%u runs)", st->runs);
 		fprintf(f, ":\n\n");
 	}
 	for (int i = 0; i < o->nev; i++)
@@ -523,7 +524,7 @@ static void print_all(const struct stat_state *st, int argc, char **argv)
 	snprintf(note, sizeof(note), " (modelled: %s at %.2f GHz%s)", o->prof->name,
 		 (double)o->prof->clock_hz / 1e9, o->models ? "" : ", one cycle per instruction");
 	fprintf(f, "\n");
-	if (o->repeat > 1) {
+	if (st->runs > 1) {
 		fprintf(f, " %17.9f +- %.9f seconds time elapsed%s", secs, 0.0, note);
 	} else {
 		/* the user-mode kernel takes no modelled time: all of it is user */
@@ -537,21 +538,31 @@ static void print_all(const struct stat_state *st, int argc, char **argv)
 int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv, char **envp)
 {
 	static struct stat_state st, first;
+	const struct linux_opts *lo = linux_opts;
 	int status = 0;
 	for (unsigned r = 0; r < (o->repeat ? o->repeat : 1); r++) {
 		memset(&st, 0, sizeof(st));
 		st.o = o;
 		status = run_once(&st, linux_opts, argc, argv, envp);
 		if (status < 0)
-			return 1;
+			return -1;
 		if (r == 0) {
 			memcpy(first.c, st.c, sizeof(st.c));
 			first.start = st.start, first.end = st.end;
 			first.o = o;
-		} else if (st.end - st.start != first.end - first.start || memcmp(first.c, st.c, sizeof(st.c))) {
+		}
+		if (lo->stop && *lo->stop) {
+			/* interrupted: as perf stat, the counts so far (of a first
+			 * run cut short), else those of the runs that completed */
+			first.runs = r ? r : 1;
+			break;
+		}
+		first.runs = r + 1;
+		if (r && (st.end - st.start != first.end - first.start ||
+			  memcmp(first.c, st.c, sizeof(st.c)))) {
 			/* the model is deterministic: a difference is a bug */
 			fprintf(stderr, "rvpmu: stat: run %u differs from run 1\n", r + 1);
-			return 1;
+			return -1;
 		}
 	}
 	print_all(&first, argc, argv);

@@ -203,14 +203,17 @@ int sym_srcline(struct sym_elf *s, uint64_t addr, char *buf, size_t len)
 	return 0;
 }
 
-unsigned sym_build_id(const char *path, uint8_t *id, unsigned max)
+/* The build id's length (0: none); *elf: whether path is a readable ELF. */
+static unsigned read_build_id(const char *path, uint8_t *id, unsigned max, int *elf)
 {
+	*elf = 0;
 	int fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return 0;
 	elf_version(EV_CURRENT);
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	unsigned got = 0;
+	*elf = e && elf_kind(e) == ELF_K_ELF;
 	Elf_Scn *scn = NULL;
 	while (e && elf_kind(e) == ELF_K_ELF && !got && (scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
@@ -232,4 +235,46 @@ unsigned sym_build_id(const char *path, uint8_t *id, unsigned max)
 		elf_end(e);
 	close(fd);
 	return got;
+}
+
+unsigned sym_build_id(const char *path, uint8_t *id, unsigned max)
+{
+	int elf;
+	return read_build_id(path, id, max, &elf);
+}
+
+static void hex(const uint8_t *id, unsigned n, char *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = 0;
+}
+
+int sym_check_build_id(const struct perfdata_file *f, const char *path, const char *file,
+		       char *err, size_t errlen)
+{
+	/* perf.data's build id of path (the reader keeps b->len <= 20) */
+	const struct perfdata_buildid *b = NULL;
+	for (size_t i = 0; i < f->nbuildids && !b; i++)
+		if (!strcmp(f->buildids[i].path, path))
+			b = &f->buildids[i];
+	if (!b)
+		return 0;  /* nothing recorded to compare with */
+	uint8_t id[20];
+	int elf;
+	unsigned n = read_build_id(file, id, sizeof(id), &elf), len = b->len;
+	if (!elf)
+		return 0;  /* nothing to compare: the caller's open of it says why */
+	/* an id without its length (older perf) is zero-padded to 20 bytes */
+	int same = n && n <= len && !memcmp(id, b->id, n);
+	for (unsigned i = n; same && i < len; i++)
+		same = !b->id[i];
+	if (same)
+		return 0;
+	char want[41], got[41];
+	hex(b->id, len, want);
+	hex(id, n, got);
+	perfdata_errf(err, errlen, "%s is not the file that was recorded (build id %s in perf.data, %s "
+		      "in the file)", file, want, n ? got : "none");
+	return -1;
 }

@@ -144,7 +144,8 @@ static void read_input(struct machine *m, int wait)
 	struct pollfd p = {.fd = c->fd, .events = POLLIN};
 	int n;
 	while ((n = poll(&p, 1, wait ? -1 : 0)) < 0 && errno == EINTR)
-		;
+		if (m->o.stop && *m->o.stop)
+			return;  /* the run loop ends the run */
 	if (n <= 0)
 		return;
 	uint8_t b[CONSOLE_BUF];

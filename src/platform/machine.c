@@ -1,5 +1,6 @@
 /* The virt machine: memory map, device dispatch and the run loop that
  * interleaves the hart with interrupts, timers and counter overflow. */
+#define _GNU_SOURCE
 #include <libfdt.h>
 #include <stdio.h>
 #include <string.h>
@@ -238,14 +239,15 @@ int machine_run(struct machine *m)
 			hart_take_trap(h, (uint64_t)irq, 0, 1);
 		}
 
-		uint64_t budget = ~0ull, used = h->instret - start + (h->storm.idle - idle_start);
+		uint64_t budget = MACHINE_RUN_CHUNK, used = h->instret - start + (h->storm.idle - idle_start);
 		if (m->o.max_insns) {
 			if (used >= m->o.max_insns) {
 				fprintf(stderr, "rvpmu: instruction limit %llu reached at pc 0x%llx\n",
 					(unsigned long long)m->o.max_insns, (unsigned long long)h->pc);
 				return MACHINE_EXIT_MAX_INSNS;
 			}
-			budget = m->o.max_insns - used;
+			if (m->o.max_insns - used < budget)
+				budget = m->o.max_insns - used;
 		}
 		/* stop exactly where a counter can overflow, the skid ends, or
 		 * the timer fires, so each is seen at the right instruction */
@@ -263,6 +265,12 @@ int machine_run(struct machine *m)
 			uint64_t k = m->o.tick(m->o.tick_ctx, h);
 			if (k && k < budget)
 				budget = k;
+		}
+		if (m->o.stop && *m->o.stop) {  /* after the tick: a display is erased */
+			fprintf(stderr, "rvpmu: interrupted by SIG%s at pc 0x%llx after %llu instructions\n",
+				sigabbrev_np(*m->o.stop), (unsigned long long)h->pc,
+				(unsigned long long)(h->instret - start));
+			return 128 + *m->o.stop;
 		}
 		if (!budget)
 			budget = 1;

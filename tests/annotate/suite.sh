@@ -168,3 +168,44 @@ bad "mapped ELF missing (--symfs)" 1 "cannot read $out/nosymfs" "$RVPMU" annotat
 mkdir -p "$out/symfs$(dirname "$exe")"
 echo "not an ELF" > "$out/symfs$exe"
 bad "mapped file is not an ELF" 1 "not an ELF file" "$RVPMU" annotate -i "$out/hot.data" --symfs "$out/symfs" hot
+
+# ---- a rebuilt binary (issue 35) ----
+# perf.data names each file with its build id; report and annotate refuse
+# a file whose build id is another, as perf does: a warning naming the
+# file, and its samples unresolved (perf's offsets into the file; source
+# lines [unknown]), never put on the functions of another program.
+cp "$out/hot" "$out/rb"
+rb=$(readlink -f "$out/rb")
+"$RVPMU" record -c $P -o "$out/rb.data" "$out/rb" >/dev/null 2>&1
+"$RVPMU" report -i "$out/rb.data" > "$out/rb-same.txt" 2>"$out/rb-same.err"
+"$RVPMU" annotate -i "$out/rb.data" hot > "$out/rb-ann.txt" 2>&1
+if [ "$(awk '$3 == "[.]" { print $4; exit }' "$out/rb-same.txt")" = hot ] && [ ! -s "$out/rb-same.err" ] &&
+	grep -q "^# Symbol: hot at" "$out/rb-ann.txt"; then
+	pass "build id: the recorded file itself is used (report and annotate)"
+else
+	fail "build id: the recorded file" "$(cat "$out/rb-same.err" "$out/rb-ann.txt" | head -5 | tr '\n' '|')"
+fi
+# another program at the same path
+riscv64-linux-gnu-gcc -static -O2 -g -o "$out/rb" ../record/calls.c >&2
+"$RVPMU" report -i "$out/rb.data" > "$out/rb-other.txt" 2>"$out/rb-other.err"
+top=$(awk '$3 == "[.]" { print $4; exit }' "$out/rb-other.txt")
+named=$(awk '$3 == "[.]" && $4 !~ /^0x[0-9a-f]+$/' "$out/rb-other.txt" | head -3)
+"$RVPMU" report -i "$out/rb.data" --sort srcline > "$out/rb-src.txt" 2>/dev/null
+if grep -q "^rvpmu: report: warning: $rb is not the file that was recorded (build id [0-9a-f]* in perf.data, [0-9a-f]* in the file)" \
+	"$out/rb-other.err" && [ -n "$top" ] && [ -z "$named" ] &&
+	[ "$(awk '/%/ { print $3 }' "$out/rb-src.txt" | sort -u)" = "[unknown]" ]; then
+	pass "build id: another file at the path: a warning, samples unresolved (top $top)"
+else
+	fail "build id: another file at the path" "top '$top', named '$named': $(tr '\n' '|' < "$out/rb-other.err")"
+fi
+if command -v perf >/dev/null 2>&1; then
+	# with an empty build-id cache, so perf too has only the file at the path
+	ptop=$(PERF_BUILDID_DIR="$out/no-cache" perf report -i "$out/rb.data" --stdio --no-children \
+		--sort sym 2>/dev/null | awk '$2 == "[.]" { print $3; exit }')
+	[ -n "$ptop" ] && [ "$ptop" = "$top" ] && pass "build id: perf report shows the same ($ptop)" ||
+		fail "build id: perf report" "perf's top '$ptop', rvpmu's '$top'"
+fi
+bad "build id: annotate refuses another file" 1 "$rb is not the file that was recorded" \
+	"$RVPMU" annotate -i "$out/rb.data" hot
+bad "build id: nor does it annotate the other's functions" 1 "no function 'leaf' found ($rb is not the file" \
+	"$RVPMU" annotate -i "$out/rb.data" leaf

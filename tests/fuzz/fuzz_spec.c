@@ -187,7 +187,7 @@ static void events(const char *list, const struct profile *p)
 	struct evspec ev[EVSPEC_MAX];
 	char err[256];
 	err[0] = 0;
-	int n = evspec_parse(list, p, ev, EVSPEC_MAX, err, sizeof err);
+	int n = evspec_parse(list, p, ev, 0, EVSPEC_MAX, err, sizeof err);
 	if (n < 0 ? n != -1 || !err[0] : n == 0 || n > EVSPEC_MAX)
 		__builtin_trap();   /* an error without a message, or no events */
 }

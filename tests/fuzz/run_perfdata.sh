@@ -15,7 +15,7 @@ secs=${1:-60}
 out=$BUILD/fuzz-perfdata
 mkdir -p "$out/corpus"
 command -v clang >/dev/null || { echo "run_perfdata.sh: clang not found (apt-get install clang)" >&2; exit 2; }
-src="$root/src/perf/perfdata.c $root/src/perf/perfdata_read.c $root/src/perf/symbols.c $root/src/perf/report.c"
+src="$root/src/perf/perfdata.c $root/src/perf/perfdata_read.c $root/src/perf/symbols.c $root/src/perf/report.c $root/src/perf/outfile.c"
 # shellcheck disable=SC2086
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I"$root/include" -o "$out/fuzz_perfdata" "$here/fuzz_perfdata.c" $src -lelf -ldw

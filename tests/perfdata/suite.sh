@@ -15,7 +15,7 @@ mkdir -p "$out" || exit 1
 T=tests/perfdata
 CC=${CC:-gcc}
 XCC=riscv64-linux-gnu-gcc
-SRC="src/perf/perfdata.c src/perf/perfdata_read.c src/perf/symbols.c src/perf/report.c"
+SRC="src/perf/perfdata.c src/perf/perfdata_read.c src/perf/symbols.c src/perf/report.c src/perf/outfile.c"
 SAN="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 FLAGS="-std=gnu11 -Wall -Wextra -Werror -Iinclude"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0

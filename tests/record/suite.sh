@@ -17,7 +17,7 @@ P=10007
 "$RVPMU" stat -x, -e cycles "$out/hot" 2>"$out/stat.csv" >/dev/null
 cyc=$(cut -d, -f1 "$out/stat.csv")
 "$RVPMU" record -g -c $P -o "$out/hot.data" "$out/hot" >/dev/null 2>"$out/record.err"
-n=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$out/record.err")
+n=$(sed -n 's/.*(\([0-9]*\) samples) \].*/\1/p' "$out/record.err")
 want=$((cyc / P))
 if [ -n "$n" ] && [ "$n" -ge $((want - 1)) ] && [ "$n" -le $((want + 1)) ]; then
 	pass "samples = cycles / period ($n of $cyc / $P)"
@@ -84,6 +84,19 @@ bad "report: missing file" "no-such.data" "$RVPMU" report -i "$out/no-such.data"
 head -c 100 "$out/hot.data" > "$out/trunc.data"
 bad "report: truncated file" "rvpmu:" "$RVPMU" report -i "$out/trunc.data"
 bad "report: bad sort key" "use sym, dso or srcline" "$RVPMU" report --sort nope -i "$out/hot.data"
+bad "-j given twice" "-j given twice" "$RVPMU" record -j any_call -j u -o "$out/x.data" "$out/hot"
+
+# -e twice samples both lists, as perf record does (issue 35)
+"$RVPMU" record -c 10007 -e cycles -e instructions:u -o "$out/e2.data" "$out/hot" >/dev/null 2>&1
+if command -v perf >/dev/null 2>&1; then
+	perf script -i "$out/e2.data" -F event 2>/dev/null | sort | uniq -c > "$out/e2.txt"
+	if grep -q " cycles: *$" "$out/e2.txt" && grep -q " instructions:u: *$" "$out/e2.txt"; then
+		pass "-e cycles -e instructions:u: perf script shows samples of both"
+	else
+		fail "-e given twice" "$(tr '\n' '|' < "$out/e2.txt")"
+	fi
+fi
+
 # -o /dev/null (a device without a file position) is a valid sink (this
 # period put a buffer flush inside a header feature: ftell said 0 there)
 if "$RVPMU" record -q -c 5003 -o /dev/null "$out/hot" >/dev/null 2>"$out/null.err"; then
@@ -153,7 +166,7 @@ trace_checks() (
 	P=1009
 	"$RVPMU" record -e loads -c $P --trace "$out/loop.trace" -o "$out/loop.data" "$out/loop" \
 		>/dev/null 2>"$out/loop.err"
-	n=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$out/loop.err")
+	n=$(sed -n 's/.*(\([0-9]*\) samples) \].*/\1/p' "$out/loop.err")
 	want=$((N / P))
 	if [ -n "$n" ] && [ "$n" -ge $((want - 1)) ] && [ "$n" -le $((want + 1)) ]; then
 		pass "loads samples = N / period ($n of $N / $P)"
@@ -349,16 +362,16 @@ else
 		/dev/null > "$out/pg-record.txt" 2>&1
 	script -qec "'$RVPMU' record --no-jit -q -c 10007 -o '$out/pg2.data' '$out/hot' 40000000 >/dev/null" \
 		/dev/null > "$out/pg-record-q.txt" 2>&1
-	nw=$(sed -n 's/.*wrote \([0-9]*\) samples.*/\1/p' "$out/pg-record.txt")
+	nw=$(sed -n 's/.*(\([0-9]*\) samples) \].*/\1/p' "$out/pg-record.txt")
 	if [ -n "$nw" ] && k=$(pg_check "$out/pg-record.txt" record 1 "$nw") &&
-		grep -q "$(printf '\r\033\\[K')\[ rvpmu record: captured" "$out/pg-record.txt"; then
+		grep -q "$(printf '\r\033\\[K')\[ rvpmu record: Captured" "$out/pg-record.txt"; then
 		pass "progress: record on a tty ($k lines, samples up to $nw, erased before its summary)"
 	else
 		fail "progress: record on a tty" "$k (wrote '$nw')"
 	fi
 	"$RVPMU" report -i "$out/pg1.data" --sort srcline > "$out/pg1.rep" 2>&1
 	"$RVPMU" report -i "$out/pg2.data" --sort srcline > "$out/pg2.rep" 2>&1
-	if grep -q "wrote $nw samples" "$out/pg-record-q.txt" && cmp -s "$out/pg1.rep" "$out/pg2.rep" &&
+	if grep -q "($nw samples) ]" "$out/pg-record-q.txt" && cmp -s "$out/pg1.rep" "$out/pg2.rep" &&
 		! grep -q MIPS "$out/pg-record-q.txt"; then
 		pass "progress: record -q shows none and samples the same"
 	else

@@ -95,6 +95,16 @@ rm -f "$out/o.txt"
 "$RVPMU" stat -o "$out/o.txt" -e instructions "$out/loop" 2>/dev/null
 grep -q "6,005" "$out/o.txt" 2>/dev/null && pass "-o file" || fail "-o file" "no count in the file"
 
+# several -e options count every list, as perf does (issue 35)
+"$RVPMU" stat --no-uarch -x, -e instructions,cycles,loads,stores,branches "$out/loop" 2>"$out/e1.csv"
+"$RVPMU" stat --no-uarch -x, -e instructions -e cycles,loads -e '{stores,branches}' "$out/loop" 2>"$out/e3.csv"
+if [ "$(cut -d, -f1,3 "$out/e1.csv")" = "$(cut -d, -f1,3 "$out/e3.csv")" ] &&
+	grep -q '^1000,,stores,' "$out/e3.csv" && grep -q '^6005,,instructions,' "$out/e3.csv"; then
+	pass "-e a -e b,c -e {d,e}: every list counted"
+else
+	fail "-e given three times" "$(tr '\n' '|' < "$out/e3.csv")"
+fi
+
 # bad input: one clear line, non-zero exit, no crash
 echo '{"name": "bad", "pmu": 5}' > "$out/bad.json"
 bad() {  # name expected-text args...
@@ -123,6 +133,7 @@ bad "unknown modifier" "unknown event modifier 'z'" -e cycles:z "$out/loop"
 bad "unterminated group" "unterminated group" -e '{cycles,instructions' "$out/loop"
 bad "unmatched brace" "unmatched" -e 'cycles}' "$out/loop"
 bad "trailing comma" "trailing" -e 'cycles,' "$out/loop"
+bad "group across -e lists" "unterminated group" -e '{instructions' -e 'cycles}' "$out/loop"
 bad "empty list" "empty event list" -e '' "$out/loop"
 bad "no program" "no program given"
 bad "missing program" "no-such-program" /no-such-program
