@@ -25,7 +25,12 @@ struct gmem {
 	uint64_t size;      /* guest addresses are [0, size) */
 	uint64_t max_bytes; /* cap on mapped bytes (--max-mem), 0 = none */
 	uint64_t mapped;    /* bytes currently mapped */
+	bool hit_max;       /* a map was refused for max_bytes */
 };
+
+/* Memory this host lets rvpmu use: physical RAM, or the cgroup v2 limit
+ * of the container it runs in when that is smaller; 0 if unknown. */
+uint64_t gmem_host_bytes(void);
 
 int gmem_init(struct gmem *m);
 void gmem_free(struct gmem *m);

@@ -1,8 +1,26 @@
 /* User-mode guest address space (see gmem.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "rvpmu/gmem.h"
+
+uint64_t gmem_host_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t ram = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+	/* In a container, cgroup v2 puts its memory limit at the root of
+	 * the namespace's hierarchy ("max" when there is none). */
+	FILE *f = fopen("/sys/fs/cgroup/memory.max", "r");
+	unsigned long long lim;
+	if (f) {
+		if (fscanf(f, "%llu", &lim) == 1 && lim && (!ram || lim < ram))
+			ram = lim;
+		fclose(f);
+	}
+	return ram;
+}
 
 
 int gmem_init(struct gmem *m)
@@ -54,8 +72,10 @@ int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot)
 	uint64_t fresh = 0;
 	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
 		fresh += !m->pflags[p];
-	if (m->max_bytes && m->mapped + fresh * GPAGE_SIZE > m->max_bytes)
+	if (m->max_bytes && m->mapped + fresh * GPAGE_SIZE > m->max_bytes) {
+		m->hit_max = true;
 		return -ENOMEM;
+	}
 	/* Replacing a mapping drops its old contents, as MAP_FIXED does. */
 	madvise(m->base + addr, len, MADV_DONTNEED);
 	memset(m->pflags + (addr >> GPAGE_SHIFT), (int)(prot & 7) | 0x10,

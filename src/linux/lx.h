@@ -115,6 +115,7 @@ struct lx {
 	bool exited;
 	bool noret;             /* the call set the registers itself */
 	bool warned_big;
+	bool warned_max;        /* said that the memory bound was reached */
 	struct lx_shared *shm;
 	int nshm;
 	bool strace;            /* RVPMU_STRACE set: log each call to warn_fd */

@@ -46,8 +46,8 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 		return -1;
 	}
 	h->no_jit = (uint8_t)o->no_jit;
-	if (o->max_mem_mb)
-		h->mem.max_bytes = o->max_mem_mb << 20;
+	uint64_t mb = o->max_mem_mb ? o->max_mem_mb : linux_default_max_mem_mb();
+	h->mem.max_bytes = mb == LINUX_MEM_NONE ? 0 : mb << 20;
 	lx_fd_init(p);
 	p->strace = getenv("RVPMU_STRACE") != NULL;
 	lx_limits_init(p);
@@ -127,6 +127,12 @@ int linux_load(struct hart *h, const struct linux_opts *o, const char *path,
 	int rc = linux_load_image(h, o, buf, got, path, argc, argv, envp, err, errlen);
 	free(buf);
 	return rc;
+}
+
+uint64_t linux_default_max_mem_mb(void)
+{
+	uint64_t mb = gmem_host_bytes() >> 21;   /* half, in MiB */
+	return mb ? mb : LINUX_MEM_NONE;         /* unknown host: no bound */
 }
 
 uint64_t linux_load_bias(void)
