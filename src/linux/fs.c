@@ -135,6 +135,15 @@ static long put_stat(struct lx *p, uint64_t ga, const struct stat *st)
 	return lx_put(p, ga, &r, sizeof(r));
 }
 
+/* After a call that may have shrunk a file (r its result): the file
+ * mappings give back the pages past its new end. */
+static long resized(struct lx *p, long r)
+{
+	if (p->nfmap && r >= 0)
+		lx_fmap_truncated(p);
+	return r;
+}
+
 static long do_rw(struct lx *p, int nr, const uint64_t *a)
 {
 	int h = lx_host_fd(p, a[0]);
@@ -196,7 +205,8 @@ static long do_openat(struct lx *p, const uint64_t *a)
 	int h = openat(d, path, (int)a[2], (mode_t)a[3]);
 	if (h < 0)
 		return -errno;
-	return gfd_alloc(p, 0, h);
+	int g = gfd_alloc(p, 0, h);
+	return a[2] & O_TRUNC ? resized(p, g) : g;
 }
 
 static long do_readlinkat(struct lx *p, const uint64_t *a)
@@ -480,11 +490,11 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_ftruncate:
 		if ((h = lx_host_fd(p, a[0])) < 0)
 			return -EBADF;
-		return ERR(ftruncate(h, (off_t)a[1]));
+		return resized(p, ERR(ftruncate(h, (off_t)a[1])));
 	case NR_truncate: {
 		char path[PATH_MAX + 256];
 		int e = get_path(p, a[0], path, sizeof(path));
-		return e ? e : ERR(truncate(path, (off_t)a[1]));
+		return e ? e : resized(p, ERR(truncate(path, (off_t)a[1])));
 	}
 	case NR_fsync: case NR_fdatasync:
 		if ((h = lx_host_fd(p, a[0])) < 0)
@@ -566,7 +576,7 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_fallocate:
 		if ((h = lx_host_fd(p, a[0])) < 0)
 			return -EBADF;
-		return ERR(fallocate(h, (int)a[1], (off_t)a[2], (off_t)a[3]));
+		return resized(p, ERR(fallocate(h, (int)a[1], (off_t)a[2], (off_t)a[3])));
 	case NR_fadvise64:
 		return lx_host_fd(p, a[0]) < 0 ? -EBADF : 0;
 	case NR_sendfile: {

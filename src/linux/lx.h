@@ -83,13 +83,16 @@ enum {
 #define LX_PID 1000   /* fixed so runs are deterministic */
 #define LX_PPID 1
 
-/* A MAP_SHARED file mapping. Guest memory is a private copy; what the
- * guest changed (against snap, the bytes as last read or written back) is
- * written to the file on msync, munmap and exit. */
-struct lx_shared {
-	uint64_t addr, len, off;
+/* A file mapping (fmap.c): the guest pages [addr, addr+len) show the
+ * file from offset off; the first valid bytes are the host's mapping of
+ * it, the rest lies past the file's end (no access: SIGBUS). */
+struct lx_fmap {
+	uint64_t addr, len, off, valid;
 	int fd;                 /* host fd of our own (dup) */
-	uint8_t *snap;
+	unsigned prot;          /* the guest's GP_R/W/X */
+	bool shared, maywrite;  /* maywrite: open for writing (shared may be W) */
+	bool sized;             /* a regular file: pages past its end fault */
+	uint64_t dev, ino;      /* for /proc/self/maps */
 };
 
 struct lx_sigaction {
@@ -116,8 +119,8 @@ struct lx {
 	bool noret;             /* the call set the registers itself */
 	bool warned_big;
 	bool warned_max;        /* said that the memory bound was reached */
-	struct lx_shared *shm;
-	int nshm;
+	struct lx_fmap *fmap;
+	int nfmap;
 	bool strace;            /* RVPMU_STRACE set: log each call to warn_fd */
 	uint64_t rlim[LX_NRLIMIT][2];
 	char comm[16];           /* prctl PR_SET_NAME */
@@ -181,8 +184,30 @@ void lx_perf_unmap(struct lx *p, uint64_t a, uint64_t b);
 
 /* mm.c */
 long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled);
-/* Write back and forget every shared file mapping (exit). */
-void lx_shared_release_all(struct lx *p);
+
+/* fmap.c: file mappings. Map [addr, addr+len) (page aligned, free or
+ * released) to host fd h from off; 0 or -errno as mmap(2) gives. */
+long lx_fmap_map(struct lx *p, uint64_t addr, uint64_t len, unsigned prot, bool shared,
+		 int h, uint64_t off);
+/* [a, b) stops being mapped (munmap, MAP_FIXED over it, mremap): drop
+ * the file mappings there, their memory anonymous again, before the
+ * caller unmaps or remaps it. 0 or -ENOMEM. */
+int lx_fmap_release(struct lx *p, uint64_t a, uint64_t b);
+void lx_fmap_release_all(struct lx *p);
+/* mprotect of mapped [a, a+len): 0, -EACCES or -ENOMEM. */
+long lx_fmap_protect(struct lx *p, uint64_t a, uint64_t len, unsigned prot);
+/* The file mapping that holds a, or NULL. */
+struct lx_fmap *lx_fmap_at(struct lx *p, uint64_t a);
+/* A guest access needing GP_* need faulted at a: past a file's end? */
+enum { LX_FMAP_NONE, LX_FMAP_RETRY, LX_FMAP_SIGBUS };
+int lx_fmap_fault(struct lx *p, uint64_t a, unsigned need);
+/* The guest may have shrunk a file: take back pages past its end. */
+void lx_fmap_truncated(struct lx *p);
+/* Drop decoded code of executable shared mappings (riscv_flush_icache:
+ * another mapping or a write may have changed their file). */
+void lx_fmap_sync_code(struct lx *p);
+/* msync: write the shared mappings in [a, a+len) to their files. */
+long lx_fmap_msync(struct lx *p, uint64_t a, uint64_t len, unsigned flags);
 
 /* signal.c */
 long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled);

@@ -20,7 +20,7 @@ void linux_free(void)
 {
 	struct lx *p = &lx_proc;
 	if (p->h) {
-		lx_shared_release_all(p);
+		lx_fmap_release_all(p);
 		lx_fd_close_all(p);
 	}
 	free(p->exe);
@@ -172,7 +172,6 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 			if (used >= o->max_insns) {
 				lx_warn(p, "rvpmu: instruction limit %llu reached",
 					(unsigned long long)o->max_insns);
-				lx_shared_release_all(p);
 				jit_report(p, h);
 				return LINUX_EXIT_MAX_INSNS;
 			}
@@ -203,7 +202,6 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 			break;
 		}
 	}
-	lx_shared_release_all(p);   /* exit writes shared mappings back */
 	jit_report(p, h);
 	return p->status;
 }

@@ -15,7 +15,7 @@
 /* siginfo si_code values (include/uapi/asm-generic/siginfo.h). */
 enum {
 	SI_USER = 0, SEGV_MAPERR = 1, SEGV_ACCERR = 2,
-	BUS_ADRALN = 1, ILL_ILLOPC = 1, TRAP_BRKPT = 1,
+	BUS_ADRALN = 1, BUS_ADRERR = 2, ILL_ILLOPC = 1, TRAP_BRKPT = 1,
 };
 
 /* struct rt_sigframe { siginfo_t info; struct ucontext uc; } offsets. */
@@ -221,10 +221,18 @@ void lx_trap(struct lx *p)
 	case CAUSE_FETCH_ACCESS: case CAUSE_LOAD_ACCESS: case CAUSE_STORE_ACCESS:
 		sig = LX_SIGSEGV, code = SEGV_ACCERR; break;
 	case CAUSE_FETCH_PAGE_FAULT: case CAUSE_LOAD_PAGE_FAULT: case CAUSE_STORE_PAGE_FAULT: {
-		/* mapped but not permitted is ACCERR, unmapped is MAPERR */
+		/* mapped but not permitted is ACCERR, unmapped is MAPERR; a
+		 * file mapping's page past the file's end is SIGBUS ADRERR */
 		uint64_t a = h->tval;
+		unsigned need = h->cause == CAUSE_FETCH_PAGE_FAULT ? GP_X :
+				h->cause == CAUSE_LOAD_PAGE_FAULT ? GP_R : GP_W;
+		int past_end = lx_fmap_fault(p, a, need);
+		if (past_end == LX_FMAP_RETRY)
+			return;   /* the file has grown: the access goes on */
 		bool mapped = a < h->mem.size && h->mem.pflags[a >> GPAGE_SHIFT];
 		sig = LX_SIGSEGV, code = mapped ? SEGV_ACCERR : SEGV_MAPERR;
+		if (past_end == LX_FMAP_SIGBUS)
+			sig = LX_SIGBUS, code = BUS_ADRERR;
 		break;
 	}
 	default:

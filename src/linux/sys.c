@@ -407,6 +407,7 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_riscv_flush_icache:
 		if (a[1] > a[0])
 			hart_invalidate_code(h, a[0], a[1] - a[0]);
+		lx_fmap_sync_code(p);
 		return 0;
 	}
 	*handled = false;
