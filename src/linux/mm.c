@@ -95,6 +95,8 @@ static long sys_mmap(struct lx *p, const uint64_t *a)
 		return pe;
 	if (!anon && !perf && (h = lx_host_fd(p, a[4])) < 0)
 		return -EBADF;
+	if (!anon && !perf && p->fkind[a[4]] != LX_FD_FILE)
+		return -ENODEV;   /* /dev/[u]random and /proc files cannot be mapped */
 
 	if (fixed) {
 		if (addr & PAGE_MASK_)

@@ -75,6 +75,10 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 
 	if (lx_stack_init(p, &img, argc, argv, envp, why, sizeof(why)))
 		goto fail;
+	struct stat st;
+	if (!stat(p->exe, &st))
+		p->ex.dev = st.st_dev, p->ex.ino = st.st_ino;
+	p->vm_peak = h->mem.mapped;
 	return 0;
 fail:
 	snprintf(err, errlen, "%s: %s", name, why);

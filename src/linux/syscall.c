@@ -94,6 +94,8 @@ void lx_syscall(struct lx *p)
 		}
 		r = -ENOSYS;
 	}
+	if (h->mem.mapped > p->vm_peak)
+		p->vm_peak = h->mem.mapped;
 	if (h->mem.hit_max && !p->warned_max) {
 		/* once: the program may not say why its allocation failed */
 		p->warned_max = true;
