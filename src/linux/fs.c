@@ -79,6 +79,7 @@ static void gfd_release(struct lx *p, int g)
 	if (p->fd[g] > 2)
 		close(p->fd[g]);
 	p->fd[g] = -1;
+	p->fkind[g] = LX_FD_FILE;
 }
 
 /* Guest path -> host path: absolute paths go under --sysroot, except the
@@ -217,8 +218,7 @@ static long do_rwv(struct lx *p, int nr, const uint64_t *a)
 	return ERR(r);
 }
 
-/* The host's path of host directory fd h (AT_FDCWD: the cwd): 0 or -1,
- * and whether it is in /proc. */
+/* The host's path of host directory fd h (AT_FDCWD: the cwd): 0 or -1. */
 static int dir_path(int h, char *dir, size_t n)
 {
 	char link[64];

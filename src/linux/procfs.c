@@ -29,7 +29,6 @@
 
 #define PAGE_UP(a) (((a) + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1))
 #define NS_PER_TICK 10000000ull   /* USER_HZ 100, as AT_CLKTCK says */
-#define RLIM_INF_ 18446744073709551615ull
 
 /* A region of /proc/self/maps that is not plain anonymous memory. */
 struct region {
