@@ -25,7 +25,12 @@ struct gmem {
 	uint64_t size;      /* guest addresses are [0, size) */
 	uint64_t max_bytes; /* cap on mapped bytes (--max-mem), 0 = none */
 	uint64_t mapped;    /* bytes currently mapped */
+	bool hit_max;       /* a map was refused for max_bytes */
 };
+
+/* Memory this host lets rvpmu use: physical RAM, or the cgroup v2 limit
+ * of the container it runs in when that is smaller; 0 if unknown. */
+uint64_t gmem_host_bytes(void);
 
 int gmem_init(struct gmem *m);
 void gmem_free(struct gmem *m);
@@ -33,6 +38,18 @@ void gmem_free(struct gmem *m);
  * Newly mapped memory reads as zero. Returns 0 or -ENOMEM. */
 int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot);
 void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len);
+/* Back [addr, addr+len) (page aligned) by the host file fd from offset
+ * off, MAP_SHARED or MAP_PRIVATE, so guest accesses, other mappings and
+ * the file's reads and writes all see the same page cache. The host
+ * mapping is writable only when writable (a shared mapping of a file
+ * opened read-only is not); the guest's own permission is prot. Pages
+ * the host maps past the file's end fault on the host: the caller maps
+ * only pages that hold file data. 0 or -errno (the host mmap's). */
+int gmem_map_file(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot,
+		  int fd, uint64_t off, bool shared, bool writable);
+/* Put anonymous reserved memory back under [addr, addr+len) after
+ * gmem_map_file (the guest permissions stay as they are). 0 or -errno. */
+int gmem_unfile(struct gmem *m, uint64_t addr, uint64_t len);
 /* Change protection of mapped pages; -ENOMEM if any page is unmapped. */
 int gmem_protect(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot);
 /* True when every page of [addr, addr+len) has all bits of need. */

@@ -240,6 +240,13 @@ const char *hart_cause_name(uint64_t cause, int irq);
  * uses this at M). Returns 0, or -1 where the access would trap. */
 int hart_csr(struct hart *h, int priv, unsigned csr, int op, uint64_t val, uint64_t *old);
 enum { HART_CSR_WRITE, HART_CSR_SET, HART_CSR_CLEAR, HART_CSR_READ };
+/* What the hart implements, as the device tree lists it (riscv,isa-
+ * extensions): *ext gets at most HART_MAX_ISA_EXT names; returns how many.
+ * hart_isa_string writes the same as one riscv,isa string ("rv64imafdc_
+ * zicntr_..."). */
+#define HART_MAX_ISA_EXT 24
+size_t hart_isa_extensions(const struct hart *h, const char **ext);
+void hart_isa_string(const struct hart *h, char *buf, size_t size);
 /* The interrupt to take now, or -1 (priority order MEI MSI MTI SEI SSI
  * STI LCOFI, global enables per mode). */
 int hart_pending_irq(const struct hart *h);

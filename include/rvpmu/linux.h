@@ -18,8 +18,10 @@
 struct linux_opts {
 	const char *sysroot;  /* prefix for absolute guest paths, NULL = none */
 	uint64_t max_insns;   /* stop after this many instructions, 0 = none */
-	uint64_t max_mem_mb;  /* cap on guest mapped memory, 0 = none; sets
-	                         h->mem.max_bytes when non-zero */
+	uint64_t max_mem_mb;  /* bound on guest mapped memory in MiB (sets
+	                         h->mem.max_bytes): 0 = the default,
+	                         linux_default_max_mem_mb(); LINUX_MEM_NONE =
+	                         no bound */
 	int warn_fd;          /* where rvpmu's own messages go; 0 = stderr */
 	int no_jit;           /* run in the step loop only, never translate */
 	/* Called after every stop of the hart (NULL: none): returns how many
@@ -43,6 +45,12 @@ struct linux_opts {
 	int user_counters;
 };
 enum { LINUX_UCNT_ALL, LINUX_UCNT_OFF, LINUX_UCNT_MMAP };
+#define LINUX_MEM_NONE UINT64_MAX
+
+/* The default bound on a program's memory: half of what the host has
+ * (gmem_host_bytes()), so a program that allocates without end gets
+ * ENOMEM, as under a ulimit, before the host runs out. */
+uint64_t linux_default_max_mem_mb(void);
 
 /* Exit statuses linux_run returns besides the guest's own exit status.
  * (Any status can also be a guest's own exit code; the printed line tells

@@ -42,6 +42,9 @@ int cli_events(const char *cmd, const struct cli_events *e, const char *dflt,
 	       const struct profile *p, struct evspec *out);
 /* --user-counters MODE: *mode = LINUX_UCNT_*, or -1 after a message. */
 int cli_user_counters(const char *v, int *mode);
+/* --max-mem MB: *mb for linux_opts.max_mem_mb (0 is LINUX_MEM_NONE), or
+ * -1 after a message. */
+int cli_max_mem(const char *v, uint64_t *mb);
 
 /* One option of a subcommand: its name ("-x" or "--long"), another
  * spelling or NULL, and whether it takes a value. A table ends with a

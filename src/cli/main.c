@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "rvpmu/gmem.h"
+#include "rvpmu/linux.h"
 
 #ifndef RVPMU_VERSION
 #define RVPMU_VERSION "0.1.0"
@@ -26,10 +28,10 @@ static const struct subcommand {
 	 "\n"
 	 "options:\n"
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
-	 "  --max-insns N      stop after N retired instructions (exit 124); a trap\n"
-	 "                     taken with none retired since the trap before counts\n"
-	 "                     as one\n"
-	 "  --max-mem MB       cap guest memory; brk/mmap beyond it fail with ENOMEM\n"
+	 "  --max-insns N      stop after N retired instructions (exit 124)\n"
+	 "  --max-mem MB       bound the program's memory: brk/mmap beyond it fail\n"
+	 "                     with ENOMEM, as under a ulimit (default: half of the\n"
+	 "                     host's memory; 0: no bound)\n"
 	 "  --sysroot DIR      prefix absolute guest paths with DIR (as qemu-user -L)\n"
 	 "  --insn-count FILE  write the retired instruction count to FILE at exit\n"
 	 "  --profile P        run on core profile P (virt, u74 or a .json file): its\n"
@@ -74,6 +76,7 @@ static const struct subcommand {
 	 "  --no-jit           no block translation (as rvpmu run)\n"
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
+	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"
 	 "  --user-counters=off|mmap|all\n"
 	 "                     counter CSRs the program may read (as rvpmu run)\n"
 	 "  -h, --help         show this help\n"},
@@ -108,7 +111,8 @@ static const struct subcommand {
 	 "  --no-uarch        no cache/TLB/predictor/timing models\n"
 	 "  --no-jit           no block translation (as rvpmu run)\n"
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
-	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"},
+	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
+	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"},
 	{"report", cmd_report, "show where the samples of a perf.data file are",
 	 "usage: rvpmu report [-i FILE] [--sort sym|dso|srcline] [--stdio]\n"
 	 "                    [--folded] [--flamegraph FILE.svg] [--symfs DIR]\n"
@@ -173,7 +177,7 @@ static const struct subcommand {
 	 "  --initrd FILE      an initramfs for the kernel (chosen/linux,initrd-*)\n"
 	 "  --append STR       the kernel command line (chosen/bootargs)\n"
 	 "  --kernel FILE      the image to run\n"
-	 "  -m MB              RAM size (default 256)\n"
+	 "  -m MB              RAM size (default 256; at most the host's memory)\n"
 	 "  --profile P        core profile for the PMU (virt, u74 or a .json file);\n"
 	 "                     without it the PMU's selectors are rvpmu's canonical\n"
 	 "                     event numbers (1 cycles, 2 instructions, ...)\n"
@@ -282,6 +286,20 @@ int cli_user_counters(const char *v, int *mode)
 		}
 	fprintf(stderr, "rvpmu: --user-counters: '%s' is not off, mmap or all\n", v);
 	return -1;
+}
+
+int cli_max_mem(const char *v, uint64_t *mb)
+{
+	if (cli_parse_count("--max-mem", v, mb))
+		return -1;
+	if (*mb > (GMEM_SPACE_MAX >> 20)) {
+		fprintf(stderr, "rvpmu: --max-mem: '%s' is out of range (0..%llu MiB)\n", v,
+			(unsigned long long)(GMEM_SPACE_MAX >> 20));
+		return -1;
+	}
+	if (!*mb)
+		*mb = LINUX_MEM_NONE;
+	return 0;
 }
 
 int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv, int *i,

@@ -57,11 +57,12 @@ int cmd_record(int argc, char **argv)
 	const char *profile = "virt";
 	static const struct cli_opt opts[] = {
 		{"-e", NULL, 1}, {"-c", NULL, 1}, {"-F", NULL, 1}, {"-o", NULL, 1},
-		{"--profile", NULL, 1}, {"--max-insns", NULL, 1}, {"--call-graph", NULL, 1},
+		{"--profile", NULL, 1}, {"--max-insns", NULL, 1}, {"--max-mem", NULL, 1},
+		{"--call-graph", NULL, 1},
 		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", NULL, 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
 	};
-	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_CALL_GRAPH, O_FILTER,
+	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_MAX_MEM, O_CALL_GRAPH, O_FILTER,
 	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET };
 	char err[512];
 	const char *v;
@@ -80,6 +81,10 @@ int cmd_record(int argc, char **argv)
 		case O_PROFILE: profile = v; break;
 		case O_MAX_INSNS:
 			if (cli_parse_count("--max-insns", v, &lo.max_insns))
+				return 2;
+			break;
+		case O_MAX_MEM:
+			if (cli_max_mem(v, &lo.max_mem_mb))
 				return 2;
 			break;
 		case O_CALL_GRAPH:

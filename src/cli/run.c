@@ -20,7 +20,6 @@ int cmd_run(int argc, char **argv)
 	enum { O_MAX_INSNS, O_MAX_MEM, O_SYSROOT, O_INSN_COUNT, O_PROFILE, O_UCNT, O_NO_UARCH, O_NO_JIT, O_QUIET };
 	struct linux_opts o = {0};
 	const char *count_file = NULL, *profile = NULL, *v;
-	uint64_t mb;
 	int i = 1, k, quiet = 0, models = 1;
 	while ((k = cli_next("run", opts, argc, argv, &i, &v)) >= 0) {
 		switch (k) {
@@ -31,11 +30,8 @@ int cmd_run(int argc, char **argv)
 				return cli_error("--max-insns must be positive%s", "");
 			break;
 		case O_MAX_MEM:
-			if (cli_parse_count("--max-mem", v, &mb))
+			if (cli_max_mem(v, &o.max_mem_mb))
 				return 2;
-			if (!mb || mb > (GMEM_SPACE_MAX >> 20))
-				return cli_error("--max-mem: '%s' is out of range", v);
-			o.max_mem_mb = mb;
 			break;
 		case O_SYSROOT: o.sysroot = v; break;
 		case O_INSN_COUNT: count_file = v; break;

@@ -21,11 +21,11 @@ int cmd_stat(int argc, char **argv)
 	const char *outfile = NULL, *profile = "virt";
 	static const struct cli_opt opts[] = {
 		{"-e", "--event", 1}, {"-x", NULL, 1}, {"-o", NULL, 1}, {"-r", NULL, 1},
-		{"--max-insns", NULL, 1}, {"--profile", NULL, 1}, {"--mux-interval", NULL, 1},
+		{"--max-insns", NULL, 1}, {"--max-mem", NULL, 1}, {"--profile", NULL, 1}, {"--mux-interval", NULL, 1},
 		{"--user-counters", NULL, 1}, {"-j", "--json", 0}, {"--json-output", NULL, 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
 	};
-	enum { O_EVENT, O_CSV, O_OUT, O_REPEAT, O_MAX_INSNS, O_PROFILE, O_MUX, O_UCNT, O_JSON,
+	enum { O_EVENT, O_CSV, O_OUT, O_REPEAT, O_MAX_INSNS, O_MAX_MEM, O_PROFILE, O_MUX, O_UCNT, O_JSON,
 	       O_JSON2, O_NO_UARCH, O_NO_JIT, O_QUIET };
 	uint64_t n;
 	char err[512];
@@ -62,6 +62,10 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case O_MAX_INSNS:
 			if (cli_parse_count("--max-insns", v, &lo.max_insns))
+				return 2;
+			break;
+		case O_MAX_MEM:
+			if (cli_max_mem(v, &lo.max_mem_mb))
 				return 2;
 			break;
 		case O_UCNT:

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "rvpmu/gmem.h"
 #include "rvpmu/machine.h"
 #include "rvpmu/profile.h"
 #include "rvpmu/progress.h"
@@ -25,6 +26,7 @@ int cmd_system(int argc, char **argv)
 	char err[512];
 	const char *v;
 	int i = 1, k, quiet = 0;
+	uint64_t host_mb = gmem_host_bytes() >> 20;
 	while ((k = cli_next("system", opts, argc, argv, &i, &v)) >= 0) {
 		switch (k) {
 		case O_BIOS: bios = v; break;
@@ -41,8 +43,14 @@ int cmd_system(int argc, char **argv)
 		case O_MEM:
 			if (cli_parse_count("-m", v, &o.ram_mb))
 				return 2;
-			if (!o.ram_mb || o.ram_mb > 16384)
-				return cli_error("-m: '%s' is out of range (1..16384 MiB)", v);
+			if (!o.ram_mb)
+				return cli_error("-m: '%s' is out of range (at least 1 MiB)", v);
+			/* RAM is host memory the guest may touch all of: it must fit */
+			if (host_mb && o.ram_mb > host_mb) {
+				fprintf(stderr, "rvpmu: system: -m %s: more than this host's %llu MiB of memory\n",
+					v, (unsigned long long)host_mb);
+				return 2;
+			}
 			break;
 		case O_MAX_INSNS:
 			if (cli_parse_count("--max-insns", v, &o.max_insns))

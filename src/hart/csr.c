@@ -4,6 +4,7 @@
  * lays them out: csr[9:8] is the lowest privilege that may access it and
  * csr[11:10] == 3 marks it read-only. The counter CSRs belong to the PMU
  * (src/pmu) and are reached through pmu_csr_access. */
+#include <stdio.h>
 #include <string.h>
 #include "csr.h"
 #include "fpu.h"
@@ -436,4 +437,42 @@ int hart_csr(struct hart *h, int priv, unsigned csr, int op, uint64_t val, uint6
 	pmu_retire(&h->pmu, h->priv, none);
 	h->priv = saved;
 	return r;
+}
+
+/* What the hart implements (the single-letter extensions first), the PMU
+ * extensions as its profile set them. */
+static const char *const isa_base[] = {
+	"i", "m", "a", "f", "d", "c", "zicntr", "zicsr", "zifencei", "zihpm",
+	"zba", "zbb", "zbs",
+};
+
+size_t hart_isa_extensions(const struct hart *h, const char **ext)
+{
+	const struct pmu_config *c = &h->pmu.cfg;
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof(isa_base) / sizeof(isa_base[0]); i++)
+		ext[n++] = isa_base[i];
+	if (c->smcdeleg)
+		ext[n++] = "smcdeleg";
+	if (c->smcntrpmf)
+		ext[n++] = "smcntrpmf";
+	if (c->sscofpmf)
+		ext[n++] = "sscofpmf";
+	if (c->smcdeleg)
+		ext[n++] = "ssccfg";
+	if (h->ctr) {
+		ext[n++] = "smctr";
+		ext[n++] = "ssctr";
+	}
+	if (h->sstc)
+		ext[n++] = "sstc";
+	return n;
+}
+
+void hart_isa_string(const struct hart *h, char *buf, size_t size)
+{
+	const char *ext[HART_MAX_ISA_EXT];
+	size_t n = hart_isa_extensions(h, ext), k = (size_t)snprintf(buf, size, "rv64");
+	for (size_t i = 0; i < n && k < size; i++)  /* letters, then _multi-letter */
+		k += (size_t)snprintf(buf + k, size - k, "%s%s", ext[i][1] ? "_" : "", ext[i]);
 }

@@ -1,9 +1,26 @@
 /* User-mode guest address space (see gmem.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "rvpmu/gmem.h"
 
+uint64_t gmem_host_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t ram = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+	/* In a container, cgroup v2 puts its memory limit at the root of
+	 * the namespace's hierarchy ("max" when there is none). */
+	FILE *f = fopen("/sys/fs/cgroup/memory.max", "r");
+	unsigned long long lim;
+	if (f) {
+		if (fscanf(f, "%llu", &lim) == 1 && lim && (!ram || lim < ram))
+			ram = lim;
+		fclose(f);
+	}
+	return ram;
+}
 
 int gmem_init(struct gmem *m)
 {
@@ -46,21 +63,75 @@ static bool range_ok(const struct gmem *m, uint64_t addr, uint64_t len)
 	       !(addr & (GPAGE_SIZE - 1));
 }
 
+/* The pages of [addr, addr+len) not mapped yet, if the bound allows
+ * them (else -ENOMEM, and the bound is noted as reached). */
+static int64_t fresh_bytes(struct gmem *m, uint64_t addr, uint64_t len)
+{
+	uint64_t fresh = 0;
+	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
+		fresh += !m->pflags[p];
+	fresh *= GPAGE_SIZE;
+	if (m->max_bytes && m->mapped + fresh > m->max_bytes) {
+		m->hit_max = true;
+		return -ENOMEM;
+	}
+	return (int64_t)fresh;
+}
+
+static void set_mapped(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot, uint64_t fresh)
+{
+	memset(m->pflags + (addr >> GPAGE_SHIFT), (int)(prot & 7) | 0x10,
+	       len >> GPAGE_SHIFT);
+	m->mapped += fresh;
+}
+
 int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot)
 {
 	len = (len + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1);
 	if (!range_ok(m, addr, len))
 		return -ENOMEM;
-	uint64_t fresh = 0;
-	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
-		fresh += !m->pflags[p];
-	if (m->max_bytes && m->mapped + fresh * GPAGE_SIZE > m->max_bytes)
-		return -ENOMEM;
+	int64_t fresh = fresh_bytes(m, addr, len);
+	if (fresh < 0)
+		return (int)fresh;
 	/* Replacing a mapping drops its old contents, as MAP_FIXED does. */
 	madvise(m->base + addr, len, MADV_DONTNEED);
-	memset(m->pflags + (addr >> GPAGE_SHIFT), (int)(prot & 7) | 0x10,
-	       len >> GPAGE_SHIFT);
-	m->mapped += fresh * GPAGE_SIZE;
+	set_mapped(m, addr, len, prot, (uint64_t)fresh);
+	return 0;
+}
+
+int gmem_map_file(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot,
+		  int fd, uint64_t off, bool shared, bool writable)
+{
+	if (!range_ok(m, addr, len) || (len & (GPAGE_SIZE - 1)))
+		return -ENOMEM;
+	/* guest pages are host pages: one host page per guest page */
+	if (sysconf(_SC_PAGESIZE) != (long)GPAGE_SIZE)
+		return -ENODEV;
+	int64_t fresh = fresh_bytes(m, addr, len);
+	if (fresh < 0)
+		return (int)fresh;
+	/* Over the reservation, in place. Its checks (access mode, a file
+	 * that cannot be mapped) come before it replaces anything. */
+	void *b = mmap(m->base + addr, len, PROT_READ | (writable ? PROT_WRITE : 0),
+		       (shared ? MAP_SHARED : MAP_PRIVATE) | MAP_FIXED, fd, (off_t)off);
+	if (b == MAP_FAILED) {
+		int e = errno;
+		gmem_unfile(m, addr, len);   /* in case it took the range anyway */
+		return -e;
+	}
+	set_mapped(m, addr, len, prot, (uint64_t)fresh);
+	return 0;
+}
+
+int gmem_unfile(struct gmem *m, uint64_t addr, uint64_t len)
+{
+	if (!range_ok(m, addr, len))
+		return -ENOMEM;
+	void *b = mmap(m->base + addr, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+	if (b == MAP_FAILED)
+		return -errno;
+	madvise(b, len, MADV_HUGEPAGE);   /* as gmem_init's, so it may merge back */
 	return 0;
 }
 

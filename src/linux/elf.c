@@ -48,6 +48,25 @@ static int map_fresh(struct gmem *m, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
+/* What /proc/self/maps and stat show of a loaded segment: its file-backed
+ * pages with their file offset, and Linux's start/end_code/data
+ * (fs/binfmt_elf.c: code from the executable segments, data up to the
+ * highest file byte of any). */
+static void note_segment(struct lx_exec *ex, const GElf_Phdr *s, uint64_t base)
+{
+	uint64_t v = s->p_vaddr + base, fend = v + s->p_filesz;
+	if (s->p_filesz && ex->nseg < LX_MAX_SEGS)
+		ex->seg[ex->nseg++] = (typeof(ex->seg[0])){ PAGE_DOWN(v), PAGE_UP(fend), PAGE_DOWN(s->p_offset) };
+	if ((s->p_flags & PF_X) && (!ex->start_code || v < ex->start_code))
+		ex->start_code = v;
+	if ((s->p_flags & PF_X) && fend > ex->end_code)
+		ex->end_code = fend;
+	if (v > ex->start_data)
+		ex->start_data = v;
+	if (fend > ex->end_data)
+		ex->end_data = fend;
+}
+
 /* System V gABI ch. 5 "Program Loading"; Linux fs/binfmt_elf.c semantics
  * for static programs (no PT_INTERP). */
 int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
@@ -216,6 +235,7 @@ int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
 			goto out;
 		}
 		memcpy(m->base + v, buf + s->p_offset, s->p_filesz);
+		note_segment(&p->ex, s, base);
 	}
 	for (unsigned i = 0; i < n; i++) {
 		const GElf_Phdr *s = &ph[i];

@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -48,16 +49,23 @@ int lx_host_fd(struct lx *p, uint64_t g)
 	return g < LX_NFD ? p->fd[g] : -1;
 }
 
-static int gfd_alloc(struct lx *p, int min, int host)
+/* The lowest free guest fd from min for host fd host, of kind LX_FD_*. */
+static int gfd_alloc_kind(struct lx *p, int min, int host, uint8_t kind)
 {
 	for (int i = min < 0 ? 0 : min; i < LX_NFD; i++)
 		if (p->fd[i] < 0) {
 			p->fd[i] = host;
+			p->fkind[i] = kind;
 			return i;
 		}
 	if (host > 2)
 		close(host);
 	return -EMFILE;
+}
+
+static int gfd_alloc(struct lx *p, int min, int host)
+{
+	return gfd_alloc_kind(p, min, host, LX_FD_FILE);
 }
 
 int lx_fd_alloc(struct lx *p, int h)
@@ -71,6 +79,7 @@ static void gfd_release(struct lx *p, int g)
 	if (p->fd[g] > 2)
 		close(p->fd[g]);
 	p->fd[g] = -1;
+	p->fkind[g] = LX_FD_FILE;
 }
 
 /* Guest path -> host path: absolute paths go under --sysroot, except the
@@ -135,6 +144,24 @@ static long put_stat(struct lx *p, uint64_t ga, const struct stat *st)
 	return lx_put(p, ga, &r, sizeof(r));
 }
 
+/* After a call that may have shrunk a file (r its result): the file
+ * mappings give back the pages past its new end. */
+static long resized(struct lx *p, long r)
+{
+	if (p->nfmap && r >= 0)
+		lx_fmap_truncated(p);
+	return r;
+}
+
+/* A read of n bytes from /dev/[u]random: what getrandom(n) would give. A
+ * write is taken and changes nothing (Linux mixes it into its pool). */
+static long random_rw(struct lx *p, bool rd, void *buf, uint64_t n)
+{
+	if (rd)
+		lx_random_bytes(p, buf, n);
+	return (long)n;
+}
+
 static long do_rw(struct lx *p, int nr, const uint64_t *a)
 {
 	int h = lx_host_fd(p, a[0]);
@@ -144,6 +171,8 @@ static long do_rw(struct lx *p, int nr, const uint64_t *a)
 	void *buf = rd ? lx_wptr(p, a[1], a[2]) : (void *)lx_rptr(p, a[1], a[2]);
 	if (!buf)
 		return -EFAULT;
+	if (p->fkind[a[0]] == LX_FD_RANDOM)
+		return random_rw(p, rd, buf, a[2] > (1u << 25) ? 1u << 25 : a[2]);
 	ssize_t r;
 	switch (nr) {
 	case NR_read: r = read(h, buf, a[2]); break;
@@ -179,64 +208,131 @@ static long do_rwv(struct lx *p, int nr, const uint64_t *a)
 			return -EFAULT;
 		}
 	}
-	ssize_t r = nr == NR_readv ? readv(h, v, n) : writev(h, v, n);
+	ssize_t r = 0;
+	if (p->fkind[a[0]] == LX_FD_RANDOM)
+		for (int i = 0; i < n; i++)
+			r += random_rw(p, nr == NR_readv, v[i].iov_base, v[i].iov_len);
+	else
+		r = nr == NR_readv ? readv(h, v, n) : writev(h, v, n);
 	free(v);
 	return ERR(r);
 }
 
-static long do_openat(struct lx *p, const uint64_t *a)
+/* The host's path of host directory fd h (AT_FDCWD: the cwd): 0 or -1. */
+static int dir_path(int h, char *dir, size_t n)
 {
-	char path[PATH_MAX + 256];
-	int e = get_path(p, a[1], path, sizeof(path));
+	char link[64];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", h);
+	ssize_t k = h == AT_FDCWD ? (getcwd(dir, n) ? (ssize_t)strlen(dir) : -1) :
+		    readlink(link, dir, n - 1);
+	if (k < 0)
+		return -1;
+	dir[k] = 0;
+	return 0;
+}
+
+static bool in_proc(const char *path)
+{
+	return !strncmp(path, "/proc", 5) && (!path[5] || path[5] == '/');
+}
+
+/* What host fd h is to the program: /dev/random and /dev/urandom (char
+ * 1:8, 1:9) by any name read the deterministic stream getrandom gives,
+ * not the host's; relative paths from a directory in /proc must be looked
+ * at as absolute ones. */
+static uint8_t fd_kind(int h)
+{
+	struct stat st;
+	char dir[PATH_MAX];
+	if (fstat(h, &st))
+		return LX_FD_FILE;
+	if (S_ISCHR(st.st_mode) && (st.st_rdev == makedev(1, 8) || st.st_rdev == makedev(1, 9)))
+		return LX_FD_RANDOM;
+	return S_ISDIR(st.st_mode) && !dir_path(h, dir, sizeof(dir)) && in_proc(dir) ?
+	       LX_FD_PROCDIR : LX_FD_FILE;
+}
+
+/* A guest path (dirfd, ga) as the host takes it, after --sysroot and
+ * procfs.c: 0 or -errno. A relative path from a directory in /proc (the
+ * dirfd's, or the cwd) is made absolute first, so that "self/maps" from
+ * /proc is the program's own too. */
+static int get_proc_path(struct lx *p, uint64_t dirfd, uint64_t ga, struct lx_proc *r)
+{
+	char path[PATH_MAX + 256], dir[PATH_MAX];
+	int e = get_path(p, ga, path, sizeof(path));
 	if (e)
 		return e;
-	int d = get_dirfd(p, a[0], path);
+	bool at_cwd = (int32_t)dirfd == LX_AT_FDCWD;
+	if (path[0] && path[0] != '/' && (at_cwd ? p->cwd_in_proc : dirfd < LX_NFD &&
+					   p->fkind[dirfd] == LX_FD_PROCDIR)) {
+		if (dir_path(at_cwd ? AT_FDCWD : p->fd[dirfd], dir, sizeof(dir)))
+			return -ENOENT;
+		char rel[PATH_MAX + 256];
+		memcpy(rel, path, sizeof(rel));
+		if (snprintf(path, sizeof(path), "%s/%s", dir, rel) >= (int)sizeof(path))
+			return -ENAMETOOLONG;
+	}
+	return lx_proc_resolve(p, path, r);
+}
+
+static long do_openat(struct lx *p, const uint64_t *a)
+{
+	struct lx_proc pr;
+	int e = get_proc_path(p, a[0], a[1], &pr), flags = (int)a[2];
+	if (e)
+		return e;
+	if (pr.gen >= 0) {
+		int h = lx_proc_open(p, &pr, flags);
+		return h < 0 ? h : gfd_alloc_kind(p, 0, h, LX_FD_PROC);
+	}
+	if (pr.closed)
+		return -EACCES;
+	if (pr.link && (flags & O_ACCMODE) != O_RDONLY)
+		return -ETXTBSY;   /* the program's file is running */
+	int d = get_dirfd(p, a[0], pr.host);
 	if (d < 0 && d != AT_FDCWD)
 		return d;
-	int h = openat(d, path, (int)a[2], (mode_t)a[3]);
+	int h = openat(d, pr.host, flags, (mode_t)a[3]);
 	if (h < 0)
 		return -errno;
-	return gfd_alloc(p, 0, h);
+	int g = gfd_alloc_kind(p, 0, h, fd_kind(h));
+	return flags & O_TRUNC ? resized(p, g) : g;
 }
 
 static long do_readlinkat(struct lx *p, const uint64_t *a)
 {
-	char path[PATH_MAX + 256];
-	int e = get_path(p, a[1], path, sizeof(path));
+	struct lx_proc pr;
+	int e = get_proc_path(p, a[0], a[1], &pr);
 	if (e)
 		return e;
-	if ((int64_t)a[3] <= 0)
+	/* a generated file or a closed path is no link */
+	if ((int64_t)a[3] <= 0 || pr.gen >= 0 || (pr.closed && !pr.link))
 		return -EINVAL;
 	char *buf = lx_wptr(p, a[2], a[3]);
 	if (!buf)
 		return -EFAULT;
-	char self[64];
-	snprintf(self, sizeof(self), "/proc/%d/exe", LX_PID);
-	if (!strcmp(path, "/proc/self/exe") || !strcmp(path, self) ||
-	    !strcmp(path, "/proc/thread-self/exe")) {
-		size_t n = strlen(p->exe);
+	if (pr.link) {
+		size_t n = strlen(pr.link);
 		n = n < a[3] ? n : a[3];
-		memcpy(buf, p->exe, n);
+		memcpy(buf, pr.link, n);
 		return (long)n;
 	}
-	int d = get_dirfd(p, a[0], path);
+	int d = get_dirfd(p, a[0], pr.host);
 	if (d < 0 && d != AT_FDCWD)
 		return d;
-	return ERR(readlinkat(d, path, buf, a[3]));
+	return ERR(readlinkat(d, pr.host, buf, a[3]));
 }
 
 /* Path syscalls of the form (dirfd, path, ...). */
 static long do_path(struct lx *p, int nr, const uint64_t *a)
 {
-	char path[PATH_MAX + 256];
+	struct lx_proc pr = { .host = "" };
+	const char *path = pr.host;
 	int e;
 	bool empty_ok = (nr == NR_newfstatat && (a[3] & LX_AT_EMPTY_PATH)) ||
 			(nr == NR_statx && (a[2] & LX_AT_EMPTY_PATH));
-	if (nr == NR_utimensat && !a[1]) {
-		path[0] = 0;
-	} else if ((e = get_path(p, a[1], path, sizeof(path)))) {
+	if ((nr != NR_utimensat || a[1]) && (e = get_proc_path(p, a[0], a[1], &pr)))
 		return e;
-	}
 	int d = get_dirfd(p, a[0], path);
 	if (d < 0 && d != AT_FDCWD)
 		return d;
@@ -320,6 +416,7 @@ static long do_dup3(struct lx *p, const uint64_t *a)
 	if (p->fd[a[1]] >= 0)
 		gfd_release(p, (int)a[1]);
 	p->fd[a[1]] = nh;
+	p->fkind[a[1]] = p->fkind[a[0]];
 	return (long)a[1];
 }
 
@@ -336,7 +433,7 @@ static long do_fcntl(struct lx *p, const uint64_t *a)
 		int nh = fcntl(h, cmd, 3);
 		if (nh < 0)
 			return -errno;
-		return gfd_alloc(p, (int)a[2], nh);
+		return gfd_alloc_kind(p, (int)a[2], nh, p->fkind[a[0]]);
 	}
 	case F_GETFD: case F_GETFL: case F_GETPIPE_SZ: case F_GET_SEALS:
 		return ERR(fcntl(h, cmd));
@@ -480,11 +577,11 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_ftruncate:
 		if ((h = lx_host_fd(p, a[0])) < 0)
 			return -EBADF;
-		return ERR(ftruncate(h, (off_t)a[1]));
+		return resized(p, ERR(ftruncate(h, (off_t)a[1])));
 	case NR_truncate: {
 		char path[PATH_MAX + 256];
 		int e = get_path(p, a[0], path, sizeof(path));
-		return e ? e : ERR(truncate(path, (off_t)a[1]));
+		return e ? e : resized(p, ERR(truncate(path, (off_t)a[1])));
 	}
 	case NR_fsync: case NR_fdatasync:
 		if ((h = lx_host_fd(p, a[0])) < 0)
@@ -499,7 +596,7 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			return -EBADF;
 		if ((h = fcntl(h, F_DUPFD, 3)) < 0)
 			return -errno;
-		return gfd_alloc(p, 0, h);
+		return gfd_alloc_kind(p, 0, h, p->fkind[a[0]]);
 	case NR_dup3:
 		return do_dup3(p, a);
 	case NR_fcntl:
@@ -535,14 +632,21 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		return lx_put(p, a[0], cwd, n) ? -EFAULT : (long)n;
 	}
 	case NR_chdir: {
-		char path[PATH_MAX + 256];
-		int e = get_path(p, a[0], path, sizeof(path));
-		return e ? e : ERR(chdir(path));
+		struct lx_proc pr;
+		int e = get_proc_path(p, LX_AT_FDCWD, a[0], &pr);
+		char cwd[PATH_MAX];
+		if (e || pr.closed || (e = ERR(chdir(pr.host))))
+			return e ? e : -EACCES;
+		p->cwd_in_proc = !dir_path(AT_FDCWD, cwd, sizeof(cwd)) && in_proc(cwd);
+		return 0;
 	}
 	case NR_fchdir:
 		if ((h = lx_host_fd(p, a[0])) < 0)
 			return -EBADF;
-		return ERR(fchdir(h));
+		if (fchdir(h))
+			return -errno;
+		p->cwd_in_proc = p->fkind[a[0]] == LX_FD_PROCDIR;
+		return 0;
 	case NR_ppoll:
 		return do_ppoll(p, a);
 	case NR_statfs: case NR_fstatfs: {
@@ -566,13 +670,15 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_fallocate:
 		if ((h = lx_host_fd(p, a[0])) < 0)
 			return -EBADF;
-		return ERR(fallocate(h, (int)a[1], (off_t)a[2], (off_t)a[3]));
+		return resized(p, ERR(fallocate(h, (int)a[1], (off_t)a[2], (off_t)a[3])));
 	case NR_fadvise64:
 		return lx_host_fd(p, a[0]) < 0 ? -EBADF : 0;
 	case NR_sendfile: {
 		int o = lx_host_fd(p, a[0]), i = lx_host_fd(p, a[1]);
 		if (o < 0 || i < 0)
 			return -EBADF;
+		if (p->fkind[a[1]] == LX_FD_RANDOM)
+			return -EINVAL;   /* not from the host's pool; programs read it */
 		off_t off, *po = NULL;
 		if (a[2]) {
 			if (lx_get(p, a[2], &off, 8))

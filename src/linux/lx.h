@@ -4,6 +4,7 @@
  * ABI. */
 #ifndef RVPMU_LX_H
 #define RVPMU_LX_H
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -79,21 +80,42 @@ enum {
 #define LX_PIE_BASE(p)    (((p)->h->mem.size / 3 * 2) & ~0xffffull)
 
 #define LX_NFD 1024
+/* host file, /dev/[u]random, procfs.c's file, a directory in /proc */
+enum { LX_FD_FILE, LX_FD_RANDOM, LX_FD_PROC, LX_FD_PROCDIR };
 #define LX_NRLIMIT 16
 #define LX_PID 1000   /* fixed so runs are deterministic */
 #define LX_PPID 1
 
-/* A MAP_SHARED file mapping. Guest memory is a private copy; what the
- * guest changed (against snap, the bytes as last read or written back) is
- * written to the file on msync, munmap and exit. */
-struct lx_shared {
-	uint64_t addr, len, off;
+/* A file mapping (fmap.c): the guest pages [addr, addr+len) show the
+ * file from offset off; the first valid bytes are the host's mapping of
+ * it, the rest lies past the file's end (no access: SIGBUS). */
+struct lx_fmap {
+	uint64_t addr, len, off, valid;
 	int fd;                 /* host fd of our own (dup) */
-	uint8_t *snap;
+	unsigned prot;          /* the guest's GP_R/W/X */
+	bool shared, maywrite;  /* maywrite: open for writing (shared may be W) */
+	bool sized;             /* a regular file: pages past its end fault */
+	uint64_t dev, ino;      /* for /proc/self/maps */
 };
 
 struct lx_sigaction {
 	uint64_t handler, flags, mask;
+};
+
+/* What the program's exec set up, as Linux keeps it in its mm_struct
+ * for /proc/<pid>/{maps,stat,status,auxv,cmdline,environ} (procfs.c). */
+#define LX_MAX_SEGS 16
+#define LX_AUXV_MAX 24
+struct lx_exec {
+	struct {                  /* the file-backed part of each PT_LOAD */
+		uint64_t lo, hi, off;
+	} seg[LX_MAX_SEGS];
+	int nseg;
+	uint64_t dev, ino;        /* of the program file */
+	uint64_t start_code, end_code, start_data, end_data;
+	uint64_t start_stack, arg_start, arg_end, env_start, env_end;
+	uint64_t auxv[2 * LX_AUXV_MAX];
+	size_t auxv_bytes;
 };
 
 /* The emulated process: one per rvpmu run. */
@@ -104,19 +126,24 @@ struct lx {
 	char *name;             /* as given, for messages */
 	uint64_t load_bias;     /* where a static-pie was placed (0: ET_EXEC) */
 	int fd[LX_NFD];         /* guest fd -> host fd, -1 = closed */
+	uint8_t fkind[LX_NFD];  /* what guest fd is: LX_FD_* */
 	uint64_t brk_start, brk_cur;
+	struct lx_exec ex;
+	uint64_t vm_peak;       /* most bytes mapped at once (VmPeak) */
 	uint64_t sleep_ns;      /* modelled time spent in sleeps */
 	uint64_t rng;           /* state of the deterministic random stream */
 	struct lx_sigaction sa[LX_NSIG + 1];
 	uint64_t sigmask, sigpending;
 	uint64_t ss_sp, ss_size; uint32_t ss_flags;
 	bool restore_mask;      /* sigsuspend: the frame saves saved_mask */
+	bool cwd_in_proc;       /* the cwd is inside /proc (fs.c) */
 	uint64_t saved_mask;
 	bool exited;
 	bool noret;             /* the call set the registers itself */
 	bool warned_big;
-	struct lx_shared *shm;
-	int nshm;
+	bool warned_max;        /* said that the memory bound was reached */
+	struct lx_fmap *fmap;
+	int nfmap;
 	bool strace;            /* RVPMU_STRACE set: log each call to warn_fd */
 	uint64_t rlim[LX_NRLIMIT][2];
 	char comm[16];           /* prctl PR_SET_NAME */
@@ -143,6 +170,8 @@ int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
 int lx_stack_init(struct lx *p, const struct lx_image *img, int argc,
 		  char **argv, char **envp, char *err, size_t errlen);
 uint64_t lx_random64(struct lx *p);
+/* n bytes of the stream, 8 a draw (a tail shorter than 8 uses one). */
+void lx_random_bytes(struct lx *p, uint8_t *b, uint64_t n);
 
 /* syscall.c */
 void lx_syscall(struct lx *p);
@@ -180,8 +209,49 @@ void lx_perf_unmap(struct lx *p, uint64_t a, uint64_t b);
 
 /* mm.c */
 long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled);
-/* Write back and forget every shared file mapping (exit). */
-void lx_shared_release_all(struct lx *p);
+
+/* fmap.c: file mappings. Map [addr, addr+len) (page aligned, free or
+ * released) to host fd h from off; 0 or -errno as mmap(2) gives. */
+long lx_fmap_map(struct lx *p, uint64_t addr, uint64_t len, unsigned prot, bool shared,
+		 int h, uint64_t off);
+/* [a, b) stops being mapped (munmap, MAP_FIXED over it, mremap): drop
+ * the file mappings there, their memory anonymous again, before the
+ * caller unmaps or remaps it. 0 or -ENOMEM. */
+int lx_fmap_release(struct lx *p, uint64_t a, uint64_t b);
+void lx_fmap_release_all(struct lx *p);
+/* mprotect of mapped [a, a+len): 0, -EACCES or -ENOMEM. */
+long lx_fmap_protect(struct lx *p, uint64_t a, uint64_t len, unsigned prot);
+/* The file mapping that holds a, or NULL. */
+struct lx_fmap *lx_fmap_at(struct lx *p, uint64_t a);
+/* A guest access needing GP_* need faulted at a: past a file's end? */
+enum { LX_FMAP_NONE, LX_FMAP_RETRY, LX_FMAP_SIGBUS };
+int lx_fmap_fault(struct lx *p, uint64_t a, unsigned need);
+/* The guest may have shrunk a file: take back pages past its end. */
+void lx_fmap_truncated(struct lx *p);
+/* Drop decoded code of executable shared mappings (riscv_flush_icache:
+ * another mapping or a write may have changed their file). */
+void lx_fmap_sync_code(struct lx *p);
+/* msync: write the shared mappings in [a, a+len) to their files. */
+long lx_fmap_msync(struct lx *p, uint64_t a, uint64_t len, unsigned flags);
+
+/* procfs.c: /proc paths that name the program itself. Resolve a guest
+ * path (after --sysroot): 0 with r->host the host path to use (the path
+ * itself when it is not one of those; for a generated file, the host's
+ * file of that name, for stat), r->gen >= 0 for a file procfs.c makes
+ * (open it with lx_proc_open), r->link the target of a link procfs.c
+ * answers (exe: the program's file, which is r->host too; /proc/self),
+ * r->closed for a path that exists but may not be opened (EACCES); or
+ * -errno for a path that is absent. */
+enum { LX_PROC_CPUINFO = 100 };
+struct lx_proc {
+	int gen;
+	const char *link;
+	bool closed;
+	char host[PATH_MAX + 256];
+};
+int lx_proc_resolve(struct lx *p, const char *path, struct lx_proc *r);
+/* A host fd (read-only) holding the generated file, or -errno. */
+int lx_proc_open(struct lx *p, const struct lx_proc *r, int flags);
 
 /* signal.c */
 long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled);

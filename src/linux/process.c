@@ -19,7 +19,7 @@ void linux_free(void)
 {
 	struct lx *p = &lx_proc;
 	if (p->h) {
-		lx_shared_release_all(p);
+		lx_fmap_release_all(p);
 		lx_fd_close_all(p);
 	}
 	free(p->exe);
@@ -45,8 +45,8 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 		return -1;
 	}
 	h->no_jit = (uint8_t)o->no_jit;
-	if (o->max_mem_mb)
-		h->mem.max_bytes = o->max_mem_mb << 20;
+	uint64_t mb = o->max_mem_mb ? o->max_mem_mb : linux_default_max_mem_mb();
+	h->mem.max_bytes = mb == LINUX_MEM_NONE ? 0 : mb << 20;
 	lx_fd_init(p);
 	p->strace = getenv("RVPMU_STRACE") != NULL;
 	lx_limits_init(p);
@@ -74,6 +74,10 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 
 	if (lx_stack_init(p, &img, argc, argv, envp, why, sizeof(why)))
 		goto fail;
+	struct stat st;
+	if (!stat(p->exe, &st))
+		p->ex.dev = st.st_dev, p->ex.ino = st.st_ino;
+	p->vm_peak = h->mem.mapped;
 	return 0;
 fail:
 	snprintf(err, errlen, "%s: %s", name, why);
@@ -128,6 +132,12 @@ int linux_load(struct hart *h, const struct linux_opts *o, const char *path,
 	return rc;
 }
 
+uint64_t linux_default_max_mem_mb(void)
+{
+	uint64_t mb = gmem_host_bytes() >> 21;   /* half, in MiB */
+	return mb ? mb : LINUX_MEM_NONE;         /* unknown host: no bound */
+}
+
 uint64_t linux_load_bias(void)
 {
 	return lx_proc.load_bias;
@@ -155,7 +165,7 @@ static void jit_report(struct lx *p, const struct hart *h)
 /* The run ends before the program does (limit, interruption). */
 static int cut_short(struct lx *p, int status)
 {
-	lx_shared_release_all(p);
+	lx_fmap_release_all(p);
 	jit_report(p, p->h);
 	return status;
 }
@@ -213,7 +223,6 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 			break;
 		}
 	}
-	lx_shared_release_all(p);   /* exit writes shared mappings back */
 	jit_report(p, h);
 	return p->status;
 }

@@ -15,7 +15,7 @@
 /* siginfo si_code values (include/uapi/asm-generic/siginfo.h). */
 enum {
 	SI_USER = 0, SEGV_MAPERR = 1, SEGV_ACCERR = 2,
-	BUS_ADRALN = 1, ILL_ILLOPC = 1, TRAP_BRKPT = 1,
+	BUS_ADRALN = 1, BUS_ADRERR = 2, ILL_ILLOPC = 1, TRAP_BRKPT = 1,
 };
 
 /* struct rt_sigframe { siginfo_t info; struct ucontext uc; } offsets. */
@@ -222,6 +222,18 @@ void lx_trap(struct lx *p)
 {
 	struct hart *h = p->h;
 	int code, sig = fault_signal(h, &code);
+	if (h->cause == CAUSE_FETCH_PAGE_FAULT || h->cause == CAUSE_LOAD_PAGE_FAULT ||
+	    h->cause == CAUSE_STORE_PAGE_FAULT) {
+		/* a file mapping's page past the file's end is SIGBUS ADRERR,
+		 * unless the file has grown since: then the access goes on */
+		unsigned need = h->cause == CAUSE_FETCH_PAGE_FAULT ? GP_X :
+				h->cause == CAUSE_LOAD_PAGE_FAULT ? GP_R : GP_W;
+		int past_end = lx_fmap_fault(p, h->tval, need);
+		if (past_end == LX_FMAP_RETRY)
+			return;
+		if (past_end == LX_FMAP_SIGBUS)
+			sig = LX_SIGBUS, code = BUS_ADRERR;
+	}
 	uint64_t addr = sig == LX_SIGILL || sig == LX_SIGTRAP ? h->pc : h->tval;
 	raise_sig(p, sig, code, true, addr);
 }

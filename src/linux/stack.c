@@ -31,6 +31,14 @@ uint64_t lx_random64(struct lx *p)
 	return z ^ (z >> 31);
 }
 
+void lx_random_bytes(struct lx *p, uint8_t *b, uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i += 8) {
+		uint64_t r = lx_random64(p);
+		memcpy(b + i, &r, n - i < 8 ? n - i : 8);
+	}
+}
+
 static uint64_t push_bytes(struct lx *p, uint64_t *sp, const void *b, size_t n)
 {
 	*sp -= n;
@@ -100,6 +108,14 @@ int lx_stack_init(struct lx *p, const struct lx_image *img, int argc,
 		{ AT_NULL, 0 },
 	};
 	size_t naux = sizeof(aux) / sizeof(aux[0]);
+	_Static_assert(sizeof(aux) <= sizeof(p->ex.auxv), "auxv fits lx_exec");
+	memcpy(p->ex.auxv, aux, sizeof(aux));
+	p->ex.auxv_bytes = sizeof(aux);
+	/* the strings lie in order: argv's, envp's, then AT_EXECFN's */
+	p->ex.env_start = envc ? envs[0] : execfn;
+	p->ex.env_end = envc ? envs[envc - 1] + strlen(envp[envc - 1]) + 1 : execfn;
+	p->ex.arg_start = argc ? args[0] : p->ex.env_start;
+	p->ex.arg_end = p->ex.env_start;
 	size_t words = 1 + (size_t)argc + 1 + (size_t)envc + 1 + 2 * naux;
 	sp = (sp - words * 8) & ~15ull;   /* psABI: sp 16-byte aligned at entry */
 	uint64_t *w = (uint64_t *)(h->mem.base + sp);
@@ -125,5 +141,6 @@ int lx_stack_init(struct lx *p, const struct lx_image *img, int argc,
 	h->fflags = h->frm = 0;
 	h->x[2] = sp;
 	h->pc = img->entry;
+	p->ex.start_stack = sp;
 	return 0;
 }

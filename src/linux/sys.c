@@ -184,7 +184,9 @@ static long sys_riscv_hwprobe(struct lx *p, const uint64_t *a)
 		memcpy(&key, pairs + 16 * i, 8);
 		uint64_t v = 0;
 		switch (key) {
-		case 0: case 1: case 2: v = 0; break;      /* mvendorid/marchid/mimpid */
+		case 0: v = p->h->csr.mvendorid; break;    /* as /proc/cpuinfo says */
+		case 1: v = p->h->csr.marchid; break;
+		case 2: v = p->h->csr.mimpid; break;
 		case 3: v = 1; break;                      /* BASE_BEHAVIOR_IMA */
 		case 4:                                    /* IMA_EXT_0 */
 			v = (1u << 0) | (1u << 1) |        /* FD, C */
@@ -330,10 +332,7 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		uint8_t *b = lx_wptr(p, a[0], a[1]);
 		if (!b)
 			return -EFAULT;
-		for (uint64_t i = 0; i < a[1]; i += 8) {
-			uint64_t r = lx_random64(p);
-			memcpy(b + i, &r, a[1] - i < 8 ? a[1] - i : 8);
-		}
+		lx_random_bytes(p, b, a[1]);
 		return (long)a[1];
 	}
 	case NR_prlimit64:
@@ -407,6 +406,7 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_riscv_flush_icache:
 		if (a[1] > a[0])
 			hart_invalidate_code(h, a[0], a[1] - a[0]);
+		lx_fmap_sync_code(p);
 		return 0;
 	}
 	*handled = false;

@@ -94,6 +94,14 @@ void lx_syscall(struct lx *p)
 		}
 		r = -ENOSYS;
 	}
+	if (h->mem.mapped > p->vm_peak)
+		p->vm_peak = h->mem.mapped;
+	if (h->mem.hit_max && !p->warned_max) {
+		/* once: the program may not say why its allocation failed */
+		p->warned_max = true;
+		lx_warn(p, "rvpmu: warning: %s: memory bound of %llu MiB reached: brk/mmap fail with ENOMEM (--max-mem sets the bound)",
+			p->name, (unsigned long long)(h->mem.max_bytes >> 20));
+	}
 	if (p->strace)
 		lx_warn(p, "rvpmu: strace: %s(%#llx, %#llx, %#llx, %#llx) = %ld",
 			nr >= 0 && nr < LX_NSYSCALLS && lx_sysname[nr] ? lx_sysname[nr] : "?",

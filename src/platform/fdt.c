@@ -9,34 +9,6 @@
 
 #define FDT_SIZE 0x10000
 
-/* What the hart implements; the PMU extensions as the profile says. */
-static const char *const isa_base[] = {
-	"i", "m", "a", "f", "d", "c", "zicntr", "zicsr", "zifencei", "zihpm",
-	"zba", "zbb", "zbs",
-};
-
-static size_t isa_list(const struct hart *h, const char **ext)
-{
-	const struct pmu_config *c = &h->pmu.cfg;
-	size_t n = 0;
-	for (size_t i = 0; i < sizeof(isa_base) / sizeof(isa_base[0]); i++)
-		ext[n++] = isa_base[i];
-	if (c->smcdeleg)
-		ext[n++] = "smcdeleg";
-	if (c->smcntrpmf)
-		ext[n++] = "smcntrpmf";
-	if (c->sscofpmf)
-		ext[n++] = "sscofpmf";
-	if (c->smcdeleg)
-		ext[n++] = "ssccfg";
-	if (h->ctr) {
-		ext[n++] = "smctr";
-		ext[n++] = "ssctr";
-	}
-	if (h->sstc)
-		ext[n++] = "sstc";
-	return n;
-}
 
 /* The /pmu node OpenSBI reads (Linux riscv,pmu binding): which mhpmevent
  * value counts each SBI event and on which counters, from the profile's
@@ -124,17 +96,16 @@ static int build(struct machine *m, void *fdt)
 	T(fdt_property_u32(fdt, "reg", 0));
 	T(fdt_property_string(fdt, "compatible", "riscv"));
 	T(fdt_property_string(fdt, "status", "okay"));
-	const char *ext[32];
-	size_t next = isa_list(&m->hart, ext);
-	char isa[256] = "rv64imafdc", list[512];
+	const char *ext[HART_MAX_ISA_EXT];
+	size_t next = hart_isa_extensions(&m->hart, ext);
+	char isa[256], list[512];
 	size_t n = 0;
 	for (size_t i = 0; i < next; i++) {
 		size_t l = strlen(ext[i]) + 1;
-		if (l > 2)  /* multi-letter extensions follow the base letters */
-			snprintf(isa + strlen(isa), sizeof(isa) - strlen(isa), "_%s", ext[i]);
 		memcpy(list + n, ext[i], l);
 		n += l;
 	}
+	hart_isa_string(&m->hart, isa, sizeof(isa));
 	T(fdt_property_string(fdt, "riscv,isa", isa));
 	T(fdt_property_string(fdt, "riscv,isa-base", "rv64i"));
 	T(fdt_property(fdt, "riscv,isa-extensions", list, (int)n));

@@ -138,7 +138,7 @@ int machine_init(struct machine *m, const struct machine_opts *o, char *err, siz
 		snprintf(err, errlen, "cannot reserve guest memory");
 		return -1;
 	}
-	if (VIRT_DRAM_BASE + (m->o.ram_mb << 20) > m->hart.mem.size) {
+	if (m->o.ram_mb > (m->hart.mem.size - VIRT_DRAM_BASE) >> 20) {
 		snprintf(err, errlen, "-m %llu: more RAM than this host can reserve",
 			 (unsigned long long)m->o.ram_mb);
 		return -1;

@@ -31,7 +31,7 @@ guest() {
 	done
 	return 1
 }
-for g in loop exit42 argc null nullc bigmalloc; do
+for g in loop exit42 argc null nullc bigmalloc memlimit; do
 	guest $g || echo "FAIL cli build-$g: guest does not build"
 done
 
@@ -194,6 +194,47 @@ else ok max-mem; fi
 rv run "$out/bigmalloc"
 [ "$rc" = 0 ] && [ "$(cat "$O")" = allocated ] && ok max-mem-default ||
 	no max-mem-default "without --max-mem: exit $rc, '$(head -c 80 "$O")'"
+
+# --- the default bound: half of the host's memory (MemTotal, or a
+# smaller cgroup v2 limit), RLIMIT_AS as the program sees it; --max-mem 0
+# is none. A program allocating without end meets the bound as ENOMEM.
+host=$(($(awk '/^MemTotal:/ { print $2 }' /proc/meminfo) * 1024))
+cg=$(cat /sys/fs/cgroup/memory.max 2>/dev/null)
+case $cg in ''|max) ;; *) [ "$cg" -gt 0 ] && [ "$cg" -lt "$host" ] && host=$cg ;; esac
+half=$((host >> 21))
+rv run "$out/memlimit" rlimit
+[ "$rc" = 0 ] && [ "$(cat "$O")" = "$half" ] && ok max-mem-default-bound ||
+	no max-mem-default-bound "RLIMIT_AS '$(head -c 80 "$O")' MiB (exit $rc), expected half of the host's $((host >> 20)) MiB: $half"
+rv run --max-mem 0 "$out/memlimit" rlimit
+[ "$rc" = 0 ] && [ "$(cat "$O")" = unlimited ] && ok max-mem-0-none ||
+	no max-mem-0-none "--max-mem 0: RLIMIT_AS '$(head -c 80 "$O")' (exit $rc), expected unlimited"
+# a mapping just over the default bound, never touched, so it costs nothing
+# (on a host with more than ~480 GiB it would not fit the 256 GiB space)
+if [ $((half + 64)) -lt 240000 ]; then
+	rv run "$out/memlimit" reserve $((half + 64))
+	[ "$rc" = 0 ] && [ "$(cat "$O")" = "Cannot allocate memory" ] && ok max-mem-default-enomem ||
+		no max-mem-default-enomem "$((half + 64)) MiB past the default bound: '$(head -c 80 "$O")' (exit $rc)"
+	rv run --max-mem 0 "$out/memlimit" reserve $((half + 64))
+	[ "$rc" = 0 ] && [ "$(cat "$O")" = mapped ] && ok max-mem-0-maps ||
+		no max-mem-0-maps "--max-mem 0, $((half + 64)) MiB: '$(head -c 80 "$O")' (exit $rc)"
+fi
+rv run --max-mem 64 "$out/memlimit" loop
+n=$(sed -n 's/^ENOMEM after \([0-9]*\) MiB$/\1/p' "$O")
+if [ "$rc" != 0 ] || [ -z "$n" ]; then no max-mem-loop "exit $rc, '$(head -c 80 "$O")'"
+elif [ "$n" -lt 48 ] || [ "$n" -gt 63 ]; then no max-mem-loop "ENOMEM after $n MiB, expected about 64 less the 8 MiB stack"
+elif [ "$(cat "$E")" != "rvpmu: warning: $out/memlimit: memory bound of 64 MiB reached: brk/mmap fail with ENOMEM (--max-mem sets the bound)" ]; then
+	no max-mem-loop "stderr: $(head -c 200 "$E")"
+else ok max-mem-loop; fi
+rv stat -q --max-mem 100 -o /dev/null "$out/memlimit" rlimit
+[ "$rc" = 0 ] && [ "$(cat "$O")" = 100 ] && ok max-mem-stat || no max-mem-stat "RLIMIT_AS '$(head -c 80 "$O")' (exit $rc)"
+rv stat -q -o /dev/null "$out/memlimit" rlimit
+[ "$rc" = 0 ] && [ "$(cat "$O")" = "$half" ] && ok max-mem-stat-default ||
+	no max-mem-stat-default "RLIMIT_AS '$(head -c 80 "$O")' (exit $rc), expected $half"
+rv record -q --max-mem 100 -o "$out/mem.data" "$out/memlimit" rlimit
+[ "$rc" = 0 ] && [ "$(cat "$O")" = 100 ] && ok max-mem-record || no max-mem-record "RLIMIT_AS '$(head -c 80 "$O")' (exit $rc)"
+# system mode: RAM the host does not have is refused before anything runs
+bad system-m-host "host's" system -m $(((host >> 20) + 1)) --kernel "$out/exit42"
+bad system-m-huge "host's" system -m 99999999999999 --kernel "$out/exit42"
 
 # --- fatal signals: 128+N and a report naming the signal and the pc
 rv run "$out/null"
