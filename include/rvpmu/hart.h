@@ -58,6 +58,9 @@ struct dpage {
 	 * [jit_lo, jit_hi) of the page */
 	uint16_t jit_lo, jit_hi;
 	uint64_t jit_gen;
+	/* the guest wrote into its translated code: from then on the step
+	 * loop runs the page (self-modifying code) */
+	uint8_t no_jit;
 	struct dinsn s[DPAGE_SLOTS + 2];
 };
 

@@ -99,16 +99,20 @@ static struct dinsn *straddler(struct dpage *prev)
 
 /* Bytes [lo, hi) of page vpn changed: drop what was decoded from them
  * (what was decoded from the rest stays). Translated blocks go when
- * their instructions overlap. */
-static void page_changed(struct hart *h, uint64_t vpn, unsigned lo, unsigned hi)
+ * their instructions overlap; when the guest wrote them (guest), the
+ * page is not translated again: code that rewrites itself would be
+ * translated and flushed at each change, far slower than the step loop. */
+static void page_changed(struct hart *h, uint64_t vpn, unsigned lo, unsigned hi, int guest)
 {
 	struct dpage *p = dpage_of(h, vpn), *prev = vpn ? dpage_of(h, vpn - 1) : NULL;
 	struct dinsn *d = straddler(prev);
 	if (d && lo < 2)
 		slot_drop(prev, d);
 	if (p) {
-		if (has_blocks(h, p) && lo < p->jit_hi && hi > p->jit_lo)
+		if (has_blocks(h, p) && lo < p->jit_hi && hi > p->jit_lo) {
 			jit_flush(h->jit);
+			p->no_jit |= (uint8_t)guest;
+		}
 		/* a 4-byte instruction may start 2 bytes before lo */
 		for (unsigned o = lo >= 2 ? (lo & ~1u) - 2 : 0; o < hi; o += 2)
 			slot_drop(p, &p->s[o >> 1]);
@@ -132,15 +136,15 @@ static void code_changed(struct hart *h, uint64_t a, uint64_t n, int guest)
 		for (int i = 0; i < DCACHE_SIZE; i++) {
 			struct dpage *p = h->dcache[i];
 			if (p && p->vpn >= first && p->vpn <= last)
-				page_changed(h, p->vpn, 0, GPAGE_SIZE);
+				page_changed(h, p->vpn, 0, GPAGE_SIZE, guest);
 		}
-		page_changed(h, first, 0, GPAGE_SIZE);  /* the page before's straddler */
+		page_changed(h, first, 0, GPAGE_SIZE, guest);  /* the page before's straddler */
 		return;
 	}
 	for (uint64_t v = first; v <= last; v++)
 		if (!guest || (h->mem.pflags[v] & GP_CODE))
 			page_changed(h, v, v == first ? (unsigned)(a & (GPAGE_SIZE - 1)) : 0,
-				     v == last ? (unsigned)((a + n - 1) & (GPAGE_SIZE - 1)) + 1 : GPAGE_SIZE);
+				     v == last ? (unsigned)((a + n - 1) & (GPAGE_SIZE - 1)) + 1 : GPAGE_SIZE, guest);
 }
 
 void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len)
@@ -223,6 +227,8 @@ static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 		*slot = p;
 	}
 	dpage_clear(h, p);
+	if (p->vpn != vpn)
+		p->no_jit = 0;
 	p->vpn = vpn;
 	return p;
 }
@@ -579,7 +585,7 @@ do_NONE: {
 		insn_decode(raw, d);
 		d->handler = handlers[d->id][d->len == 4];
 		struct jit_block *b;
-		if (jit && !jit_skip && (b = jit_compile(jit, h, pc, d))) {
+		if (jit && !jit_skip && !pg->no_jit && (b = jit_compile(jit, h, pc, d))) {
 			d->handler = jit_handler;
 			dpage_add_block(h, pg, b);
 		}
