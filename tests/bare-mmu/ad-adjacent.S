@@ -19,14 +19,7 @@
 # set; 0x40000000 + k * 4 KiB -> tbl_same[k], 0x40200000 + k * 4 KiB ->
 # tbl_next[k]: entries 0-7 (for S) and 8-15 (for M) are data pages, RW,
 # A = D = 0; tbl_same[16] maps page_same itself, RX, A = 0.
-#define FINISHER 0x100000
-#define PTE_V 1
-#define PTE_R 2
-#define PTE_W 4
-#define PTE_X 8
-#define PTE_G 32
-#define PTE_A 64
-#define PTE_D 128
+#include "mmu.h"
 #define MARK 0x5eed
 #define VA_SAME 0x40000000
 #define VA_NEXT 0x40200000
@@ -158,32 +151,16 @@
 _start:
 	la t0, mtrap
 	csrw mtvec, t0
-	li t0, -1                      # PMP: S may access everything
-	csrw pmpaddr0, t0
-	li t0, 0x1f
-	csrw pmpcfg0, t0
+	PMP_OPEN
 	li t0, 1 << 13                 # mstatus.FS = Initial: F and D usable
 	csrs mstatus, t0
 	# root[2]: the gigapage; root[1] -> l1; l1[0] -> tbl_same, l1[1] -> tbl_next
 	la t0, root
-	li t1, (0x80000000 >> 12) << 10 | PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D
+	li t1, GIGA_RAM
 	sd t1, 16(t0)
-	la t1, l1
-	srli t1, t1, 12
-	slli t1, t1, 10
-	ori t1, t1, PTE_V
-	sd t1, 8(t0)
-	la t0, l1
-	la t1, page_same
-	srli t1, t1, 12
-	slli t1, t1, 10
-	ori t1, t1, PTE_V
-	sd t1, 0(t0)
-	la t1, tbl_next
-	srli t1, t1, 12
-	slli t1, t1, 10
-	ori t1, t1, PTE_V
-	sd t1, 8(t0)
+	PTE_TABLE root, 8, l1
+	PTE_TABLE l1, 0, page_same
+	PTE_TABLE l1, 8, tbl_next
 	FILL page_same, data0, data2
 	FILL tbl_next, data1, data3
 	la t0, page_same               # tbl_same[16]: page_same itself, RX, A = 0
@@ -194,19 +171,7 @@ _start:
 	li t1, JALR_PTE                # tbl_same[17], [18]: code, too
 	sd t1, 17 * 8(t0)
 	sd t1, 18 * 8(t0)
-	la t0, root
-	srli t0, t0, 12
-	li t1, 8 << 60
-	or t0, t0, t1
-	csrw satp, t0
-	sfence.vma
-	la t0, s_main
-	csrw mepc, t0
-	li t0, 3 << 11
-	csrc mstatus, t0
-	li t0, 1 << 11                 # MPP = S
-	csrs mstatus, t0
-	mret
+	ENTER_S root, s_main
 
 s_main:
 	li s11, 0                      # 1-20: S, table in the code's page
@@ -291,15 +256,7 @@ service:
 	csrs mstatus, t5
 	mret
 finish:
-	slli a0, a0, 16
-	li t5, 0x3333
-	or t5, t5, a0
-	li t6, 0x5555
-	bnez a0, 1f
-	mv t5, t6
-1:	li t6, FINISHER
-	sw t5, 0(t6)
-2:	j 2b
+	FINISH
 
 	.align 12
 page_same:

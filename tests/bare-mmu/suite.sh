@@ -12,7 +12,7 @@ profiles=$(cd ../../profiles && ls *.json | sed 's/\.json$//')
 for src in *.S; do
 	name=${src%.S}
 	elf="$out/$name.elf"
-	if [ ! -f "$elf" ] || [ "$src" -nt "$elf" ]; then
+	if [ ! -f "$elf" ] || [ "$src" -nt "$elf" ] || [ mmu.h -nt "$elf" ]; then
 		riscv64-unknown-elf-gcc -march=rv64gc_zicsr -mabi=lp64d -nostdlib -nostartfiles \
 			-Wl,--no-warn-rwx-segments -T link.ld -o "$elf" "$src" >&2 ||
 			{ echo "FAIL bare-mmu $name: does not build"; continue; }
