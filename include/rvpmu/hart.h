@@ -53,6 +53,15 @@ struct hart_csrs {
 #define DPAGE_SLOTS (GPAGE_SIZE / 2)
 struct dpage {
 	uint64_t vpn;          /* guest page number, ~0 when unused */
+	uint32_t live;         /* slots decoded (id != INSN_NONE) */
+	/* translated blocks start here while jit_gen is the translator's
+	 * generation (jit_generation); their instructions lie in bytes
+	 * [jit_lo, jit_hi) of the page */
+	uint16_t jit_lo, jit_hi;
+	uint64_t jit_gen;
+	/* the guest wrote into its translated code: from then on the step
+	 * loop runs the page (self-modifying code) */
+	uint8_t no_jit;
 	struct dinsn s[DPAGE_SLOTS + 2];
 };
 
@@ -173,9 +182,15 @@ void hart_free(struct hart *h);
  * Returns why it stopped; h->instret counts what retired. */
 enum hart_stop hart_run(struct hart *h, uint64_t budget);
 
-/* Drop decoded instructions of [addr, addr+len): call after the host
- * changes guest code (loader, munmap, mprotect). */
+/* Drop decoded and translated instructions of [addr, addr+len): call
+ * after the host changes guest code (loader, munmap, mprotect). */
 void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len);
+/* The hart itself wrote [addr, addr+len) (physical in system mode): a
+ * store or AMO, a page walk's A/D update, firmware's store on the guest's
+ * behalf. Drops only the instructions that overlap the bytes written, and
+ * may be called while an instruction runs, which then completes as
+ * decoded. */
+void hart_code_written(struct hart *h, uint64_t addr, uint64_t len);
 
 /* The models' page-table walker (a uarch_walk_fn; ctx is the hart): the
  * physical addresses of the PTEs the walk for va reads under the current

@@ -53,38 +53,121 @@ uint64_t hart_time(const struct hart *h)
 	return (uint64_t)((unsigned __int128)h->instret * h->time_hz / h->insn_hz) + h->time_offset;
 }
 
+/* Does page p hold translated blocks now? */
+static int has_blocks(const struct hart *h, const struct dpage *p)
+{
+	return h->jit && p->jit_gen == jit_generation(h->jit);
+}
+
 /* Translated blocks may hold the page's code or slots: they go too. */
 static void dpage_clear(struct hart *h, struct dpage *p)
 {
-	if (h->jit && p->vpn != ~0ull)
+	if (has_blocks(h, p))
 		jit_flush(h->jit);
 	memset(p->s, 0, sizeof(p->s));  /* handler 0: decode on first use */
 	p->s[DPAGE_SLOTS].id = p->s[DPAGE_SLOTS + 1].id = OP_PAGE_END;
+	p->live = 0;
+	p->jit_gen = ~0ull;
 }
 
-static void invalidate_vpn(struct hart *h, uint64_t vpn)
+static struct dpage *dpage_of(const struct hart *h, uint64_t vpn)
 {
 	struct dpage *p = h->dcache[vpn % DCACHE_SIZE];
-	if (p && p->vpn == vpn) {
-		dpage_clear(h, p);
-		p->vpn = ~0ull;
+	return p && p->vpn == vpn ? p : NULL;
+}
+
+/* Drop slot d's instruction, if decoded. Only its handler and id are
+ * reset: an instruction whose slot goes while it runs (it wrote its own
+ * bytes, or a page walk for its access did) completes with the operands
+ * it was decoded with, and the step loop decodes afresh next time. */
+static void slot_drop(struct dpage *p, struct dinsn *d)
+{
+	if (d->id) {
+		d->id = INSN_NONE;
+		d->handler = 0;
+		p->live--;
 	}
+}
+
+/* The 4-byte instruction decoded at the end of page prev, which reads the
+ * next page's first two bytes; NULL if none. */
+static struct dinsn *straddler(struct dpage *prev)
+{
+	struct dinsn *d = prev ? &prev->s[DPAGE_SLOTS - 1] : NULL;
+	return d && d->id && d->len == 4 ? d : NULL;
+}
+
+/* Bytes [lo, hi) of page vpn changed: drop what was decoded from them
+ * (what was decoded from the rest stays). Translated blocks go when
+ * their instructions overlap; when the guest wrote them (guest), the
+ * page is not translated again: code that rewrites itself would be
+ * translated and flushed at each change, far slower than the step loop. */
+static void page_changed(struct hart *h, uint64_t vpn, unsigned lo, unsigned hi, int guest)
+{
+	struct dpage *p = dpage_of(h, vpn), *prev = vpn ? dpage_of(h, vpn - 1) : NULL;
+	struct dinsn *d = straddler(prev);
+	if (d && lo < 2)
+		slot_drop(prev, d);
+	if (p) {
+		if (has_blocks(h, p) && lo < p->jit_hi && hi > p->jit_lo) {
+			jit_flush(h->jit);
+			p->no_jit |= (uint8_t)guest;
+		}
+		/* a 4-byte instruction may start 2 bytes before lo */
+		for (unsigned o = lo >= 2 ? (lo & ~1u) - 2 : 0; o < hi; o += 2)
+			slot_drop(p, &p->s[o >> 1]);
+	}
+	/* nothing decoded reads the page: its stores take the fast path */
+	if ((!p || (!p->live && !has_blocks(h, p))) && !straddler(prev))
+		h->mem.pflags[vpn] &= (uint8_t)~GP_CODE;
+}
+
+/* [a, a + n) changed; guest: the hart wrote it, so only pages marked
+ * GP_CODE can hold anything decoded from it (the host's changes to the
+ * memory map may have reset the bit). */
+static void code_changed(struct hart *h, uint64_t a, uint64_t n, int guest)
+{
+	if (!n || a >= h->mem.size)
+		return;
+	if (n > h->mem.size - a)
+		n = h->mem.size - a;
+	uint64_t first = a >> GPAGE_SHIFT, last = (a + n - 1) >> GPAGE_SHIFT;
+	if (last - first >= DCACHE_SIZE) {  /* a large range: the pages cached */
+		for (int i = 0; i < DCACHE_SIZE; i++) {
+			struct dpage *p = h->dcache[i];
+			if (p && p->vpn >= first && p->vpn <= last)
+				page_changed(h, p->vpn, 0, GPAGE_SIZE, guest);
+		}
+		page_changed(h, first, 0, GPAGE_SIZE, guest);  /* the page before's straddler */
+		return;
+	}
+	for (uint64_t v = first; v <= last; v++)
+		if (!guest || (h->mem.pflags[v] & GP_CODE))
+			page_changed(h, v, v == first ? (unsigned)(a & (GPAGE_SIZE - 1)) : 0,
+				     v == last ? (unsigned)((a + n - 1) & (GPAGE_SIZE - 1)) + 1 : GPAGE_SIZE, guest);
 }
 
 void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len)
 {
-	if (!len)
-		return;
-	uint64_t first = addr >> GPAGE_SHIFT, last = (addr + len - 1) >> GPAGE_SHIFT;
-	if (last - first >= DCACHE_SIZE) {
-		for (int i = 0; i < DCACHE_SIZE; i++)
-			if (h->dcache[i] && h->dcache[i]->vpn != ~0ull)
-				invalidate_vpn(h, h->dcache[i]->vpn);
-		return;
+	code_changed(h, addr, len, 0);
+}
+
+void hart_code_written(struct hart *h, uint64_t addr, uint64_t len)
+{
+	code_changed(h, addr, len, 1);
+}
+
+/* A translated block was made in page p */
+static void dpage_add_block(struct hart *h, struct dpage *p, const struct jit_block *b)
+{
+	uint64_t gen = jit_generation(h->jit);
+	if (p->jit_gen != gen) {
+		p->jit_gen = gen;
+		p->jit_lo = b->lo;
+		p->jit_hi = b->hi;
 	}
-	/* a 4-byte instruction may start on the page before */
-	for (uint64_t v = first ? first - 1 : 0; v <= last; v++)
-		invalidate_vpn(h, v);
+	p->jit_lo = b->lo < p->jit_lo ? b->lo : p->jit_lo;
+	p->jit_hi = b->hi > p->jit_hi ? b->hi : p->jit_hi;
 }
 
 void hart_jit_stats(const struct hart *h, struct hart_jit_stats *s)
@@ -140,11 +223,13 @@ static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 		if (!p)
 			abort();
 		p->vpn = ~0ull;
+		p->jit_gen = ~0ull;
 		*slot = p;
 	}
 	dpage_clear(h, p);
+	if (p->vpn != vpn)
+		p->no_jit = 0;
 	p->vpn = vpn;
-	h->mem.pflags[vpn] |= GP_CODE;
 	return p;
 }
 
@@ -229,25 +314,8 @@ static int load_slow(struct hart *h, uint64_t a, uint64_t va, unsigned size, uin
 	return -1;
 }
 
-/* A store hit pages holding decoded instructions: drop them (and the page
- * before, whose last instruction may straddle). Returns 1 if any. */
-static int code_written(struct hart *h, uint64_t a, unsigned size)
-{
-	int code = 0;
-	for (uint64_t p = a >> GPAGE_SHIFT; p <= (a + size - 1) >> GPAGE_SHIFT; p++) {
-		if (h->mem.pflags[p] & GP_CODE) {
-			invalidate_vpn(h, p);
-			if (p)
-				invalidate_vpn(h, p - 1);
-			h->mem.pflags[p] &= (uint8_t)~GP_CODE;
-			code = 1;
-		}
-	}
-	return code;
-}
-
-/* Returns -1 on a fault, 1 when decoded code was invalidated, 2 after a
- * device write (which may change interrupts: the run ends), else 0. */
+/* Returns -1 on a fault, 1 after a device write (which may change
+ * interrupts: the run ends), else 0. */
 static int store_slow(struct hart *h, uint64_t a, uint64_t va, unsigned size, uint64_t v)
 {
 	if (h->misaligned_trap && (a & (size - 1))) {
@@ -260,21 +328,22 @@ static int store_slow(struct hart *h, uint64_t a, uint64_t va, unsigned size, ui
 		h->tval = va;
 		return -1;
 	}
-	if (!gmem_write(&h->mem, a, &v, size))
-		return code_written(h, a, size);
+	if (!gmem_write(&h->mem, a, &v, size)) {
+		hart_code_written(h, a, size);
+		return 0;
+	}
 	if (h->system && h->mmio && !h->mmio(h->mmio_ctx, a, size, &v, 1)) {
 		h->evc[PROF_EV_MMIO_ACCESS]++;
 		h->rr.flags |= UARCH_RF_UNCACHED;
-		return 2;
+		return 1;
 	}
 	h->cause = h->system ? CAUSE_STORE_ACCESS : CAUSE_STORE_PAGE_FAULT;
 	h->tval = va;
 	return -1;
 }
 
-/* Host address for an AMO/LR/SC (A chapter: misaligned is an exception).
- * *code is set when the write side hit decoded instructions. */
-static void *amo_ptr(struct hart *h, uint64_t a, unsigned size, int need_write, int *code)
+/* Host address for an AMO/LR/SC (A chapter: misaligned is an exception). */
+static void *amo_ptr(struct hart *h, uint64_t a, unsigned size, int need_write)
 {
 	if (a & (size - 1)) {
 		h->cause = need_write ? CAUSE_MISALIGNED_STORE : CAUSE_MISALIGNED_LOAD;
@@ -299,8 +368,8 @@ static void *amo_ptr(struct hart *h, uint64_t a, unsigned size, int need_write, 
 		h->tval = a;
 		return NULL;
 	}
-	*code = need_write && (h->mem.pflags[a >> GPAGE_SHIFT] & GP_CODE) &&
-		code_written(h, a, size);
+	if (need_write && (h->mem.pflags[a >> GPAGE_SHIFT] & GP_CODE))
+		hart_code_written(h, a, size);  /* before the write: nothing decodes in between */
 	return h->mem.base + a;
 }
 
@@ -474,20 +543,16 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 			EV(PMU_EV_STORE);                               \
 			NEXT();                                         \
 		}                                                       \
-		unsigned l_ = ILEN;                                   \
 		int r_ = store_slow(h, a_, va_st_, sizeof(T), (uint64_t)v_); \
 		if (r_ < 0)                                             \
 			goto trap;                                      \
 		EV(PMU_EV_STORE);                                       \
-		pc += l_;                                               \
-		if (r_ > 1) {                                           \
+		if (r_ > 0) {                                           \
+			pc += ILEN;                                     \
 			stop = STOP_SYNC;                               \
 			goto out;                                       \
 		}                                                       \
-		if (r_ > 0)                                             \
-			goto lookup;                                    \
-		d += l_ >> 1;                                           \
-		DISPATCH();                                             \
+		NEXT();                                                 \
 	}
 
 /* the slot of pc, charged to the budget */
@@ -515,10 +580,15 @@ do_NONE: {
 		uint32_t raw;
 		if (fetch(h, pg, pc, &raw))
 			goto trap;
+		if (!d->id && !pg->live++)  /* stores into the page now check */
+			h->mem.pflags[pg->vpn] |= GP_CODE;
 		insn_decode(raw, d);
 		d->handler = handlers[d->id][d->len == 4];
-		if (jit && !jit_skip && jit_compile(jit, h, pc, d))
+		struct jit_block *b;
+		if (jit && !jit_skip && !pg->no_jit && (b = jit_compile(jit, h, pc, d))) {
 			d->handler = jit_handler;
+			dpage_add_block(h, pg, b);
+		}
 		jit_skip = 0;
 		GO();
 	}

@@ -154,10 +154,9 @@ OPE(REMW, PMU_EV_INT_DIV, (uint32_t)RS2 == 0 ? W(RS1) : ((int32_t)RS1 == INT32_M
 OPE(REMUW, PMU_EV_INT_DIV, (uint32_t)RS2 == 0 ? W(RS1) : W((uint32_t)RS1 % (uint32_t)RS2))
 
 /* A: one hart, so every AMO is atomic by construction */
-/* An AMO may rewrite its own code page: the slot is read before that. */
-#define AMO_PTR(T, wr) ({ void *p_ = amo_ptr(h, RS1, sizeof(T), (wr), &code); if (!p_) goto trap; (T *)p_; })
-#define AMO_NEXT() do { EV(PMU_EV_ATOMIC); pc += l; if (code) goto lookup; d += l >> 1; DISPATCH(); } while (0)
-#define AMO_BEGIN unsigned l = ILEN, rd = d->rd; int code = 0; uint64_t s2 = RS2, s1 = RS1; (void)s1; (void)s2
+#define AMO_PTR(T, wr) ({ void *p_ = amo_ptr(h, RS1, sizeof(T), (wr)); if (!p_) goto trap; (T *)p_; })
+#define AMO_NEXT() do { EV(PMU_EV_ATOMIC); NEXT(); } while (0)
+#define AMO_BEGIN unsigned rd = d->rd; uint64_t s2 = RS2, s1 = RS1; (void)s1; (void)s2
 /* LR/SC: one hart, so only this hart's own LR makes a reservation */
 #define LR(name, T) LBL(name): {                                        \
 	AMO_BEGIN;                                              \

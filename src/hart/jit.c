@@ -856,6 +856,11 @@ void jit_flush(struct jit *j)
 	memset(j->jc, 0xff, sizeof(j->jc));
 }
 
+uint64_t jit_generation(const struct jit *j)
+{
+	return j->flushes;
+}
+
 struct jit_block *jit_find(const struct jit *j, uint64_t pc)
 {
 	for (unsigned i = hash(pc);; i = (i + 1) & (INDEX_SIZE - 1)) {
@@ -899,7 +904,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	d4(e, 0);
 
 	uint32_t n = 0;
-	uint64_t at = pc;
+	uint64_t at = pc, lo_at = pc, hi_at = pc;  /* bytes read: [lo_at, hi_at) */
 	int ended = 0;
 	while (n < BLOCK_INSNS) {
 		uint64_t off = at & (GPAGE_SIZE - 1);
@@ -915,6 +920,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		}
 		struct dinsn d;
 		insn_decode(raw, &d);
+		lo_at = at < lo_at ? at : lo_at;
+		hi_at = at + d.len > hi_at ? at + d.len : hi_at;
 		t.r.pinned = 0;
 		t.index = n;
 		if (t.rb)
@@ -989,6 +996,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	b->slot = slot;
 	b->n = n;
 	b->exits_out = 0;
+	b->lo = (uint16_t)(lo_at & (GPAGE_SIZE - 1));
+	b->hi = (uint16_t)(hi_at - (lo_at & ~(GPAGE_SIZE - 1)));
 	unsigned i = hash(pc);
 	while (j->index[i] >= 0)
 		i = (i + 1) & (INDEX_SIZE - 1);

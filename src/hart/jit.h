@@ -23,6 +23,7 @@ struct jit_block {
 	struct dinsn *slot;   /* the step loop's slot of its first instruction */
 	uint32_t n;           /* instructions, all retired when it runs through */
 	uint32_t exits_out;   /* exits that landed on a step-loop instruction */
+	uint16_t lo, hi;      /* its instructions lie in bytes [lo, hi) of its page */
 };
 
 /* NULL when the host refuses executable memory (the step loop is used). */
@@ -56,6 +57,8 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
 void jit_no_superblocks(struct jit *j);
 /* Forget every block; each one's slot is reset to "decode on next use". */
 void jit_flush(struct jit *j);
+/* Changes at each flush: a block made in another generation is gone. */
+uint64_t jit_generation(const struct jit *j);
 /* What it did since jit_new (struct hart_jit_stats) */
 void jit_stats(const struct jit *j, struct hart_jit_stats *s);
 

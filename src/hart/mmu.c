@@ -126,7 +126,7 @@ static int walk(struct hart *h, uint64_t va, enum mmu_access acc, unsigned priv,
 			if (pmp_check(h, pte_addr, 8, MMU_STORE, PRIV_S) ||
 			    gmem_write(&h->mem, pte_addr, &pte, 8))
 				return access_fault(acc);
-			hart_invalidate_code(h, pte_addr, 8);
+			hart_code_written(h, pte_addr, 8);
 		}
 		*pa = ((ppn | ((va >> 12) & span)) << 12) | (va & 0xfff);
 		*leaf = pte;
@@ -180,7 +180,7 @@ int hart_vaccess(struct hart *h, uint64_t va, void *buf, unsigned n, enum hart_v
 			if (r && !(acc != MMU_FETCH && h->mmio && !h->mmio(h->mmio_ctx, pa, 1, &v, acc == MMU_STORE)))
 				c = access_fault(acc);
 			else if (acc == MMU_STORE)
-				hart_invalidate_code(h, pa, 1);
+				hart_code_written(h, pa, 1);
 		}
 		if (c) {
 			*bad = a;

@@ -11,14 +11,7 @@
 #   0x40002000 4 KiB -> data page, R+W, U=1 (user page)
 #   0x40003000 4 KiB -> data page, X only (execute-only)
 #   0x40004000 invalid (V=0)
-#define FINISHER 0x100000
-#define PTE_V 1
-#define PTE_R 2
-#define PTE_W 4
-#define PTE_X 8
-#define PTE_U 16
-#define PTE_A 64
-#define PTE_D 128
+#include "mmu.h"
 #define CAUSE_LOAD_PF 13
 #define CAUSE_STORE_PF 15
 
@@ -34,29 +27,13 @@ _start:
 	la sp, stack_top
 	la t0, mtrap
 	csrw mtvec, t0
-	# PMP: S and U may access everything (with no matching entry they
-	# could access nothing: Privileged ISA, PMP)
-	li t0, -1
-	csrw pmpaddr0, t0
-	li t0, 0x1f                    # NAPOT | X | W | R
-	csrw pmpcfg0, t0
+	PMP_OPEN
 	# root table: entry 2 (VA 0x80000000 >> 30) = gigapage leaf
 	la t0, root
-	li t1, (0x80000000 >> 12) << 10 | PTE_V | PTE_R | PTE_W | PTE_X | PTE_A | PTE_D
+	li t1, GIGA_RAM
 	sd t1, 16(t0)
-	# entry 1 (VA 0x40000000) -> level-1 table
-	la t1, l1
-	srli t1, t1, 12
-	slli t1, t1, 10
-	ori t1, t1, PTE_V
-	sd t1, 8(t0)
-	# l1 entry 0 -> level-0 table
-	la t0, l1
-	la t1, l0
-	srli t1, t1, 12
-	slli t1, t1, 10
-	ori t1, t1, PTE_V
-	sd t1, 0(t0)
+	PTE_TABLE root, 8, l1          # VA 0x40000000 -> level-1 table
+	PTE_TABLE l1, 0, l0            # -> level-0 table
 	# l0 entries
 	la t0, l0
 	la t1, page0
@@ -79,20 +56,7 @@ _start:
 	la t0, page0
 	li t1, 0x1234
 	sd t1, 0(t0)
-	# satp = Sv39 | root PPN; go to S-mode at s_main
-	la t0, root
-	srli t0, t0, 12
-	li t1, 8 << 60
-	or t0, t0, t1
-	csrw satp, t0
-	sfence.vma
-	la t0, s_main
-	csrw mepc, t0
-	li t0, 3 << 11
-	csrc mstatus, t0
-	li t0, 1 << 11                 # MPP = S
-	csrs mstatus, t0
-	mret
+	ENTER_S root, s_main
 
 s_main:
 	# 1: a load through the 4 KiB mapping sees the marker
@@ -181,15 +145,7 @@ service:
 	ld a1, 0(t5)
 	mret
 finish:
-	slli a0, a0, 16
-	li t5, 0x3333
-	or t5, t5, a0
-	li t6, 0x5555
-	bnez a0, 1f
-	mv t5, t6
-1:	li t6, FINISHER
-	sw t5, 0(t6)
-2:	j 2b
+	FINISH
 
 	.data
 	.align 12

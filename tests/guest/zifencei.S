@@ -75,6 +75,37 @@
 	jalr s0
 	CHECK a0, 1106
 
+	/* code that rewrites itself on its own page: each store, AMO and
+	 * compressed store drops the decoded instruction it overwrites,
+	 * also its own, while it runs; tpl_self, copied to offset 64, runs
+	 * with a3 = its address, a2 and a1 the words it stores */
+	addi a3, s0, 64
+	la t0, tpl_self
+	la t2, tpl_self_end
+	mv t3, a3
+1:	lhu t1, 0(t0)
+	sh t1, 0(t3)
+	addi t0, t0, 2
+	addi t3, t3, 2
+	bltu t0, t2, 1b
+	fence.i
+	lw a2, 0(a3)		/* the first time, each writes what is there */
+	lw a1, 4(a3)
+	lw a4, 20(a3)
+	li a0, 0
+	jalr a3
+	CHECK a0, 2
+	la t0, tpl_inc100	/* the sw at 0 replaces itself */
+	lw a2, 0(t0)
+	la t0, tpl_inc10	/* the amoswap replaces the addi at 20 */
+	lw a4, 0(t0)
+	li a0, 0
+	jalr a3
+	CHECK a0, 11
+	li a0, 0
+	jalr a3		/* addi 100 at 0 */
+	CHECK a0, 111
+
 	TEST_END
 
 	/* templates: copied, never executed here */
@@ -88,3 +119,17 @@ tpl_inc100:	addi a0, a0, 100
 tpl_inc1000:	addi a0, a0, 1000
 tpl_ret:	ret
 tpl_jump:	jal x0, .+4	/* pc-relative: valid at any address */
+	.balign 4
+tpl_self:
+	sw a2, 0(a3)		/* 0: itself */
+	.option rvc
+	c.sw a1, 4(a3)		/* 4: itself and the c.nop after it */
+	c.nop
+	.option norvc
+	addi a5, a3, 20		/* 8 */
+	amoswap.w zero, a4, (a5)	/* 12: the addi at 20 */
+	fence.i			/* 16 */
+	addi a0, a0, 1		/* 20 */
+	addi a0, a0, 1		/* 24 */
+	ret
+tpl_self_end:
