@@ -71,7 +71,9 @@
 	X(STALL_INT_MUL, "stall-int-mul", "cycles stalled on an integer multiply result") \
 	X(STALL_FP, "stall-fp", "cycles stalled on a floating-point result") \
 	X(STALL_FRONTEND, "stall-frontend", "cycles no instruction issued for want of fetched instructions") \
-	X(STALL_BACKEND, "stall-backend", "cycles no instruction issued for want of operands or units")
+	X(STALL_BACKEND, "stall-backend", "cycles no instruction issued for want of operands or units") \
+	X(LL_PREFETCH_ACCESS, "ll-prefetch-accesses", "lines the last-level cache's prefetcher looked up to send") \
+	X(LL_PREFETCH_MISS, "ll-prefetch-misses", "lines the last-level cache's prefetcher fetched from memory")
 
 enum profile_uevent {
 	PROF_EV_BEFORE_ = PMU_EV_COUNT - 1,
@@ -111,6 +113,15 @@ struct profile_cache {
 	bool write_back;        /* false: write-through */
 	bool write_allocate;    /* false: no-write-allocate */
 	unsigned hit_latency;   /* cycles from request to data on a hit here */
+	unsigned mshrs;         /* l1d: misses outstanding at once; l2: memory reads
+				 * in flight (0: every miss blocks / no limit) */
+};
+
+/* the L2's stride prefetcher (docs/profiles.md) */
+struct profile_prefetch {
+	unsigned streams;       /* 0: none */
+	unsigned distance, window;
+	bool stores, cross_page;
 };
 
 struct profile_tlb {
@@ -140,8 +151,12 @@ struct profile_pipeline {
 	unsigned mispredict_penalty;/* cycles lost per mispredicted control transfer */
 	unsigned mul_latency;       /* integer multiply result latency */
 	unsigned div_latency;       /* integer divide/remainder, worst case */
-	unsigned fp_latency;        /* FP add/mul/fma result latency */
-	unsigned fp_div_latency;    /* FP divide/sqrt, worst case */
+	unsigned fp_latency;        /* FP add/mul/fma result latency (double precision) */
+	unsigned fp_div_latency;    /* FP divide/sqrt, worst case (double precision) */
+	/* 0 when absent: the ones above */
+	unsigned div32_latency, fp32_latency, fp32_div_latency, fp_move_latency;
+	unsigned late_alu;          /* address generation to the late ALUs; 0: none */
+	bool pipes;                 /* pairing "pipes" (SiFive 7), else "units" */
 };
 
 /* ---- PMU and events */
@@ -207,7 +222,10 @@ struct profile {
 	struct profile_class classes[PROFILE_MAX_CLASSES];
 
 	struct profile_cache l1i, l1d, l2;
+	struct profile_prefetch l2pf;
 	unsigned memory_latency;    /* cycles from request to data from DRAM */
+	unsigned memory_latency_ns; /* the same in ns when given so (0: in cycles) */
+	unsigned read_bandwidth, write_bandwidth;   /* MB/s toward memory; 0: no limit */
 	struct profile_tlb itlb, dtlb, l2tlb;
 	unsigned page_size;         /* bytes */
 	unsigned walk_latency;      /* cycles per page-table walk (after l2tlb miss) */

@@ -12,8 +12,16 @@
 #define HOT_INLINE inline __attribute__((always_inline))
 
 COLD uint32_t uarch_tlb_refill(struct uarch *u, uint64_t addr);  /* cost of an L1 TLB miss */
-COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr);     /* cost of an L1 miss */
-COLD void uarch_writeback(struct uarch *u, uint64_t victim);     /* dirty L1D victim to L2 */
+COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr);     /* cycles of an L1I or PTE miss */
+/* an L1D miss's cost (UARCH_MC_*), and a dirty L1D victim to L2: its memory writes */
+COLD uint32_t uarch_l2_data(struct uarch *u, uint64_t addr, int write);
+COLD uint32_t uarch_writeback(struct uarch *u, uint64_t victim);
+COLD uint32_t uarch_mc_add(uint32_t a, uint32_t b);   /* two lines' costs as one access's */
+/* prefetch.c: the prefetcher trained on the L2 demand access to a line, the
+ * traffic of what it sends (UARCH_MC_PF, UARCH_MC_WB); and 1 + the age of
+ * the prefetch that sent a line a demand access hits, first (0: none) */
+uint32_t uarch_prefetch_train(struct uarch *u, uint64_t line);
+unsigned uarch_prefetch_used(struct uarch_prefetcher *p, uint64_t line);
 
 /* the record's instruction bytes (ilen 0 means 4) */
 static HOT_INLINE uint32_t rec_ilen(const struct retire_rec *r)
@@ -22,8 +30,8 @@ static HOT_INLINE uint32_t rec_ilen(const struct retire_rec *r)
 }
 
 /* The four parts of the accesses, each counting its events and returning
- * the cycles its misses cost: the ITLB and L1I lookups of a fetch block,
- * the DTLB and L1D lookups of a data line. (Translated code does their
+ * what its misses cost: the ITLB and L1I lookups of a fetch block, the
+ * DTLB and L1D lookups of a data line (cycles; the L1D's as UARCH_MC_*). (Translated code does their
  * hits inline and calls uarch_block_slow() for the others, which pass
  * missed: the line is known not to be there.) */
 static HOT_INLINE uint32_t itlb_part(struct uarch *u, uint64_t va, int missed)
@@ -70,10 +78,10 @@ static HOT_INLINE uint32_t l1d_part(struct uarch *u, uint64_t pa, int write, int
 			      : uarch_cache_access(&u->l1d, pa, write, &victim);
 	if (__builtin_expect(res & UARCH_MISS, 0)) {
 		u->ev[write ? UARCH_EV_L1D_WRITE_MISS : UARCH_EV_L1D_READ_MISS]++;
-		c = uarch_l2_fill(u, pa);
+		c = uarch_l2_data(u, pa, write);
 	}
 	if (res & UARCH_WB)
-		uarch_writeback(u, victim);
+		c += uarch_writeback(u, victim);
 	return c;
 }
 
@@ -106,8 +114,8 @@ static HOT_INLINE uint32_t data_access_at(struct uarch *u, uint64_t a, uint64_t 
 {
 	uint64_t last = (size ? size : 1) - 1;
 	uint32_t c = data_line(u, a, pa, write, flags);
-	if (((a + last) >> u->dline_shift) != (a >> u->dline_shift))
-		c += data_line(u, a + last, pa + last, write, flags);
+	if (__builtin_expect(((a + last) >> u->dline_shift) != (a >> u->dline_shift), 0))
+		c = uarch_mc_add(c, data_line(u, a + last, pa + last, write, flags));
 	return c;
 }
 

@@ -136,6 +136,9 @@ void test_decode_sbi(void)
 				} else if (ro && o == 0) {
 					snprintf(name, sizeof name, "%s-%s", cache[c], res[r]);
 					want = set_of(name);
+				} else if (c == 2 && o == 2) {   /* the L2's prefetcher */
+					snprintf(name, sizeof name, "ll-prefetch-%s", res[r]);
+					want = set_of(name);
 				} else if (c == 5 && o == 0) {
 					want = set_of(r ? "branch-mispredicts,target-mispredicts" : "branches,jal,jalr");
 				}
