@@ -353,32 +353,15 @@ static int parse_top(struct pc *c, json_t *top)
 	return 0;
 }
 
-int profile_parse(const char *text, size_t len, const char *label,
-		  struct profile *out, char *err, size_t errlen)
-{
-	struct pc c = { label ? label : "(profile)", err, errlen, out };
-	json_error_t je;
-	if (errlen)
-		err[0] = 0;
-	memset(out, 0, sizeof *out);
-	snprintf(out->file, sizeof out->file, "%s", c.file);
-	json_t *top = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	if (!top) {
-		if (errlen)
-			snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", c.file, je.line, je.column, je.text);
-		return -1;
-	}
-	int r = parse_top(&c, top);
-	json_decref(top);
-	return r;
-}
+static bool is_name(const char *s);
 
-int profile_load_file(const char *path, struct profile *out, char *err, size_t errlen)
+/* a file's text, at most MAX_FILE bytes (malloc'd), or NULL with err set */
+static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return -1;
+		return NULL;
 	}
 	char *buf = malloc(MAX_FILE + 1);
 	size_t n = buf ? fread(buf, 1, MAX_FILE + 1, f) : 0;
@@ -387,9 +370,93 @@ int profile_load_file(const char *path, struct profile *out, char *err, size_t e
 	if (bad || n > MAX_FILE) {
 		snprintf(err, errlen, "%s: %s", path, bad ? "cannot read" : "expected at most 1 MiB");
 		free(buf);
-		return -1;
+		return NULL;
 	}
-	int r = profile_parse(buf, n, path, out, err, errlen);
+	*len = n;
+	return buf;
+}
+
+static json_t *load_json(const char *text, size_t len, const char *label, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *top = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!top && errlen)
+		snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", label, je.line, je.column, je.text);
+	return top;
+}
+
+/* "base": NAME (a file read from path only): the profile NAME.json beside
+ * it, itself perhaps based on another, with this file's keys laid over
+ * it, objects key by key, anything else replaced. Takes top; NULL on an
+ * error. */
+static json_t *with_base(struct pc *c, json_t *top, const char *path, int depth)
+{
+	json_t *b = json_object_get(top, "base");
+	if (!b)
+		return top;
+	const char *name = json_string_value(b), *slash = path ? strrchr(path, '/') : NULL;
+	char file[PATH_MAX];
+	json_t *base = NULL;
+	if (!path)
+		fail(c, "base", "only a profile read from a file can have a base");
+	else if (!name || !is_name(name))
+		fail(c, "base", "expected a profile name ([A-Za-z0-9_-]+)");
+	else if (depth == 4)
+		fail(c, "base", "more than 4 bases deep (a loop?)");
+	else if (snprintf(file, sizeof file, "%.*s%s.json", slash ? (int)(slash - path + 1) : 0, path,
+			  name) >= (int)sizeof file)
+		fail(c, "base", "path too long");
+	else {
+		size_t n;
+		char *text = read_text(file, &n, c->err, c->errlen);
+		if (text && (base = load_json(text, n, file, c->err, c->errlen)))
+			base = with_base(c, base, file, depth + 1);
+		free(text);
+	}
+	if (base) {
+		json_object_del(top, "base");
+		if (json_object_update_recursive(base, top)) {
+			fail(c, "base", "cannot merge with %s", file);
+			json_decref(base);
+			base = NULL;
+		}
+	}
+	json_decref(top);
+	return base;
+}
+
+/* path: where text was read from (NULL: not a file) */
+static int parse_text(const char *text, size_t len, const char *label, const char *path,
+		      struct profile *out, char *err, size_t errlen)
+{
+	struct pc c = { label ? label : "(profile)", err, errlen, out };
+	if (errlen)
+		err[0] = 0;
+	memset(out, 0, sizeof *out);
+	snprintf(out->file, sizeof out->file, "%s", c.file);
+	json_t *top = load_json(text, len, c.file, err, errlen);
+	if (top)
+		top = with_base(&c, top, path, 0);
+	if (!top)
+		return -1;
+	int r = parse_top(&c, top);
+	json_decref(top);
+	return r;
+}
+
+int profile_parse(const char *text, size_t len, const char *label,
+		  struct profile *out, char *err, size_t errlen)
+{
+	return parse_text(text, len, label, NULL, out, err, errlen);
+}
+
+int profile_load_file(const char *path, struct profile *out, char *err, size_t errlen)
+{
+	size_t n;
+	char *buf = read_text(path, &n, err, errlen);
+	if (!buf)
+		return -1;
+	int r = parse_text(buf, n, path, path, out, err, errlen);
 	free(buf);
 	return r;
 }

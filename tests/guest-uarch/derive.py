@@ -94,6 +94,15 @@ def plru_misses(ways, seq):
     return miss
 
 
+def memory_cycles(p):
+    """memory.latency in cycles, or latency_ns at clock_hz, rounded as the
+    loader rounds it (src/uarch/profile_model.c)"""
+    m = p["memory"]
+    if "latency" in m:
+        return m["latency"]
+    return (m["latency_ns"] * p["clock_hz"] + 500000000) // 1000000000
+
+
 def main():
     if sys.argv[1] == "lcg":
         reps, unroll, x = (int(a, 0) for a in sys.argv[2:5])
@@ -214,7 +223,7 @@ def main():
         # l2.hit - l1d.hit, an L2 miss memory - l2.hit more; an ITLB miss costs
         # l2tlb.hit_latency, plus walk_latency on an L2 TLB miss)
         l2lat = (l2["hit_latency"] - l1d["hit_latency"]) if l2 else 0
-        memlat = p["memory"]["latency"] - (l2["hit_latency"] if l2 else l1d["hit_latency"])
+        memlat = memory_cycles(p) - (l2["hit_latency"] if l2 else l1d["hit_latency"])
         l2t = t.get("l2tlb")
         tlbcost = (l2t.get("hit_latency", 0) if l2t else 0) + t["walk_latency"]
         out(CODE_PAGES=pages, CODE_LINES=lines, CODE_INSNS=n,

@@ -283,6 +283,31 @@ for prof in ${PROFILES:-virt u74}; do
 		[ -s "$out/det.a.csv" ] && pass determinism || fail determinism "two runs' CSV differ (or a run failed)"
 done
 
+# ---- the L2's stride prefetcher (virt with one): a one-line-stride walk
+# over 4x the L1D, cold. In the first page the stream's stride is seen
+# twice before it sends: from the third line on, each L1D miss sends the
+# lines up to the distance ahead not sent yet, so every line of the page
+# from the fourth on is sent once; in each later page its first line
+# sends the next ones, as the stream goes on across the page (prefetches
+# do not), so all but the first are. Every line sent is absent (cold):
+# looked up and fetched alike. The code's fetches do not train it.
+pfj=$out/virt-prefetch.json
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["caches"]["l2"]["prefetcher"]={"streams": 2, "distance": 3, "window": 6}; json.dump(p,open(sys.argv[2],"w"))' \
+	../../profiles/virt.json "$pfj" || fail prefetch "cannot write a profile variant"
+eval "$(python3 derive.py "$pfj" params)"
+pfx=uarch
+LPP=$((PAGE / L1D_LINE))
+if [ -f "$out/ld4x.virt" ] && [ "$WALK_PAGES" -ge 1 ]; then
+	"$RVPMU" stat --profile "$pfj" -x, -e ll-prefetch-accesses,ll-prefetch-misses,L1-dcache-load-misses \
+		"$out/ld4x.virt" 2>"$out/ld4x.pf.csv" >/dev/null || echo "stat ld4x on $pfj failed" >&2
+	want=$((LPP - 3 + (WALK_PAGES - 1) * (LPP - 1)))
+	chk "prefetch sent" "$(v ld4x.pf ll-prefetch-misses)" "$want" "lines fetched by the prefetcher"
+	chk "prefetch looked up" "$(v ld4x.pf ll-prefetch-accesses)" "$want" "all absent (cold)"
+	chk "prefetch l1d-misses" "$(v ld4x.pf L1-dcache-load-misses)" "$WALK_COUNT" "the L1D misses as without it"
+else
+	fail prefetch "no ld4x.virt walk"
+fi
+
 # ---- switch dispatch with a fixed target sequence (switch.S, switch.py):
 # the indirect predictor learns it, the BTB's last target never does ----
 for prof in ${PROFILES:-virt u74}; do
