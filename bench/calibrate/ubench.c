@@ -7,9 +7,11 @@
  * over BYTES of memory) and prints a checksum. What one iteration costs
  * comes from two runs with different N under `rvpmu stat -e cycles`: the
  * difference of the cycle counts over the difference of N, so that setup
- * (page faults, building a chase) cancels out. Each chained kernel's
- * body is UNROLL dependent operations (inline assembly: the compiler
- * cannot reorder or fold them), plus the loop's own addi/bnez.
+ * (page faults, building a chase) cancels out. Each unrolled kernel's
+ * body is UNROLL operations (inline assembly: the compiler cannot reorder
+ * or fold them), plus the loop's own addi/bnez; KERNEL:2 has twice UNROLL,
+ * so that one operation's cost is the difference of the two (the loop's
+ * own cost cancels out too).
  *
  * Kernels:
  *   load-load   ld a0, 0(a0): the L1D load-to-load (address) latency
@@ -19,8 +21,8 @@
  *   fadd.d fmul.d fmadd.d fadd.s fmul.s fdiv.d fdiv.s   dependent FP ops
  *   alu-pairs   independent adds: issue width on ALU ops
  *   branch-same, branch-random   conditional branches to the next
- *               instruction, never taken / on an LCG's bit (half of them
- *               mispredicted); the same instructions run either way
+ *               instruction on a table's bytes: alternating (learnt) or
+ *               random (half of them mispredicted)
  *   chase       a dependent walk around a random cycle of 64-byte nodes
  *               spread over BYTES (Sattolo's algorithm): load latency
  *               at that footprint, TLB misses included, as tinymembench
@@ -38,6 +40,20 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 #define REP(insn) ".rept " STR(UNROLL) "\n\t" insn "\n\t.endr\n\t"
+static int twice;   /* KERNEL:2: each iteration runs the body twice over */
+/* n iterations of a body, or of the body twice (two loops alike but for that) */
+#define LOOP(n, body)                                          \
+	do {                                                   \
+		if (twice)                                     \
+			for (uint64_t i_ = 0; i_ < (n); i_++) { \
+				body;                          \
+				body;                          \
+			}                                      \
+		else                                           \
+			for (uint64_t i_ = 0; i_ < (n); i_++) { \
+				body;                          \
+			}                                      \
+	} while (0)
 
 static uint64_t seed = 0x9e3779b97f4a7c15;
 static uint64_t rnd(void)
@@ -55,10 +71,10 @@ static uint64_t rnd(void)
 		double d = 1.0, e = 0.5;                                         \
 		float f = 1.0f, g = 0.5f;                                        \
 		setup;                                                           \
-		for (uint64_t i = 0; i < n; i++)                                 \
-			__asm__ volatile(REP(insn)                               \
+		const uint64_t y = x | 1;                                        \
+		LOOP(n, __asm__ volatile(REP(insn)                               \
 					 : "+r"(x), "+f"(d), "+f"(f)             \
-					 : "f"(e), "f"(g), "r"(x | 1));          \
+					 : "f"(e), "f"(g), "r"(y)));             \
 		return x + (uint64_t)d + (uint64_t)f;                            \
 	}
 
@@ -78,8 +94,7 @@ static uint64_t k_load_load(uint64_t n)
 {
 	uint64_t p = (uint64_t)(uintptr_t)self_ptr;
 	self_ptr[0] = p;
-	for (uint64_t i = 0; i < n; i++)
-		__asm__ volatile(REP("ld %0, 0(%0)") : "+r"(p));
+	LOOP(n, __asm__ volatile(REP("ld %0, 0(%0)") : "+r"(p)));
 	return p;
 }
 
@@ -89,35 +104,38 @@ static uint64_t k_load_load(uint64_t n)
 static uint64_t k_load_alu(uint64_t n)
 {
 	uint64_t p = (uint64_t)(uintptr_t)self_ptr, t, sum = 0;
-	for (uint64_t i = 0; i < n; i++)
-		__asm__ volatile(REP("ld %1, 0(%2)\n\tadd %0, %0, %1") : "+r"(sum), "=&r"(t) : "r"(p));
+	LOOP(n, __asm__ volatile(REP("ld %1, 0(%2)\n\tadd %0, %0, %1") : "+r"(sum), "=&r"(t) : "r"(p)));
 	return sum;
 }
 
 static uint64_t k_alu_pairs(uint64_t n)
 {
 	uint64_t a = 1, b = 2, c = 3, d = 4;
-	for (uint64_t i = 0; i < n; i++)
-		__asm__ volatile(".rept " STR(UNROLL / 4) "\n\t"
+	LOOP(n, __asm__ volatile(".rept " STR(UNROLL / 4) "\n\t"
 				 "addi %0, %0, 1\n\taddi %1, %1, 1\n\taddi %2, %2, 1\n\taddi %3, %3, 1\n\t"
 				 ".endr"
-				 : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+				 : "+r"(a), "+r"(b), "+r"(c), "+r"(d)));
 	return a + b + c + d;
 }
 
-/* UNROLL conditional branches to the next instruction on bit 63 of y,
- * each after an LCG step of x: y = x (random, about half mispredicted) or
- * y = 0 (never taken). The same instructions run either way. */
+/* UNROLL conditional branches to the next instruction, each on a byte of
+ * a table read in order: random bits (about half mispredicted) or
+ * alternating ones (a pattern the global history learns). Half are taken
+ * either way, and the same instructions run. */
 static uint64_t k_branches(uint64_t n, int random)
 {
-	uint64_t x = 0x2545f4914f6cdd1d, y = 0, m = 6364136223846793005u, keep = random ? ~UINT64_C(0) : 0;
-	for (uint64_t i = 0; i < n; i++)
-		__asm__ volatile(".rept " STR(UNROLL) "\n\t"
-				 "mul %0, %0, %2\n\taddi %0, %0, 1\n\tand %1, %0, %3\n\t"
-				 "bltz %1, 1f\n1:\n\t"
-				 ".endr"
-				 : "+r"(x), "+r"(y) : "r"(m), "r"(keep));
-	return x + y;
+	size_t len = (size_t)n * UNROLL * (twice + 1);
+	uint8_t *bits = malloc(len), *p = bits;
+	uint64_t t = 0;
+	if (!bits) {
+		fprintf(stderr, "ubench: no memory for %zu bytes\n", len);
+		exit(1);
+	}
+	for (size_t i = 0; i < len; i++)
+		bits[i] = random ? (uint8_t)(rnd() >> 63) : (uint8_t)(i & 1);
+	LOOP(n, __asm__ volatile(REP("lbu %1, 0(%0)\n\taddi %0, %0, 1\n\tbeqz %1, 1f\n1:")
+				 : "+r"(p), "=&r"(t)));
+	return (uint64_t)(p - bits) + t;
 }
 
 /* a random cycle of 64-byte nodes over bytes */
@@ -192,7 +210,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: ubench KERNEL N [BYTES]\n");
 		return 2;
 	}
-	const char *k = argv[1];
+	char k[32];
+	snprintf(k, sizeof k, "%s", argv[1]);
+	char *colon = strchr(k, ':');
+	if (colon && !strcmp(colon, ":2")) {
+		twice = 1;
+		*colon = 0;
+	}
 	uint64_t n = strtoull(argv[2], NULL, 0), r;
 	size_t bytes = argc > 3 ? (size_t)strtoull(argv[3], NULL, 0) : 0;
 	static const struct { const char *name; uint64_t (*f)(uint64_t, uint64_t); } chains[] = {
