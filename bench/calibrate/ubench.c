@@ -20,9 +20,9 @@
  *   mul, div    dependent 64-bit mul / div
  *   fadd.d fmul.d fmadd.d fadd.s fmul.s fdiv.d fdiv.s   dependent FP ops
  *   alu-pairs   independent adds: issue width on ALU ops
- *   branch-same, branch-random   conditional branches to the next
- *               instruction on a table's bytes: alternating (learnt) or
- *               random (half of them mispredicted)
+ *   branch-same, branch-random   a conditional branch over an add on a
+ *               64 KiB table's bytes: alternating (learnt) or random (half
+ *               of them mispredicted)
  *   chase       a dependent walk around a random cycle of 64-byte nodes
  *               spread over BYTES (Sattolo's algorithm): load latency
  *               at that footprint, TLB misses included, as tinymembench
@@ -118,24 +118,24 @@ static uint64_t k_alu_pairs(uint64_t n)
 	return a + b + c + d;
 }
 
-/* UNROLL conditional branches to the next instruction, each on a byte of
- * a table read in order: random bits (about half mispredicted) or
- * alternating ones (a pattern the global history learns). Half are taken
- * either way, and the same instructions run. */
+/* UNROLL conditional branches over an add, at one site in a loop (the
+ * BTB holds it), each on a byte of a 64 KiB table read in order (again
+ * from its start every 1024 iterations): random bits (half of them
+ * mispredicted: the global history cannot learn the table) or alternating
+ * ones (which it learns). Half are taken either way. */
 static uint64_t k_branches(uint64_t n, int random)
 {
-	size_t len = (size_t)n * UNROLL * (twice + 1);
-	uint8_t *bits = malloc(len), *p = bits;
-	uint64_t t = 0;
-	if (!bits) {
-		fprintf(stderr, "ubench: no memory for %zu bytes\n", len);
-		exit(1);
-	}
-	for (size_t i = 0; i < len; i++)
+	static uint8_t bits[65536] __attribute__((aligned(64)));
+	uint64_t t = 0, sum = 0, k = 0;
+	for (size_t i = 0; i < sizeof(bits); i++)
 		bits[i] = random ? (uint8_t)(rnd() >> 63) : (uint8_t)(i & 1);
-	LOOP(n, __asm__ volatile(REP("lbu %1, 0(%0)\n\taddi %0, %0, 1\n\tbeqz %1, 1f\n1:")
-				 : "+r"(p), "=&r"(t)));
-	return (uint64_t)(p - bits) + t;
+	const uint8_t *p = bits;
+	LOOP(n, __asm__ volatile("li %3, " STR(UNROLL) "\n"
+				 "1:\tlbu %1, 0(%0)\n\taddi %0, %0, 1\n\tbeqz %1, 2f\n\t"
+				 "addi %2, %2, 1\n2:\taddi %3, %3, -1\n\tbnez %3, 1b"
+				 : "+r"(p), "=&r"(t), "+r"(sum), "=&r"(k));
+		p = bits + ((size_t)(p - bits) & (sizeof(bits) - 1)));
+	return sum;
 }
 
 /* a random cycle of 64-byte nodes over bytes */

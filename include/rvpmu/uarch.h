@@ -392,13 +392,15 @@ struct uarch_timing {
 	uint64_t pend;
 	/* the memory system: the cycle the channel is next free, when each
 	 * L1D MSHR frees (at or before now: free), and when the last
-	 * prefetches arrive ([0] the latest; UARCH_PF_DROPPED: never sent) */
+	 * prefetches arrive ([0] the latest; UARCH_PF_DROPPED: never sent);
+	 * absolute cycles, current while a state is interned too */
 	uint64_t bus;
 	uint64_t mshr[UARCH_MSHR_MAX];
 	uint64_t pf[UARCH_PF_TRACK];
 	/* result latency by class and UARCH_RF_LAT variant; 0: writes no register */
 	uint32_t lat[UARCH_CLS_COUNT][4];
 	uint8_t unit_of[UARCH_CLS_COUNT];   /* the units a class takes in a group (pairing) */
+	uint8_t memory_timed;   /* MSHRs, the channel or prefetches are timed (timing_mem.c) */
 	/* Nonzero while the state is kept interned (src/uarch/tstate.c): the
 	 * number of its form relative to now << 32 | fe_pending. Then only
 	 * now is current and the fields above are stale until

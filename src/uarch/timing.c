@@ -103,6 +103,7 @@ int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *
 	for (unsigned c = 0; c < UARCH_CLS_COUNT; c++)   /* pipe B: one unit for all of its own */
 		t->unit_of[c] = cfg->pairing == UARCH_PAIR_PIPES && (units[c] & (U_BRU | U_MDU | U_FPU))
 			? U_BRU : units[c];
+	t->memory_timed = cfg->l1d_mshrs || cfg->bus_read || cfg->bus_write || cfg->prefetcher;
 	uarch_timing_reset(t);
 	return 0;
 }

@@ -6,10 +6,13 @@
  * units used by a group that is full do not matter (nothing joins it). So
  * the state's relative form (the open group, each register still pending
  * with its ready cycle, stall cause and whether it comes from the late
- * stage, the dividers, the latest ready cycle, and the memory system's
- * times: the channel, the MSHRs, the prefetches in flight) names
- * everything the future needs but now itself; a time at or before now is
- * 0, as any issue is at now or later. Interned, such
+ * stage, the dividers, the latest ready cycle) names everything the
+ * future needs but now itself and the memory system's times. Those (the
+ * channel's, the MSHRs', the prefetches') stay absolute cycles, always
+ * current: only a data access's memory traffic reads or moves them, and
+ * block.c memoises a block with such an access only from and to an idle
+ * memory system (equivalent whatever its times), so a replayed block
+ * neither reads nor changes them. Interned, such
  * a form is a small number, the index of a table entry: block.c's memo
  * maps (state, block, misses) to (cycles, events, state after), and while
  * blocks replay from it the timing keeps only now and that number
@@ -32,15 +35,11 @@
 /* A state relative to now (zero-padded: compared as bytes) */
 struct tkey {
 	uint8_t slots, units, np, pad;
-	uint16_t ready_max, div_free, fdiv_free, bus;   /* after now by; 0: not */
-	uint16_t mshr[UARCH_MSHR_MAX];   /* the same, largest first */
-	uint16_t pf[UARCH_PF_TRACK];     /* the same, in order; PF_DROPPED: dropped */
-	uint16_t pad2;
+	uint16_t ready_max, div_free, fdiv_free, pad2;   /* after now by; 0: not */
 	/* register | LATE | cause << 8 | ready after now << 16, by register */
 	uint32_t p[TS_MAXP];
 };
 #define LATE 0x80        /* the register is in t->late */
-#define PF_DROPPED 0xffff
 _Static_assert(offsetof(struct tkey, p) % 4 == 0, "keys are hashed as 32-bit words");
 
 struct tstate {
@@ -113,29 +112,12 @@ uint64_t tstate_intern(struct uarch_timing *t)
 			      (uint32_t)d << 16;
 	}
 	const uint64_t rm = after_now(t->ready_max, now), dv = after_now(t->div_free, now),
-		       fd = after_now(t->fdiv_free, now), bus = after_now(t->bus, now);
-	if (rm > UINT16_MAX || dv > UINT16_MAX || fd > UINT16_MAX || bus > UINT16_MAX)
+		       fd = after_now(t->fdiv_free, now);
+	if (rm > UINT16_MAX || dv > UINT16_MAX || fd > UINT16_MAX)
 		return 0;
 	k.ready_max = (uint16_t)rm;
 	k.div_free = (uint16_t)dv;
 	k.fdiv_free = (uint16_t)fd;
-	k.bus = (uint16_t)bus;
-	/* the MSHRs are interchangeable: sorted, the same busy times are one form */
-	for (unsigned j = 0; j < t->cfg.l1d_mshrs; j++) {
-		uint64_t d = after_now(t->mshr[j], now);
-		if (d > UINT16_MAX)
-			return 0;
-		unsigned at = j;
-		for (; at > 0 && k.mshr[at - 1] < d; at--)
-			k.mshr[at] = k.mshr[at - 1];
-		k.mshr[at] = (uint16_t)d;
-	}
-	for (unsigned j = 0; j < UARCH_PF_TRACK; j++) {
-		uint64_t d = t->pf[j] == UARCH_PF_DROPPED ? PF_DROPPED : after_now(t->pf[j], now);
-		if (d > PF_DROPPED || (d == PF_DROPPED && t->pf[j] != UARCH_PF_DROPPED))
-			return 0;
-		k.pf[j] = (uint16_t)d;
-	}
 	uint32_t i = find_or_add(t->ts, &k);
 	return i ? skey_make(i, t->fe_pending) : 0;
 }
@@ -169,11 +151,6 @@ void uarch_timing_settle(struct uarch_timing *t)
 		t->pend |= UINT64_C(1) << r;
 		t->late |= (uint64_t)((k->p[i] & LATE) != 0) << r;
 	}
-	t->bus = now + k->bus;
-	for (unsigned j = 0; j < UARCH_MSHR_MAX; j++)
-		t->mshr[j] = now + k->mshr[j];
-	for (unsigned j = 0; j < UARCH_PF_TRACK; j++)
-		t->pf[j] = k->pf[j] == PF_DROPPED ? UARCH_PF_DROPPED : now + k->pf[j];
 	t->slots = k->slots;
 	t->units = k->units;
 	t->fe_pending = skey_pen(t->skey);
