@@ -100,7 +100,11 @@ struct perfdata_rd_event {
 	char name[64];
 	uint32_t type;
 	uint64_t config, sample_period, sample_type, read_format, branch_sample_type;
-	int freq, sample_id_all, exclude_user, exclude_kernel;
+	uint64_t sample_regs_user;  /* PERF_SAMPLE_REGS_USER: which registers */
+	uint32_t sample_stack_user; /* PERF_SAMPLE_STACK_USER: bytes asked for */
+	int freq, sample_id_all, exclude_user, exclude_kernel, exclude_callchain_user;
+	int leader;                /* its group's leader (itself when alone) */
+	void *attr;                /* the struct perf_event_attr as read */
 	uint64_t *ids;
 	unsigned nids;
 	uint64_t nsamples, total_period;
@@ -127,6 +131,14 @@ struct perfdata_rd_sample {
 	uint32_t nr_callchain;
 	const struct perfdata_branch *branches;
 	uint32_t nr_branches;
+	/* PERF_SAMPLE_REGS_USER: the event's sample_regs_user registers in
+	 * bit order (NULL when the abi said none); PERF_SAMPLE_STACK_USER:
+	 * the copied user stack from the sampled sp (points into the parsed
+	 * image, which must outlive the file) */
+	const uint64_t *regs;
+	uint32_t nr_regs;
+	const uint8_t *stack;
+	uint64_t stack_size;
 };
 
 struct perfdata_buildid {
@@ -146,18 +158,24 @@ struct perfdata_file {
 	size_t ncomms;
 	struct perfdata_buildid *buildids;
 	size_t nbuildids;
-	char arch[32], hostname[64], osrelease[64], version[64];
+	char arch[32], hostname[64], osrelease[64], version[64], cpudesc[128];
 	char *cmdline;             /* the argv joined by spaces, or NULL */
 	uint32_t nr_cpus_online, nr_cpus_avail;
 	uint64_t nrecords, nunknown, lost;
+	uint64_t first_time, last_time;   /* HEADER_SAMPLE_TIME */
+	int pipe;                  /* read from perf's pipe format */
+	uint64_t data_offset, data_size, feat_offset;  /* the file's sections */
+	uint64_t feat_bits[4];     /* the features the file has */
 	/* storage the samples point into */
 	uint64_t *u64pool;
 	struct perfdata_branch *brpool;
+	void *image;               /* perfdata_read's copy of the file */
 };
 
 /* Parse a perf.data image (not necessarily written by rvpmu). Returns 0,
  * or -1 with a one-line reason in err; never reads outside buf. */
 int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *err, size_t errlen);
+/* path "-" reads standard input (perf's pipe format or a whole file). */
 int perfdata_read(const char *path, struct perfdata_file *f, char *err, size_t errlen);
 /* The perf.data code's error text: printf into err, control characters
  * (from names in files) made '?', so a message stays one line. */
@@ -176,6 +194,14 @@ void sym_close(struct sym_elf *s);
 int sym_offset_to_addr(const struct sym_elf *s, uint64_t off, uint64_t *addr);
 /* The function holding addr, or NULL; *off = addr - symbol start. */
 const char *sym_lookup(const struct sym_elf *s, uint64_t addr, uint64_t *off);
+/* The same, with *start (when start is not NULL) the function's start
+ * and its name demangled when demangle is set and it is a C++ or Rust
+ * name. */
+const char *sym_lookup_dm(const struct sym_elf *s, uint64_t addr, uint64_t *off,
+			  uint64_t *start, int demangle);
+/* name demangled as perf shows it (libiberty's cplus_demangle, without
+ * parameter lists): a malloc'd string, or NULL when it is not mangled. */
+char *sym_demangle(const char *name);
 /* The file:line of addr from DWARF into buf (file is the basename);
  * returns 0, or -1 when there is no line information. */
 int sym_srcline(struct sym_elf *s, uint64_t addr, char *buf, size_t len);
@@ -188,27 +214,5 @@ unsigned sym_build_id(const char *path, uint8_t *id, unsigned max);
  * reason naming file in err. */
 int sym_check_build_id(const struct perfdata_file *f, const char *path, const char *file,
 		       char *err, size_t errlen);
-
-/* ---- report ---- */
-
-enum report_sort { REPORT_SORT_SYM, REPORT_SORT_DSO, REPORT_SORT_SRCLINE };
-
-struct report_opts {
-	const char *input;         /* perf.data path (default "perf.data") */
-	enum report_sort sort;
-	int folded;                /* print folded stacks instead of the table */
-	const char *flamegraph;    /* write an SVG flame graph here, or NULL */
-	const char *symfs;         /* prefix for mapped paths, or NULL */
-	int branch;                /* --branch: edges and blocks from branch stacks */
-	FILE *out;                 /* NULL = stdout */
-};
-
-/* Parse "sym", "symbol", "dso", "srcline"; -1 when unknown. */
-int report_parse_sort(const char *s);
-/* rvpmu report: returns 0, or 1 after printing "rvpmu: reason" to stderr. */
-int report_main(const struct report_opts *o);
-/* The same on an already parsed file (the fuzzer and tests use it). */
-int report_file(const struct report_opts *o, const struct perfdata_file *f, char *err,
-		size_t errlen);
 
 #endif

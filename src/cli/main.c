@@ -115,26 +115,57 @@ static const struct subcommand {
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
 	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"},
-	{"report", cmd_report, "show where the samples of a perf.data file are",
-	 "usage: rvpmu report [-i FILE] [--sort sym|dso|srcline] [--stdio]\n"
-	 "                    [--folded] [--flamegraph FILE.svg] [--symfs DIR]\n"
-	 "                    [--branch]\n"
+	{"report", cmd_report, "show where the samples of a perf.data file are (as perf report)",
+	 "usage: rvpmu report [options]\n"
 	 "\n"
-	 "Read perf.data (rvpmu's or perf's) and print the samples by symbol, file\n"
-	 "or source line; --folded prints folded stacks, --flamegraph writes a\n"
-	 "self-contained SVG flame graph; --branch prints the hottest branch edges\n"
-	 "and estimated basic-block counts from the branch stacks (record -b).\n"},
-	{"annotate", cmd_annotate, "show a function's instructions with their samples",
-	 "usage: rvpmu annotate [-i FILE] [--symfs DIR] [--stdio] [--no-source] SYMBOL\n"
-	 "\n"
-	 "Read perf.data (rvpmu's or perf's), find the function SYMBOL in the sampled\n"
-	 "ELF and list its instructions, disassembled as objdump -d does, each with\n"
-	 "the samples that landed on it and their share of the function's samples\n"
-	 "(as perf annotate --stdio). With DWARF line information the source lines\n"
-	 "appear between the instructions. One listing per sampled event.\n"
+	 "Read perf.data (rvpmu's or perf's) and print perf report --stdio's table:\n"
+	 "Overhead, Command, Shared Object and Symbol by default; with call chains\n"
+	 "(record -g, --call-graph) the Children and Self columns and a call graph\n"
+	 "under each entry, as perf. --folded prints folded stacks, --flamegraph\n"
+	 "writes a self-contained SVG flame graph, --branch prints the hottest\n"
+	 "branch edges and estimated basic-block counts (record -b).\n"
 	 "\n"
 	 "options:\n"
-	 "  -i, --input FILE   the perf.data file (default perf.data)\n"
+	 "  -i, --input FILE   the perf.data file (default perf.data; - reads stdin,\n"
+	 "                     as written by 'rvpmu record -o -')\n"
+	 "  -s, --sort KEYS    comm, pid, tid, dso, sym, srcline, cpu, symoff\n"
+	 "                     (default comm,dso,sym)\n"
+	 "  -F, --fields LIST  output columns: overhead, overhead_children, sample,\n"
+	 "                     period and sort keys\n"
+	 "  -n, --show-nr-samples  a Samples column\n"
+	 "  -g, --call-graph [graph|none|caller|callee|folded|PERCENT,...]\n"
+	 "                     call graphs (default graph,0.5 when the file has chains;\n"
+	 "                     caller order in children mode, callee without)\n"
+	 "  --children, --no-children  cumulate callees' samples (perf's default\n"
+	 "                     with call chains) or not\n"
+	 "  --percent-limit P  hide entries (and graph branches) under P percent\n"
+	 "  --comms, -c LIST   only these commands\n"
+	 "  --dsos, -d LIST    only these files\n"
+	 "  --symbols, -S LIST only these symbols\n"
+	 "  --header           the file's header first; --header-only: just it\n"
+	 "  -q, --quiet        no comment lines\n"
+	 "  --max-stack N      at most N frames of each chain (default 127)\n"
+	 "  --no-demangle      C++ and Rust names as in the symbol table\n"
+	 "  --symfs DIR        look for the mapped files under DIR\n"
+	 "  --stdio            plain text output (the only kind)\n"
+	 "  --folded, --flamegraph FILE.svg, --branch   (see above)\n"
+	 "  -h, --help         show this help\n"},
+	{"annotate", cmd_annotate, "show a function's instructions with their samples",
+	 "usage: rvpmu annotate [options] [SYMBOL]\n"
+	 "\n"
+	 "Read perf.data (rvpmu's or perf's), find the function SYMBOL (its name in\n"
+	 "the symbol table, or demangled) in the sampled ELF and list its\n"
+	 "instructions, disassembled as objdump -d does, each with the samples that\n"
+	 "landed on it and their share of the function's samples (as perf annotate\n"
+	 "--stdio). With DWARF line information the source lines appear between the\n"
+	 "instructions. One listing per sampled event. Without SYMBOL: every\n"
+	 "function with at least --percent-limit of the samples (default 0.5%),\n"
+	 "hottest first, as perf annotate lists every sampled symbol.\n"
+	 "\n"
+	 "options:\n"
+	 "  -i, --input FILE   the perf.data file (default perf.data; - reads stdin)\n"
+	 "  -s, --symbol SYM   the function (as the SYMBOL argument)\n"
+	 "  --percent-limit P  without a symbol: functions with at least P percent\n"
 	 "  --symfs DIR        look for the mapped files under DIR\n"
 	 "  --stdio            plain text output (the only kind)\n"
 	 "  --no-source        leave out the source lines\n"
@@ -142,6 +173,38 @@ static const struct subcommand {
 	 "\n"
 	 "An unknown symbol, a symbol without samples or an unreadable file is an\n"
 	 "error (exit 1).\n"},
+	{"script", cmd_script, "list the samples of a perf.data file (as perf script)",
+	 "usage: rvpmu script [-i FILE] [-F FIELDS]\n"
+	 "\n"
+	 "One line per sample, as perf script prints it (by default: comm, tid,\n"
+	 "cpu, time, period, event, ip, sym+off and dso; call chains under it).\n"
+	 "\n"
+	 "options:\n"
+	 "  -i, --input FILE   the perf.data file (default perf.data; - reads stdin)\n"
+	 "  -F, --fields LIST  comm, tid, pid, time, cpu, period, event, ip, sym,\n"
+	 "                     symoff, dso, srcline, brstack, brstacksym, callindent,\n"
+	 "                     insn (rvpmu's disassembly of the sampled instruction)\n"
+	 "  --max-stack N      at most N frames of each chain\n"
+	 "  --no-demangle      C++ and Rust names as in the symbol table\n"
+	 "  --symfs DIR        look for the mapped files under DIR\n"
+	 "  -h, --help         show this help\n"},
+	{"diff", cmd_diff, "compare the profiles of two perf.data files (as perf diff)",
+	 "usage: rvpmu diff [options] [OLD] [NEW]\n"
+	 "\n"
+	 "Match the samples of two recordings by file and symbol and print perf\n"
+	 "diff's table: each symbol's share in OLD (Baseline) and how much it\n"
+	 "moved in NEW (Delta). No file: perf.data.old and perf.data; one file:\n"
+	 "perf.data.old and it.\n"
+	 "\n"
+	 "options:\n"
+	 "  --percent-limit P  hide symbols whose baseline and delta are under P\n"
+	 "  -q, --quiet        no comment lines\n"
+	 "  --no-demangle      C++ and Rust names as in the symbol table\n"
+	 "  --symfs DIR        look for the mapped files under DIR\n"
+	 "  -h, --help         show this help\n"},
+	{"buildid-list", cmd_buildid_list, "list the build ids a perf.data file records",
+	 "usage: rvpmu buildid-list [-i FILE]\n\n"
+	 "Print \"BUILD-ID PATH\" for each file the recording mapped (as perf buildid-list).\n"},
 	{"list", cmd_list, "list the events rvpmu can count",
 	 "usage: rvpmu list [--profile P]\n\nList the event names 'rvpmu stat -e' accepts for a core profile.\n"},
 	{"system", cmd_system, "boot firmware, Linux or a bare-metal image on a virt machine",
@@ -203,8 +266,8 @@ static void usage(FILE *out)
 		     "rvpmu is a RISC-V emulator with a modelled performance-monitoring unit.\n\n"
 		     "commands:\n");
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
-	fprintf(out, "  %-8s %s\n\n", "help", "show help for a command");
+		fprintf(out, "  %-12s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(out, "  %-12s %s\n\n", "help", "show help for a command");
 	fprintf(out, "Run 'rvpmu help COMMAND' for a command's options.\n");
 }
 

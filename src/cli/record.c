@@ -1,4 +1,4 @@
-/* rvpmu record and rvpmu report. */
+/* rvpmu record: option parsing. */
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -144,46 +144,4 @@ int cmd_record(int argc, char **argv)
 	int status = record_run(&o, &lo, argc - i, argv + i, environ);
 	progress_end();
 	return status;
-}
-
-int cmd_report(int argc, char **argv)
-{
-	struct report_opts o = {.input = "perf.data"};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_usage("report", stdout);
-			return 0;
-		}
-		if (!strcmp(a, "--stdio"))
-			continue;  /* the only interface */
-		if (!strcmp(a, "--folded")) {
-			o.folded = 1;
-			continue;
-		}
-		if (!strcmp(a, "--branch")) {
-			o.branch = 1;
-			continue;
-		}
-		int takes = !strcmp(a, "-i") || !strcmp(a, "--input") || !strcmp(a, "--sort") ||
-			    !strcmp(a, "-s") || !strcmp(a, "--flamegraph") || !strcmp(a, "--symfs");
-		if (!takes)
-			return cli_error("report: unknown option or argument '%s' (see 'rvpmu help report')", a);
-		if (i + 1 >= argc)
-			return cli_error("report: %s needs a value", a);
-		const char *v = argv[++i];
-		if (!strcmp(a, "-i") || !strcmp(a, "--input")) {
-			o.input = v;
-		} else if (!strcmp(a, "--flamegraph")) {
-			o.flamegraph = v;
-		} else if (!strcmp(a, "--symfs")) {
-			o.symfs = v;
-		} else {
-			int s = report_parse_sort(v);
-			if (s < 0)
-				return cli_error("report: --sort '%s': use sym, dso or srcline", v);
-			o.sort = (enum report_sort)s;
-		}
-	}
-	return report_main(&o);
 }
