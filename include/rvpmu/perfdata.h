@@ -199,6 +199,9 @@ const char *sym_lookup(const struct sym_elf *s, uint64_t addr, uint64_t *off);
  * name. */
 const char *sym_lookup_dm(const struct sym_elf *s, uint64_t addr, uint64_t *off,
 			  uint64_t *start, int demangle);
+/* len bytes of the file at link-time address addr: 0, or -1 when no
+ * segment holds them. */
+int sym_read(const struct sym_elf *s, uint64_t addr, void *buf, size_t len);
 /* name demangled as perf shows it (libiberty's cplus_demangle, without
  * parameter lists): a malloc'd string, or NULL when it is not mangled. */
 char *sym_demangle(const char *name);

@@ -222,6 +222,16 @@ const char *sym_lookup_dm(const struct sym_elf *s, uint64_t addr, uint64_t *off,
 	return demangle && f->dname ? f->dname : f->name;
 }
 
+int sym_read(const struct sym_elf *s, uint64_t addr, void *buf, size_t len)
+{
+	for (size_t i = 0; i < s->nsegs; i++) {
+		const struct seg *g = &s->segs[i];
+		if (addr >= g->vaddr && addr - g->vaddr < g->filesz && len <= g->filesz - (addr - g->vaddr))
+			return pread(s->fd, buf, len, (off_t)(g->off + addr - g->vaddr)) == (ssize_t)len ? 0 : -1;
+	}
+	return -1;
+}
+
 const char *sym_lookup(const struct sym_elf *s, uint64_t addr, uint64_t *off)
 {
 	return sym_lookup_dm(s, addr, off, NULL, 0);
