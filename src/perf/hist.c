@@ -192,11 +192,6 @@ static char *make_key(const struct hists *h, const struct hentry *e)
 	return strdup(buf);
 }
 
-const char *hentry_key(const struct hentry *e)
-{
-	return e->key;
-}
-
 static size_t str_hash(const char *s)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -429,13 +424,13 @@ void hists_free(struct hists *h)
 	free(h->e);
 	free(h->idx);
 	h->e = NULL;
-	h->n = h->cap = 0;
+	h->idx = NULL;
+	h->n = h->cap = h->idx_cap = 0;
+	h->total_period = h->nsamples = 0;
 }
 
 /* ---- columns ---- */
 
-/* perf's hists__col_len indices that the widths share */
-enum { W_SYM, W_COMM, W_THREAD, W_DSO, W_SRCLINE, W_CPU, W_N };
 
 static const struct col {
 	const char *header;
@@ -457,7 +452,7 @@ static void grow_w(unsigned *w, int idx, unsigned len)
 }
 
 /* hists__calc_col_len for one entry */
-static void entry_widths(unsigned *w, struct hentry *e, int have_symoff, int dso_filter)
+void hentry_widths(unsigned *w, struct hentry *e, int have_symoff, int dso_filter)
 {
 	const struct frame *fr = e->fr;
 	if (fr->l.sym) {
@@ -488,8 +483,8 @@ static unsigned col_width(const unsigned *w, int c)
 }
 
 /* One column of an entry: its text (unpadded) into buf. */
-static void entry_text(char *buf, size_t len, const struct hists *h, struct hentry *e, int c,
-		       unsigned width)
+void hentry_text(char *buf, size_t len, const struct hists *h, struct hentry *e, int c,
+		 unsigned width)
 {
 	const struct frame *fr = e->fr;
 	double total = h->total_period ? (double)h->total_period : 1.0;
@@ -534,7 +529,7 @@ void hists_print(FILE *out, struct hists *h, const int *cl, int ncl, double perc
 	for (size_t i = 0; i < h->n; i++) {
 		if (h->e[i].filtered)
 			continue;
-		entry_widths(w, &h->e[i], have_symoff, h->o->dsos != NULL);
+		hentry_widths(w, &h->e[i], have_symoff, h->o->dsos != NULL);
 		for (int k = 0; k < ncl; k++)
 			if (cl[k] == RK_SRCLINE)
 				grow_w(w, W_SRCLINE, (unsigned)strlen(frame_srcline(h->e[i].fr)));
@@ -575,7 +570,7 @@ void hists_print(FILE *out, struct hists *h, const int *cl, int ncl, double perc
 			unsigned cw = col_width(w, cl[k]);
 			at += (size_t)snprintf(line + at, sizeof(line) - at, "  ");
 			char text[4096];
-			entry_text(text, sizeof(text), h, e, cl[k], cw);
+			hentry_text(text, sizeof(text), h, e, cl[k], cw);
 			/* every column but the last is padded to its width */
 			at += (size_t)snprintf(line + at, sizeof(line) - at, "%-*s",
 					       k + 1 < ncl ? (int)cw : 0, text);

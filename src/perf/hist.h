@@ -107,7 +107,12 @@ int report_stacks(struct frames *fs, const struct perfdata_file *f, unsigned ev,
 /* --branch's tables (branch.c). */
 int report_branch(struct frames *fs, const struct perfdata_file *f, unsigned ev, FILE *out,
 		  char *err, size_t errlen);
-/* The key string of entry columns (for diff's matching). */
-const char *hentry_key(const struct hentry *e);
+/* perf's column widths (hists__col_len) that the columns share */
+enum { W_SYM, W_COMM, W_THREAD, W_DSO, W_SRCLINE, W_CPU, W_N };
+/* Widen w for entry e (hists__calc_col_len). */
+void hentry_widths(unsigned *w, struct hentry *e, int have_symoff, int dso_filter);
+/* Column c (RK_*, RF_*) of e as perf prints it, unpadded, into buf. */
+void hentry_text(char *buf, size_t len, const struct hists *h, struct hentry *e, int c,
+		 unsigned width);
 
 #endif
