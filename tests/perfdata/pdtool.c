@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvpmu/perfdata.h"
+#include "rvpmu/report.h"
 
 static uint64_t hex(const char *s)
 {
@@ -97,15 +98,16 @@ static int gen(int argc, char **argv)
 
 static int report(int argc, char **argv)
 {
-	struct report_opts o = { .input = argc > 2 ? argv[2] : NULL, .sort = REPORT_SORT_SYM };
+	/* perf report --no-children -g none -n --sort KEY (default sym) */
+	struct report_opts o = { .input = argc > 2 ? argv[2] : NULL, .keys = { RK_SYM }, .nkeys = 1,
+				 .nr_samples = 1, .graph_min = 0.5, .caller = -1 };
+	char err[256];
 	for (int i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "--sort") && i + 1 < argc) {
-			int s = report_parse_sort(argv[++i]);
-			if (s < 0) {
-				fprintf(stderr, "pdtool: unknown sort key %s\n", argv[i]);
+			if (report_parse_keys(argv[++i], 0, o.keys, &o.nkeys, err, sizeof(err))) {
+				fprintf(stderr, "pdtool: %s\n", err);
 				return 2;
 			}
-			o.sort = (enum report_sort)s;
 		} else if (!strcmp(argv[i], "--folded")) {
 			o.folded = 1;
 		} else if (!strcmp(argv[i], "--flamegraph") && i + 1 < argc) {
@@ -221,7 +223,10 @@ static int mutate(const char *path)
 				ok++;
 				/* what parses must also report without harm */
 				if (at % 13 == p) {
-					struct report_opts o = { .out = null, .sort = (enum report_sort)(at % 3) };
+					static const int keys[] = { RK_SYM, RK_DSO, RK_SRCLINE };
+					struct report_opts o = { .out = null, .keys = { keys[at % 3] }, .nkeys = 1,
+								 .graph = -1, .children = -1, .caller = -1,
+								 .graph_min = 0.5 };
 					report_file(&o, &f, err, sizeof(err));
 					o.folded = 1;
 					report_file(&o, &f, err, sizeof(err));

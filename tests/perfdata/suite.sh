@@ -15,7 +15,7 @@ mkdir -p "$out" || exit 1
 T=tests/perfdata
 CC=${CC:-gcc}
 XCC=riscv64-linux-gnu-gcc
-SRC="src/perf/perfdata.c src/perf/perfdata_read.c src/perf/symbols.c src/perf/report.c src/perf/outfile.c"
+SRC="src/perf/perfdata.c src/perf/perfdata_read.c src/perf/symbols.c src/perf/report.c src/perf/outfile.c src/perf/resolve.c src/perf/hist.c src/perf/callgraph.c src/perf/flamegraph.c src/perf/branch.c src/perf/header.c src/perf/unwind.c"
 SAN="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 FLAGS="-std=gnu11 -Wall -Wextra -Werror -Iinclude"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
@@ -24,13 +24,13 @@ pass() { echo "PASS perfdata $1"; }
 fail() { echo "FAIL perfdata $1: $2"; }
 
 # shellcheck disable=SC2086
-if $CC $FLAGS $SAN -o "$out/perfdata_test" tests/unit/perfdata_test.c $SRC -lelf -ldw >&2; then
+if $CC $FLAGS $SAN -o "$out/perfdata_test" tests/unit/perfdata_test.c $SRC -lelf -ldw -liberty >&2; then
 	"$out/perfdata_test" "$out" | sed 's/^\(PASS\|FAIL\) perfdata-unit /\1 perfdata unit-/'
 else
 	fail unit-build "see stderr"
 fi
 # shellcheck disable=SC2086
-if ! $CC $FLAGS $SAN -o "$out/pdtool" $T/pdtool.c $SRC -lelf -ldw >&2; then
+if ! $CC $FLAGS $SAN -o "$out/pdtool" $T/pdtool.c $SRC -lelf -ldw -liberty >&2; then
 	fail pdtool-build "see stderr"; exit 0
 fi
 if ! command -v $XCC >/dev/null; then
