@@ -35,6 +35,15 @@ struct perfdata_event {
 	int callchain;             /* samples carry PERF_SAMPLE_CALLCHAIN */
 	int branch_stack;          /* samples carry PERF_SAMPLE_BRANCH_STACK */
 	uint64_t branch_sample_type; /* PERF_SAMPLE_BRANCH_* (0: ANY|USER) */
+	/* --call-graph dwarf: PERF_SAMPLE_REGS_USER of these registers and
+	 * PERF_SAMPLE_STACK_USER of this many bytes (the user part of the
+	 * callchain excluded, as perf asks) */
+	uint64_t regs_user;
+	uint32_t stack_user;
+	/* leader sampling ({a,b}:S): PERF_SAMPLE_READ of the group's
+	 * counts (PERF_FORMAT_GROUP | ID) */
+	int read_group;
+	int group;                 /* 1 + its group leader's index; 0: alone */
 };
 
 /* perf_branch_entry.type (PERF_BR_*) */
@@ -69,12 +78,22 @@ struct perfdata_sample {
 	/* branch records, newest first (as LBR/CTR report them) */
 	const struct perfdata_branch *branches;
 	uint32_t nr_branches;
+	/* PERF_SAMPLE_READ: the group's counts, leader first (event order) */
+	const uint64_t *read;
+	uint32_t nr_read;
+	/* REGS_USER (in the event's regs_user bit order) and STACK_USER:
+	 * stack_size bytes from sp, of which dyn_size are the stack */
+	const uint64_t *regs;
+	const uint8_t *stack;
+	uint32_t stack_size, dyn_size;
 };
 
 struct perfdata_writer;
 
 /* Create path and start writing events[0..nevents). argv is the recorded
- * command line (HEADER_CMDLINE). Returns NULL with a reason in err. */
+ * command line (HEADER_CMDLINE). Path "-" writes perf's pipe format to
+ * standard output (the attrs and features as records, nothing seeks).
+ * Returns NULL with a reason in err. */
 struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_event *events,
 					unsigned nevents, int argc, char *const *argv,
 					char *err, size_t errlen);
@@ -92,7 +111,13 @@ int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perf
 int perfdata_exit(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t time);
 /* Finish the file and free w (also on error). Returns 0 or -1 with err. */
 int perfdata_close(struct perfdata_writer *w, char *err, size_t errlen);
+/* The same, with the file put in place under another name. */
+int perfdata_close_as(struct perfdata_writer *w, const char *path, char *err, size_t errlen);
 uint64_t perfdata_nsamples(const struct perfdata_writer *w);
+/* Bytes written so far, and the FINISHED_ROUND records among them (a
+ * round is what perf writes per wakeup). */
+uint64_t perfdata_size(const struct perfdata_writer *w);
+uint64_t perfdata_rounds(const struct perfdata_writer *w);
 
 /* ---- reader ---- */
 
