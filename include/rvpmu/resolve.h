@@ -19,6 +19,8 @@ struct resolver {
 		struct sym_elf *sym;    /* NULL when it could not be opened */
 	} *dsos;
 	size_t ndsos;
+	void *unwind;           /* the DWARF unwinder's state (src/perf/unwind.c) */
+	void (*unwind_free)(void *);
 };
 
 /* One address. */

@@ -26,6 +26,9 @@ void resolver_free(struct resolver *r)
 	free(r->dsos);
 	r->dsos = NULL;
 	r->ndsos = 0;
+	if (r->unwind_free)
+		r->unwind_free(r->unwind);
+	r->unwind = NULL;
 }
 
 int sample_is_kernel(const struct perfdata_rd_sample *s)
