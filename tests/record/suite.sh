@@ -267,7 +267,7 @@ trace_checks() (
 	else
 		fail "perf script: CTR chains" "$(head -3 "$out/calls-script.err")"
 	fi
-	bad "--call-graph: bad mode" "use fp or ctr" "$RVPMU" record --call-graph lbr "$out/calls"
+	bad "--call-graph: bad mode" "use fp, dwarf" "$RVPMU" record --call-graph lbr "$out/calls"
 	python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); p["name"] = "nosmctr"; p["pmu"]["extensions"]["smctr"] = False; json.dump(p, open(sys.argv[2], "w"))' \
 		../../profiles/virt.json "$out/nosmctr.json"
 	bad "--call-graph ctr without Smctr" "needs control transfer records" \
@@ -364,7 +364,7 @@ else
 		/dev/null > "$out/pg-record-q.txt" 2>&1
 	nw=$(sed -n 's/.*(\([0-9]*\) samples) \].*/\1/p' "$out/pg-record.txt")
 	if [ -n "$nw" ] && k=$(pg_check "$out/pg-record.txt" record 1 "$nw") &&
-		grep -q "$(printf '\r\033\\[K')\[ rvpmu record: Captured" "$out/pg-record.txt"; then
+		grep -q "$(printf '\r\033\\[K')\[ rvpmu record: Woken up" "$out/pg-record.txt"; then
 		pass "progress: record on a tty ($k lines, samples up to $nw, erased before its summary)"
 	else
 		fail "progress: record on a tty" "$k (wrote '$nw')"
