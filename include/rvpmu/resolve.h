@@ -40,6 +40,8 @@ struct loc {
 void resolver_init(struct resolver *r, const struct perfdata_file *f, const char *symfs,
 		   int demangle, const char *cmd);
 void resolver_free(struct resolver *r);
+/* The mapping that holds ip: the newest, the sample's pid's first. */
+const struct perfdata_rd_mmap *resolve_map(const struct perfdata_file *f, uint32_t pid, uint64_t ip);
 /* Resolve ip of a sample of pid (kernel: the sample's cpumode is kernel). */
 void resolve(struct resolver *r, uint32_t pid, uint64_t ip, int kernel, struct loc *l);
 /* perf's short dso name: the file's base name, "[kernel.kallsyms]" for a

@@ -226,24 +226,6 @@ static size_t insn_at(const struct insn *v, size_t n, uint64_t addr)
 	return lo;
 }
 
-/* The mapping an ip lands in: the newest, preferring the sample's pid
- * (report.c's rule, so both tools agree). */
-static const struct perfdata_rd_mmap *find_map(const struct perfdata_file *f, uint32_t pid,
-					       uint64_t ip)
-{
-	const struct perfdata_rd_mmap *any = NULL;
-	for (size_t i = f->nmmaps; i-- > 0;) {
-		const struct perfdata_rd_mmap *m = &f->mmaps[i];
-		if (ip < m->addr || ip - m->addr >= m->len)
-			continue;
-		if (m->pid == pid)
-			return m;
-		if (!any)
-			any = m;
-	}
-	return any;
-}
-
 /* Count the samples of fn per event and instruction: counts[ev * n + k];
  * counts[nevents * n + ev] gets those past the decoded bytes. Returns
  * the samples of fn of every event, or -1 when its symbols cannot load. */
@@ -256,7 +238,7 @@ static long long count_samples(const struct ann *a, const struct func *fn,
 	uint64_t end = fn->start + fn->size;
 	for (size_t i = 0; i < f->nsamples; i++) {
 		const struct perfdata_rd_sample *s = &f->samples[i];
-		const struct perfdata_rd_mmap *m = find_map(f, s->pid, s->ip);
+		const struct perfdata_rd_mmap *m = resolve_map(f, s->pid, s->ip);
 		uint64_t addr, off;
 		if (!m || strcmp(m->path, fn->path) || s->event >= f->nevents ||
 		    !sym_offset_to_addr(se, s->ip - m->addr + m->pgoff, &addr))

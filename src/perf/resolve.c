@@ -36,8 +36,7 @@ int sample_is_kernel(const struct perfdata_rd_sample *s)
 	return (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 }
 
-static const struct perfdata_rd_mmap *find_map(const struct perfdata_file *f, uint32_t pid,
-					       uint64_t ip)
+const struct perfdata_rd_mmap *resolve_map(const struct perfdata_file *f, uint32_t pid, uint64_t ip)
 {
 	const struct perfdata_rd_mmap *any = NULL;
 	/* the newest mapping wins, as a later mmap replaces an older one */
@@ -90,7 +89,7 @@ void resolve(struct resolver *r, uint32_t pid, uint64_t ip, int kernel, struct l
 	l->kernel = kernel;
 	if (kernel)
 		return;  /* rvpmu has no kernel symbols: perf's [k] 0x... */
-	l->map = find_map(r->f, pid, ip);
+	l->map = resolve_map(r->f, pid, ip);
 	if (!l->map)
 		return;
 	l->map_ip = ip - l->map->addr + l->map->pgoff;
