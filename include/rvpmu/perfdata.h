@@ -67,12 +67,14 @@ struct perfdata_branch {
 /* One overflow sample. Optional parts are NULL/0 when absent. */
 struct perfdata_sample {
 	uint64_t ip;
+	int kernel;                /* taken in kernel mode (PERF_RECORD_MISC_KERNEL) */
 	uint32_t pid, tid;
 	uint64_t time;             /* ns */
 	uint64_t period;
 	uint32_t cpu;
-	/* user call chain, innermost first; callchain[0] should be ip (as
-	 * the kernel records it). The writer adds PERF_CONTEXT_USER. */
+	/* call chain, innermost first; callchain[0] should be ip (as the
+	 * kernel records it). The writer adds PERF_CONTEXT_USER (or, for a
+	 * kernel sample, PERF_CONTEXT_KERNEL). */
 	const uint64_t *callchain;
 	uint32_t nr_callchain;
 	/* branch records, newest first (as LBR/CTR report them) */

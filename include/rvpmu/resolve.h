@@ -44,8 +44,8 @@ void resolver_free(struct resolver *r);
 const struct perfdata_rd_mmap *resolve_map(const struct perfdata_file *f, uint32_t pid, uint64_t ip);
 /* Resolve ip of a sample of pid (kernel: the sample's cpumode is kernel). */
 void resolve(struct resolver *r, uint32_t pid, uint64_t ip, int kernel, struct loc *l);
-/* perf's short dso name: the file's base name, "[kernel.kallsyms]" for a
- * kernel address, "[unknown]" without a mapping. */
+/* perf's short dso name: the file's base name ("[kernel.kallsyms]" for
+ * the kernel's mapping), "[unknown]" without a mapping. */
 const char *loc_dso(const struct loc *l);
 /* The mapped path (perf script's dso), or "[unknown]". */
 const char *loc_dso_long(const struct loc *l);

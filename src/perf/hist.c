@@ -472,7 +472,7 @@ void hentry_widths(unsigned *w, struct hentry *e, int have_symoff, int dso_filte
 		w[W_COMM] = cl;
 		w[W_THREAD] = cl + 8;
 	}
-	if (fr->l.map || fr->l.kernel)
+	if (fr->l.map)
 		grow_w(w, W_DSO, (unsigned)strlen(loc_dso(&fr->l)));
 	grow_w(w, W_CPU, 3);
 }

@@ -372,7 +372,8 @@ int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perf
 		w->failed = EOVERFLOW;
 		return -1;
 	}
-	put_header(w, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, size);
+	put_header(w, PERF_RECORD_SAMPLE, s->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+		   size);
 	put_u64(w, w->ev[event].id);
 	put_u64(w, s->ip);
 	put_u32(w, s->pid);
@@ -395,7 +396,7 @@ int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perf
 	if (cc) {
 		put_u64(w, ncc ? ncc + 1 : 0);
 		if (ncc)
-			put_u64(w, PERF_CONTEXT_USER);
+			put_u64(w, s->kernel ? PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER);
 		put(w, s->callchain, 8 * (size_t)ncc);
 	}
 	if (bs) {

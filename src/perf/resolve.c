@@ -87,12 +87,12 @@ void resolve(struct resolver *r, uint32_t pid, uint64_t ip, int kernel, struct l
 	memset(l, 0, sizeof(*l));
 	l->ip = l->map_ip = ip;
 	l->kernel = kernel;
-	if (kernel)
-		return;  /* rvpmu has no kernel symbols: perf's [k] 0x... */
 	l->map = resolve_map(r->f, pid, ip);
 	if (!l->map)
 		return;
 	l->map_ip = ip - l->map->addr + l->map->pgoff;
+	if (l->map->path[0] == '[')
+		return;  /* [kernel.kallsyms], [vdso]...: rvpmu has no symbols for them */
 	l->elf = dso_syms(r, l->map->path);
 	if (l->elf)
 		l->have_addr = sym_offset_to_addr(l->elf, l->map_ip, &l->addr);
@@ -102,15 +102,15 @@ void resolve(struct resolver *r, uint32_t pid, uint64_t ip, int kernel, struct l
 
 const char *loc_dso_long(const struct loc *l)
 {
-	if (l->kernel)
-		return "[kernel.kallsyms]";
 	return l->map ? l->map->path : "[unknown]";
 }
 
 const char *loc_dso(const struct loc *l)
 {
 	const char *p = loc_dso_long(l), *s = strrchr(p, '/');
-	return s && !l->kernel ? s + 1 : p;
+	if (!strncmp(p, "[kernel.kallsyms]", 17))
+		return "[kernel.kallsyms]";  /* perf's name for [kernel.kallsyms]_text */
+	return s && p[0] != '[' ? s + 1 : p;
 }
 
 int loc_srcline(const struct loc *l, char *buf, size_t len)

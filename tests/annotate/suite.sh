@@ -160,7 +160,7 @@ bad "missing file" 1 "no-such.data" "$RVPMU" annotate -i "$out/no-such.data" hot
 head -c 200 "$out/hot.data" > "$out/trunc.data"
 bad "truncated file" 1 "rvpmu: .*trunc.data" "$RVPMU" annotate -i "$out/trunc.data" hot
 bad "not a perf.data file" 1 "rvpmu: " "$RVPMU" annotate -i "$out/hot" hot
-bad "no symbol" 2 "no symbol given" "$RVPMU" annotate -i "$out/hot.data"
+bad "empty symbol" 2 "an empty symbol name" "$RVPMU" annotate -i "$out/hot.data" ""
 bad "two symbols" 2 "one symbol at a time" "$RVPMU" annotate -i "$out/hot.data" hot cold
 bad "unknown option" 2 "unknown option '--bogus'" "$RVPMU" annotate --bogus hot
 bad "-i without a value" 2 "needs a value" "$RVPMU" annotate hot -i

@@ -48,6 +48,7 @@ golden record-lines cat gold.rec
 golden report "$R" report -i gold.data
 golden report-no-children "$R" report -i gold.data --no-children -n --sort sym,dso,pid,cpu
 golden report-callee "$R" report -i gold.data -g callee --percent-limit 5
+golden report-tid-symoff "$R" report -i gold.data --no-children -n --sort tid,symoff,srcline
 golden script "$R" script -i gold.data
 golden script-fields "$R" script -i gold.data -F comm,pid,tid,time,event,ip,sym,symoff,callindent,insn
 golden annotate "$R" annotate -i gold.data

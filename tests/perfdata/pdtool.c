@@ -1,12 +1,13 @@
 /* Test driver for the perf.data writer, reader and report (the rvpmu CLI
  * does not have record/report yet):
  *   pdtool gen OUT ELF N HOT_LO HOT_HI COLD_LO COLD_HI RA_CALLER RA_MAIN_C RA_MAIN_K
- *          [--pcs FILE] [--multi]
+ *          [--pcs FILE] [--multi] [--kernel]
  *      N synthetic samples, 90% at pcs inside [HOT_LO,HOT_HI) with the
  *      call chain main->caller->hot, 10% inside [COLD_LO,COLD_HI) with
  *      main->cold (RA_* are the return addresses of those calls). --pcs
  *      writes every sample pc, one hex number a line; --multi adds a
- *      second event and branch stacks.
+ *      second event and branch stacks; --kernel makes every 20th sample
+ *      a kernel-mode one at 0xffffffff80001000.
  *   pdtool report IN [--sort KEY] [--folded] [--flamegraph SVG] [--symfs DIR]
  *   pdtool dump IN        header, features and counts, one "key: value" a line
  *   pdtool mutate IN      truncations and byte flips of IN must parse or fail
@@ -34,12 +35,14 @@ static int gen(int argc, char **argv)
 	uint64_t hlo = hex(argv[5]), hhi = hex(argv[6]), clo = hex(argv[7]), chi = hex(argv[8]);
 	uint64_t ra_caller = hex(argv[9]), ra_main_c = hex(argv[10]), ra_main_k = hex(argv[11]);
 	const char *pcs = NULL;
-	int multi = 0;
+	int multi = 0, kernel = 0;
 	for (int i = 12; i < argc; i++) {
 		if (!strcmp(argv[i], "--pcs") && i + 1 < argc)
 			pcs = argv[++i];
 		else if (!strcmp(argv[i], "--multi"))
 			multi = 1;
+		else if (!strcmp(argv[i], "--kernel"))
+			kernel = 1;
 	}
 	struct perfdata_event ev[2] = {
 		{ .name = "cycles", .type = PERFDATA_TYPE_HARDWARE, .config = 0,
@@ -78,6 +81,11 @@ static int gen(int argc, char **argv)
 			.period = 10000, .callchain = chain, .nr_callchain = is_cold ? 2 : 3,
 			.branches = br, .nr_branches = 2,
 		};
+		if (kernel && i % 20 == 19) {
+			s.kernel = 1;
+			s.ip = chain[0] = 0xffffffff80001000ull;
+			s.nr_callchain = 1;
+		}
 		rc = perfdata_sample(w, 0, &s);
 		if (multi && !rc && i % 2 == 0) {
 			s.period = 20000;

@@ -66,7 +66,8 @@ data=$out/hot.data
 if "$pdtool" gen "$data" "$prog" 1000 $args --pcs "$out/pcs.txt" >&2 &&
    "$pdtool" gen "$out/multi.data" "$prog" 200 $args --multi >&2 &&
    "$pdtool" gen "$out/small.data" "$prog" 30 $args >&2 &&
-   "$pdtool" gen "$out/small-br.data" "$prog" 10 $args --multi >&2; then
+   "$pdtool" gen "$out/small-br.data" "$prog" 10 $args --multi >&2 &&
+   "$pdtool" gen "$out/kernel.data" "$prog" 200 $args --kernel >&2; then
 	pass write
 else
 	fail write "pdtool gen failed"; exit 0
@@ -239,3 +240,19 @@ fi
 if [ $rc = 1 ] && grep -q 'bad magic' "$out/notperf.err"; then pass bad-input-not-perf-data
 else fail bad-input-not-perf-data "exit $rc, '$(cat "$out/notperf.err")'"; fi
 exit 0
+
+# kernel-mode samples: [k], in no mapping (the file has no kernel MMAP)
+# so "[unknown]", as perf shows them (rvpmu has no kernel symbols: the
+# address stays, in perf's form)
+"$pdtool" report "$out/kernel.data" --sort dso,sym > "$out/kernel-rv.txt" 2>&1
+krow=$(grep '\[k\]' "$out/kernel-rv.txt" | tr -s ' ')
+if [ "$krow" = " 5.00% 10 [unknown] [k] 0xffffffff80001000" ]; then
+	pass "report: kernel samples [k] 0xffffffff80001000 in [unknown]"
+else
+	fail "report: kernel samples" "'$krow'"
+fi
+if command -v perf >/dev/null; then
+	pk=$(perf report -i "$out/kernel.data" --stdio --no-children -n --sort dso,sym 2>/dev/null | grep '\[k\]' | tr -s ' ' | cut -d' ' -f2-4,5)
+	[ "$pk" = "5.00% 10 [unknown] [k]" ] && pass "report: perf shows them alike" ||
+		fail "report: perf's kernel samples" "'$pk'"
+fi
