@@ -29,8 +29,12 @@ have_perf=1
 command -v perf >/dev/null 2>&1 || { have_perf=0; fail perf "perf is not installed (scripts/setup.sh installs linux-perf)"; }
 
 # ---- golden outputs (the program's path made $BIN) ----
-"$R" record -q -g -c 997 -o gold.data ./gold 2>gold.rec
-"$R" record -q -c 997 -o gold2.data ./gold 1500 2>/dev/null
+# Without the models cycles are instructions, which this program's path
+# does not change; with them, the stack's place (the environment, the
+# program's path) would move cache misses and so the samples.
+clean="env -i ${RVPMU_PROFILE_DIR:+RVPMU_PROFILE_DIR=$RVPMU_PROFILE_DIR}"
+$clean "$R" record -q --no-uarch -g -c 997 -o gold.data ./gold 2>gold.rec
+$clean "$R" record -q --no-uarch -c 997 -o gold2.data ./gold 1500 2>/dev/null
 golden() {  # NAME command...
 	name=$1
 	shift
