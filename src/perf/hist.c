@@ -521,11 +521,8 @@ void hists_print(FILE *out, struct hists *h, const int *cl, int ncl, double perc
 {
 	unsigned w[W_N] = {0};
 	int have_symoff = 0;
-	for (int i = 0; i < ncl; i++) {
-		if (!cols[cl[i]].fixed)
-			grow_w(w, cols[cl[i]].width_idx, (unsigned)strlen(cols[cl[i]].header));
+	for (int i = 0; i < ncl; i++)
 		have_symoff |= cl[i] == RK_SYMOFF;
-	}
 	for (size_t i = 0; i < h->n; i++) {
 		if (h->e[i].filtered)
 			continue;
@@ -534,6 +531,10 @@ void hists_print(FILE *out, struct hists *h, const int *cl, int ncl, double perc
 			if (cl[k] == RK_SRCLINE)
 				grow_w(w, W_SRCLINE, (unsigned)strlen(frame_srcline(h->e[i].fr)));
 	}
+	/* then at least the headers (perf widens the columns for them last) */
+	for (int i = 0; i < ncl; i++)
+		if (!cols[cl[i]].fixed)
+			grow_w(w, cols[cl[i]].width_idx, (unsigned)strlen(cols[cl[i]].header));
 	if (!h->o->quiet) {
 		fputs("# ", out);
 		for (int i = 0; i < ncl; i++) {

@@ -81,6 +81,8 @@ for f in hot hotg gold; do
 done
 same_as_perf "report -n --sort comm,pid,dso,sym,cpu" "report -i hot.data --stdio -n --sort comm,pid,dso,sym,cpu" \
 	"report -i hot.data -n --sort comm,pid,dso,sym,cpu"
+same_as_perf "report --sort pid,sym (perf's widths)" "report -i gold.data --stdio --sort pid,sym" \
+	"report -i gold.data --sort pid,sym"
 same_as_perf "report --no-children -g caller" "report -i hotg.data --stdio --no-children -g caller" \
 	"report -i hotg.data --no-children -g caller"
 same_as_perf "report -g callee --sort sym" "report -i hotg.data --stdio -g callee --sort sym" \
