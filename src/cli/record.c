@@ -177,10 +177,10 @@ int cmd_record(int argc, char **argv)
 				/* Linux's default perf_event_max_sample_rate */
 				fprintf(stderr, "info: Using a maximum frequency rate of %d Hz\n",
 					MAX_SAMPLE_RATE);
-				v = "100000";
-			}
-			if (cli_parse_count(opts[k].name, v, &n))
+				n = MAX_SAMPLE_RATE;
+			} else if (cli_parse_count(opts[k].name, v, &n)) {
 				return 2;
+			}
 			if (!n)
 				return cli_error("record: %s must be positive", opts[k].name);
 			if (k == O_PERIOD)

@@ -239,7 +239,6 @@ fi
 "$pdtool" report "$prog" > /dev/null 2> "$out/notperf.err"; rc=$?
 if [ $rc = 1 ] && grep -q 'bad magic' "$out/notperf.err"; then pass bad-input-not-perf-data
 else fail bad-input-not-perf-data "exit $rc, '$(cat "$out/notperf.err")'"; fi
-exit 0
 
 # kernel-mode samples: [k], in no mapping (the file has no kernel MMAP)
 # so "[unknown]", as perf shows them (rvpmu has no kernel symbols: the
@@ -256,3 +255,4 @@ if command -v perf >/dev/null; then
 	[ "$pk" = "5.00% 10 [unknown] [k]" ] && pass "report: perf shows them alike" ||
 		fail "report: perf's kernel samples" "'$pk'"
 fi
+exit 0
