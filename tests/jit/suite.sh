@@ -129,13 +129,13 @@ for mode in jit step; do
 	flag=; [ $mode = step ] && flag=--no-jit
 	if ! timeout "$T" "$RVPMU" record -q $flag -e instructions -c 10007 -o "$out/rec.$mode.data" \
 		"$prog" 2 >/dev/null 2>"$out/rec.$mode.err" ||
-	   ! "$RVPMU" report -i "$out/rec.$mode.data" --stdio --sort sym >"$out/rec.$mode.txt" 2>&1; then
+	   ! "$RVPMU" report -i "$out/rec.$mode.data" --stdio -n --sort sym >"$out/rec.$mode.txt" 2>&1; then
 		fail record-samples "record/report ($mode) failed: $(head -n 3 "$out/rec.$mode.err")"
 		ok=0
 	fi
 done
 if [ $ok = 1 ]; then
-	samples=$(sed -n 's/^# Samples: \([0-9]*\).*/\1/p' "$out/rec.jit.txt")
+	samples=$(awk '$1 ~ /%$/ { n += $2 } END { print n }' "$out/rec.jit.txt")
 	if ! cmp -s "$out/rec.jit.txt" "$out/rec.step.txt"; then
 		fail record-samples "reports differ: $(diff "$out/rec.jit.txt" "$out/rec.step.txt" | head -n 4 | tr '\n' ' ')"
 	elif [ "${samples:-0}" -lt 100 ]; then
