@@ -12,6 +12,8 @@ spec_seeds() {
 	done
 	printf '3\000\000\000' > "$2/seed-edit-u74"
 	printf '3\001\005\001' > "$2/seed-edit-virt"
+	# virt with 4-byte L1D lines: an ld is in two of them
+	printf '3\001\007\004' > "$2/seed-edit-virt-l1d-line-4"
 	i=0
 	for list in cycles,instructions '{cycles,instructions}:u' 'branch-misses,L1-dcache-load-misses' \
 		    'r1234,dTLB-load-misses:k' 'l1d-read-miss,stalled-cycles-backend' 'cycles:u,{r20,r40}'; do
