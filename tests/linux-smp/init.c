@@ -1,0 +1,624 @@
+/* /init of the SMP guest tests (tests/linux-smp/suite.sh builds it into an
+ * initramfs for the shared Linux 6.12 image): Linux's per-CPU perf events
+ * on every CPU of an SMP machine.
+ *
+ *   count_cpuN   user-only instructions and cycles on every CPU while an
+ *                exact loop runs pinned to CPU N: CPU N counts the loop
+ *                exactly, the others count nothing
+ *   sample_cpuN  a sampling event on every CPU while the loop runs on CPU
+ *                N: CPU N's samples, and only they, come, with cpu N and
+ *                the ip the period and the profile's skid give
+ *   fw_sfence_vma / fw_fence_i
+ *                SBI firmware events on every CPU while a process on CPU
+ *                1 makes Linux fence a thread of it spinning on CPU 2
+ *                (mprotect: remote sfence.vma; riscv_flush_icache: remote
+ *                fence.i), CPU 0 driving the counters and CPU 3 idle
+ *
+ * Each test prints "PASS name: ...", "FAIL name: ..." or "SKIP name: ...",
+ * then "SUMMARY: N passed, N failed, N skipped"; as PID 1 it then powers
+ * the machine off. Kernel command-line parameters reach it as environment
+ * variables: rvpmu_cpus=N (the CPUs the machine has; default 4) and
+ * rvpmu_skid=N (retirements between an overflow and its interrupt, the
+ * core profile's "skid"; default 0).
+ *
+ * Build: riscv64-linux-gnu-gcc -static -O2 -pthread -o init init.c */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_CPUS 8
+
+static int n_pass, n_fail, n_skip;
+
+__attribute__((format(printf, 3, 4)))
+static void result(const char *tag, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("%s %s: ", tag, name);
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	fflush(stdout);
+	*(tag[0] == 'P' ? &n_pass : tag[0] == 'F' ? &n_fail : &n_skip) += 1;
+}
+#define PASS(...) result("PASS", __VA_ARGS__)
+#define FAIL(...) result("FAIL", __VA_ARGS__)
+
+/* The counted window, without compressed instructions so that each is 4
+ * bytes: ioctl(fd, PERF_EVENT_IOC_ENABLE), a loop of n iterations (n >= 1),
+ * ioctl(fd, PERF_EVENT_IOC_DISABLE), both through their own ecall. The
+ * event counts from inside the first call to inside the second, so the
+ * user instructions it sees are exactly those from cw_counted up to the
+ * second ecall (an ecall traps and does not retire): li, 4 per iteration,
+ * and the second call's set-up. */
+__asm__(
+	"	.text\n"
+	"	.option push\n"
+	"	.option norvc\n"
+	"	.p2align 2\n"
+	"	.globl cw_window\n"
+	"cw_window:\n"
+	"	mv	t0, a0\n"
+	"	mv	t1, a1\n"
+	"	li	a7, 29\n"          /* __NR_ioctl */
+	"	li	a1, 0x2400\n"      /* PERF_EVENT_IOC_ENABLE */
+	"	li	a2, 0\n"
+	"	ecall\n"
+	"	.globl cw_counted\n"
+	"cw_counted:\n"
+	"	li	t2, 0\n"
+	"1:	addi	t2, t2, 3\n"
+	"	xor	t2, t2, t0\n"
+	"	addi	t1, t1, -1\n"
+	"	bnez	t1, 1b\n"
+	"	mv	a0, t0\n"
+	"	li	a1, 0x2401\n"      /* PERF_EVENT_IOC_DISABLE */
+	"	li	a2, 0\n"
+	"	.globl cw_stop\n"
+	"cw_stop:\n"
+	"	ecall\n"
+	"	mv	a0, t2\n"
+	"	ret\n"
+	"	.option pop\n");
+extern uint64_t cw_window(int fd, uint64_t n);
+extern char cw_counted[], cw_stop[];
+
+/* The user instructions the window counts for n iterations. */
+static uint64_t window_insns(uint64_t n)
+{
+	return 4 * n + (uint64_t)(cw_stop - cw_counted) / 4 - 4;
+}
+
+/* The address of the k-th (1-based) instruction the window counts. */
+static uint64_t window_insn_addr(uint64_t k, uint64_t n)
+{
+	if (k == 1)
+		return (uintptr_t)cw_counted;
+	if (k <= 4 * n + 1)
+		return (uintptr_t)cw_counted + 4 + 4 * ((k - 2) % 4);
+	return (uintptr_t)cw_counted + 4 * (k - 4 * n + 3);   /* after the loop */
+}
+
+static int ncpus = 4;
+
+static int pin(int cpu)
+{
+	cpu_set_t s;
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	return sched_setaffinity(0, sizeof(s), &s);
+}
+
+static int perf_open(struct perf_event_attr *a, int cpu, int group)
+{
+	return (int)syscall(SYS_perf_event_open, a, -1, cpu, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* Reads group fd: {nr, time_enabled, time_running, values[nr]}. */
+struct group_read {
+	uint64_t nr, ena, run, v[16];
+};
+
+static int read_group(int fd, struct group_read *g)
+{
+	memset(g, 0, sizeof(*g));
+	ssize_t n = read(fd, g, sizeof(*g));
+	return n >= (ssize_t)(3 * sizeof(uint64_t)) ? 0 : -1;
+}
+
+static void close_all(int *fd, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (fd[i] >= 0)
+			close(fd[i]);
+}
+
+/* ---- count_cpuN ---- */
+
+/* On each CPU a group {instructions, cycles}, user mode only, while the
+ * window runs pinned to `on`. Expected: CPU `on` counts the window's
+ * instructions exactly: interrupts and the kernel's work are excluded
+ * (exclude_kernel; M-mode is never counted by the SBI's counters), and
+ * no other user code runs there (the test is the only process that is
+ * not waiting). Its cycles: at least one per iteration (each iteration's
+ * xor depends on the one before). Every other CPU: 0 of each, since no
+ * user code runs on them at all, while their groups are scheduled. */
+static void test_count_on(int on)
+{
+	const uint64_t n = 250000;
+	char name[32];
+	int fd[MAX_CPUS][2];
+	snprintf(name, sizeof(name), "count_cpu%d", on);
+	memset(fd, -1, sizeof(fd));
+	if (pin(on)) {
+		FAIL(name, "sched_setaffinity(%d): %s", on, strerror(errno));
+		return;
+	}
+	for (int c = 0; c < ncpus; c++) {
+		struct perf_event_attr a = {
+			.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+			.config = PERF_COUNT_HW_INSTRUCTIONS, .disabled = 1,
+			.exclude_kernel = 1, .exclude_hv = 1,
+			.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+				       PERF_FORMAT_TOTAL_TIME_RUNNING,
+		};
+		fd[c][0] = perf_open(&a, c, -1);
+		a.config = PERF_COUNT_HW_CPU_CYCLES;
+		a.disabled = 0;
+		fd[c][1] = fd[c][0] < 0 ? -1 : perf_open(&a, c, fd[c][0]);
+		if (fd[c][0] < 0 || fd[c][1] < 0) {
+			FAIL(name, "perf_event_open(cpu %d): %s", c, strerror(errno));
+			close_all(&fd[0][0], 2 * MAX_CPUS);
+			return;
+		}
+	}
+	for (int c = 0; c < ncpus; c++)
+		if (c != on)
+			ioctl(fd[c][0], PERF_EVENT_IOC_ENABLE, 0);
+	cw_window(fd[on][0], n);
+	for (int c = 0; c < ncpus; c++)
+		if (c != on)
+			ioctl(fd[c][0], PERF_EVENT_IOC_DISABLE, 0);
+
+	char got[256] = "", *p = got;
+	int bad = 0;
+	uint64_t want = window_insns(n);
+	for (int c = 0; c < ncpus; c++) {
+		struct group_read g;
+		if (read_group(fd[c][0], &g) || g.nr != 2) {
+			FAIL(name, "read(cpu %d): %s", c, strerror(errno));
+			close_all(&fd[0][0], 2 * MAX_CPUS);
+			return;
+		}
+		p += snprintf(p, got + sizeof(got) - p, "%scpu%d %" PRIu64 "/%" PRIu64,
+			      c ? ", " : "", c, g.v[0], g.v[1]);
+		if (g.run == 0 || g.run != g.ena)
+			bad = 1;   /* never scheduled, or multiplexed */
+		else if (c == on ? g.v[0] != want || g.v[1] < n : g.v[0] || g.v[1])
+			bad = 1;
+	}
+	close_all(&fd[0][0], 2 * MAX_CPUS);
+	if (bad)
+		FAIL(name, "instructions/cycles %s; want cpu%d %" PRIu64 "/>= %" PRIu64
+		     ", 0/0 elsewhere, each scheduled all the time", got, on, want, n);
+	else
+		PASS(name, "instructions/cycles %s (window %" PRIu64 " instructions)", got, want);
+}
+
+/* ---- sample_cpuN ---- */
+
+struct ring {
+	int fd;
+	struct perf_event_mmap_page *mp;
+	size_t len;
+};
+
+#define RING_PAGES 8
+
+/* What one ring holds: samples, and those whose cpu, pid or ip is not
+ * what the window pinned to `on` gives. bad_ip is set to the first wrong ip. */
+struct sample_check {
+	unsigned samples, wrong_cpu, wrong_pid, wrong_ip, lost;
+	uint64_t bad_ip, want_ip;
+};
+
+static void check_ring(struct ring *r, int on, uint64_t period, uint64_t skid, uint64_t n,
+		       struct sample_check *s)
+{
+	uint8_t *data = (uint8_t *)r->mp + r->mp->data_offset;
+	uint64_t size = r->mp->data_size;
+	uint64_t head = __atomic_load_n(&r->mp->data_head, __ATOMIC_ACQUIRE);
+	memset(s, 0, sizeof(*s));
+	for (uint64_t off = r->mp->data_tail; off < head;) {
+		struct perf_event_header h;
+		uint64_t rec[8];   /* ip, pid|tid, cpu|res */
+		for (size_t i = 0; i < sizeof(h); i++)
+			((uint8_t *)&h)[i] = data[(off + i) % size];
+		if (h.size < sizeof(h))
+			break;
+		if (h.type == PERF_RECORD_LOST)
+			s->lost++;
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 3 * 8) {
+			for (size_t i = 0; i < 3 * 8; i++)
+				((uint8_t *)rec)[i] = data[(off + sizeof(h) + i) % size];
+			s->samples++;
+			/* the k-th overflow is at the window's k*period-th
+			 * instruction; the interrupt comes skid retirements
+			 * later, before the next one */
+			uint64_t want = window_insn_addr(s->samples * period + skid + 1, n);
+			if ((uint32_t)rec[2] != (uint32_t)on)
+				s->wrong_cpu++;
+			if ((uint32_t)rec[1] != (uint32_t)getpid() || (uint32_t)(rec[1] >> 32) != (uint32_t)gettid())
+				s->wrong_pid++;
+			if (rec[0] != want && !s->wrong_ip++) {
+				s->bad_ip = rec[0];
+				s->want_ip = want;
+			}
+		}
+		off += h.size;
+	}
+}
+
+/* A sampling event (user instructions, period 70001, ip, pid/tid and
+ * cpu) on each CPU while the window runs pinned to `on`: CPU `on` has
+ * exactly floor(window / period) samples (Linux restarts the counter with
+ * the period less what it counted past the overflow, so the k-th
+ * overflow is at instruction k * period), each with cpu `on`, the test's
+ * pid and tid, and the ip of the instruction skid + 1 after the one that
+ * overflowed; the other CPUs have none. */
+static void test_sample_on(int on, uint64_t skid)
+{
+	const uint64_t n = 250000, period = 70001;
+	char name[32];
+	struct ring r[MAX_CPUS];
+	long pg = sysconf(_SC_PAGESIZE);
+	snprintf(name, sizeof(name), "sample_cpu%d", on);
+	memset(r, 0, sizeof(r));
+	for (int c = 0; c < MAX_CPUS; c++)
+		r[c].fd = -1;
+	if (pin(on)) {
+		FAIL(name, "sched_setaffinity(%d): %s", on, strerror(errno));
+		return;
+	}
+	int ok = 1;
+	for (int c = 0; c < ncpus && ok; c++) {
+		struct perf_event_attr a = {
+			.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+			.config = PERF_COUNT_HW_INSTRUCTIONS, .disabled = 1,
+			.exclude_kernel = 1, .exclude_hv = 1, .sample_period = period,
+			.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CPU,
+		};
+		r[c].fd = perf_open(&a, c, -1);
+		r[c].len = (size_t)pg * (1 + RING_PAGES);
+		if (r[c].fd < 0) {
+			FAIL(name, "perf_event_open(cpu %d): %s", c, strerror(errno));
+			ok = 0;
+			break;
+		}
+		r[c].mp = mmap(NULL, r[c].len, PROT_READ | PROT_WRITE, MAP_SHARED, r[c].fd, 0);
+		if (r[c].mp == MAP_FAILED) {
+			FAIL(name, "mmap(cpu %d): %s", c, strerror(errno));
+			r[c].mp = NULL;
+			ok = 0;
+		}
+	}
+	if (ok) {
+		for (int c = 0; c < ncpus; c++)
+			if (c != on)
+				ioctl(r[c].fd, PERF_EVENT_IOC_ENABLE, 0);
+		cw_window(r[on].fd, n);
+		for (int c = 0; c < ncpus; c++)
+			if (c != on)
+				ioctl(r[c].fd, PERF_EVENT_IOC_DISABLE, 0);
+
+		uint64_t want = window_insns(n) / period;
+		char got[160] = "", *p = got;
+		struct sample_check s[MAX_CPUS];
+		int bad = 0;
+		for (int c = 0; c < ncpus; c++) {
+			check_ring(&r[c], on, period, skid, n, &s[c]);
+			p += snprintf(p, got + sizeof(got) - p, "%scpu%d %u", c ? ", " : "", c, s[c].samples);
+			if (s[c].samples != (c == on ? want : 0) || s[c].lost)
+				bad = 1;
+		}
+		struct sample_check *m = &s[on];
+		if (bad)
+			FAIL(name, "samples %s; want %" PRIu64 " on cpu%d, none elsewhere", got, want, on);
+		else if (m->wrong_cpu || m->wrong_pid)
+			FAIL(name, "%u samples with another cpu, %u with another pid/tid", m->wrong_cpu, m->wrong_pid);
+		else if (m->wrong_ip)
+			FAIL(name, "%u samples with another ip, the first 0x%" PRIx64 " for 0x%" PRIx64
+			     " (skid %" PRIu64 ")", m->wrong_ip, m->bad_ip, m->want_ip, skid);
+		else
+			PASS(name, "samples %s, each with cpu %d, this pid/tid and the ip of period * k + skid %"
+			     PRIu64 " + 1", got, on, skid);
+	}
+	for (int c = 0; c < ncpus; c++) {
+		if (r[c].mp)
+			munmap(r[c].mp, r[c].len);
+		if (r[c].fd >= 0)
+			close(r[c].fd);
+	}
+}
+
+/* ---- fw_* ---- */
+
+/* SBI PMU firmware events (SBI spec, "Firmware Events"); Linux's raw
+ * config with bits 63:62 = 0b10 selects one by its code. */
+static const struct {
+	unsigned code;
+	const char *name;
+} fw_ev[] = {
+	{6, "ipi_sent"}, {7, "ipi_received"},
+	{8, "fence_i_sent"}, {9, "fence_i_received"},
+	{10, "sfence_vma_sent"}, {11, "sfence_vma_received"},
+	{12, "sfence_vma_asid_sent"}, {13, "sfence_vma_asid_received"},
+};
+enum { IPI_SENT, IPI_RECEIVED, FENCE_I_SENT, FENCE_I_RECEIVED, SFENCE_VMA_SENT,
+       SFENCE_VMA_RECEIVED, SFENCE_VMA_ASID_SENT, SFENCE_VMA_ASID_RECEIVED, NFW };
+#define FW_CONFIG(code) ((2ull << 62) | (code))
+
+enum { CTL = 0, FLUSHER = 1, SPINNER = 2, IDLE = 3 };   /* the CPUs' parts */
+enum { FW_ROUNDS = 8 };
+
+static volatile int spin_stop, spin_started;
+static volatile uint8_t *spin_page;
+
+static void *spinner(void *arg)
+{
+	(void)arg;
+	unsigned s = 0;
+	spin_started = 1;
+	while (!spin_stop)
+		s += spin_page[0];   /* the page's translation is in this CPU's TLB */
+	return (void *)(uintptr_t)s;
+}
+
+static void pipe_put(int fd) { char c = 0; if (write(fd, &c, 1) != 1) _exit(2); }
+static void pipe_get(int fd) { char c; if (read(fd, &c, 1) != 1) _exit(2); }
+
+/* The process whose mm is fenced: born on FLUSHER (its parent pinned
+ * itself there to fork it), a thread of it spins on SPINNER reading a
+ * page; between "go" and "done" it makes Linux fence: fence_i 1 with
+ * riscv_flush_icache (every call sends a remote fence.i to the other CPUs
+ * the mm ran on), 0 with mprotect RW -> R -> RW of the page (each change
+ * of a present PTE is a range flush for the mm's CPUs). */
+static void fence_child(int fence_i, int to_parent, int from_parent)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *page = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED)
+		_exit(3);
+	page[0] = 1;
+	spin_page = page;
+	pthread_attr_t at;
+	pthread_t t;
+	cpu_set_t s;
+	CPU_ZERO(&s);
+	CPU_SET(SPINNER, &s);
+	pthread_attr_init(&at);
+	pthread_attr_setaffinity_np(&at, sizeof(s), &s);
+	if (pthread_create(&t, &at, spinner, NULL))
+		_exit(4);
+	while (!spin_started)
+		;
+	pipe_put(to_parent);     /* ready */
+	pipe_get(from_parent);   /* go */
+	for (int i = 0; i < FW_ROUNDS; i++) {
+		if (fence_i) {
+			syscall(__NR_riscv_flush_icache, page, page + pg, 0);
+		} else {
+			mprotect(page, pg, PROT_READ);
+			mprotect(page, pg, PROT_READ | PROT_WRITE);
+			page[0] = (uint8_t)i;
+		}
+	}
+	pipe_put(to_parent);     /* done */
+	pipe_get(from_parent);   /* counted */
+	spin_stop = 1;
+	pthread_join(t, NULL);
+	_exit(0);
+}
+
+/* Opens a group of the firmware events on each CPU, runs fence_child,
+ * counting from its "go" to its "done"; v[cpu][event]. */
+static int fw_count(const char *name, int fence_i, uint64_t v[MAX_CPUS][NFW])
+{
+	int fd[MAX_CPUS][NFW], up[2], down[2];
+	memset(fd, -1, sizeof(fd));
+	for (int c = 0; c < ncpus; c++)
+		for (int e = 0; e < NFW; e++) {
+			struct perf_event_attr a = {
+				.size = sizeof(a), .type = PERF_TYPE_RAW,
+				.config = FW_CONFIG(fw_ev[e].code), .disabled = e == 0,
+				.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED |
+					       PERF_FORMAT_TOTAL_TIME_RUNNING,
+			};
+			fd[c][e] = perf_open(&a, c, e ? fd[c][0] : -1);
+			if (fd[c][e] < 0) {
+				FAIL(name, "perf_event_open(%s, cpu %d): %s", fw_ev[e].name, c, strerror(errno));
+				close_all(&fd[0][0], MAX_CPUS * NFW);
+				return -1;
+			}
+		}
+	if (pipe(up) || pipe(down) || pin(FLUSHER)) {
+		FAIL(name, "pipe/sched_setaffinity: %s", strerror(errno));
+		close_all(&fd[0][0], MAX_CPUS * NFW);
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid == 0)
+		fence_child(fence_i, up[1], down[0]);
+	pin(CTL);
+	pipe_get(up[0]);
+	for (int c = 0; c < ncpus; c++)
+		ioctl(fd[c][0], PERF_EVENT_IOC_ENABLE, 0);
+	pipe_put(down[1]);
+	pipe_get(up[0]);
+	for (int c = 0; c < ncpus; c++)
+		ioctl(fd[c][0], PERF_EVENT_IOC_DISABLE, 0);
+	int rc = 0;
+	for (int c = 0; c < ncpus; c++) {
+		struct group_read g;
+		if (read_group(fd[c][0], &g) || g.nr != NFW || g.run != g.ena) {
+			FAIL(name, "read(cpu %d): %s, %" PRIu64 " values, running %" PRIu64 " of %" PRIu64,
+			     c, strerror(errno), g.nr, g.run, g.ena);
+			rc = -1;
+			break;
+		}
+		memcpy(v[c], g.v, sizeof(v[c]));
+	}
+	pipe_put(down[1]);
+	int st;
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		FAIL(name, "the fencing process failed (status 0x%x)", st);
+		rc = -1;
+	}
+	close_all(&fd[0][0], MAX_CPUS * NFW);
+	close(up[0]), close(up[1]), close(down[0]), close(down[1]);
+	return rc;
+}
+
+/* Every count is known: with k calls (2 per round for mprotect, each
+ * change of the present PTE being one range flush; 1 per round for
+ * riscv_flush_icache) and the driving CPU enabling the groups in CPU
+ * order and disabling them in the same order (a remote enable's IPI comes
+ * before the counters start, a remote disable's while they run):
+ *   CTL      IPI_SENT 3 + 1: the enables of CPUs 1-3 after its own, the
+ *            wake-up of the fencing process by "go"; IPI_RECEIVED 1: the
+ *            wake-up by "done"
+ *   FLUSHER  the fences SENT k; IPI_SENT k + 1: one per call to the
+ *            spinner, the wake-up of CTL by "done"; IPI_RECEIVED 2: the
+ *            wake-up by "go", the disable; the fences RECEIVED k for
+ *            sfence.vma (Linux's range flush names the mm's whole CPU
+ *            mask, itself included, and the SBI does its own part in
+ *            place) and 0 for fence.i (flush_icache_mm names the others)
+ *   SPINNER  the fences RECEIVED k; IPI_RECEIVED k + 1: one per call,
+ *            the disable; nothing sent
+ *   IDLE     IPI_RECEIVED 1: the disable; nothing else
+ * and every other fence event 0: Linux uses the ASID form for a user mm
+ * (the ASID allocator is on), and nothing flushes kernel mappings. */
+static void test_fw(const char *name, int fence_i)
+{
+	uint64_t v[MAX_CPUS][NFW], want[MAX_CPUS][NFW] = {{0}};
+	if (ncpus != 4) {
+		result("SKIP", name, "needs 4 CPUs, has %d", ncpus);
+		return;
+	}
+	if (fw_count(name, fence_i, v))
+		return;
+	int sent = fence_i ? FENCE_I_SENT : SFENCE_VMA_ASID_SENT, rcvd = sent + 1;
+	uint64_t k = fence_i ? FW_ROUNDS : 2 * FW_ROUNDS;
+	want[CTL][IPI_SENT] = 4;
+	want[CTL][IPI_RECEIVED] = 1;
+	want[FLUSHER][sent] = k;
+	want[FLUSHER][IPI_SENT] = k + 1;
+	want[FLUSHER][IPI_RECEIVED] = 2;
+	want[FLUSHER][rcvd] = fence_i ? 0 : k;
+	want[SPINNER][rcvd] = k;
+	want[SPINNER][IPI_RECEIVED] = k + 1;
+	want[IDLE][IPI_RECEIVED] = 1;
+	char why[400] = "", *p = why;
+	for (int c = 0; c < ncpus; c++)
+		for (int e = 0; e < NFW; e++)
+			if (v[c][e] != want[c][e] && p < why + sizeof(why) - 1)
+				p += snprintf(p, why + sizeof(why) - p, "%scpu%d %s %" PRIu64 " (want %" PRIu64 ")",
+					      why[0] ? ", " : "", c, fw_ev[e].name, v[c][e], want[c][e]);
+	if (why[0])
+		FAIL(name, "%s", why);
+	else
+		PASS(name, "%" PRIu64 " calls: %s %" PRIu64 " on cpu%d, %s %" PRIu64 " on cpu%d and %" PRIu64
+		     " on cpu%d, none elsewhere; ipi_sent/received cpu0 %" PRIu64 "/%" PRIu64 ", cpu1 %" PRIu64
+		     "/%" PRIu64 ", cpu2 %" PRIu64 "/%" PRIu64 ", cpu3 %" PRIu64 "/%" PRIu64,
+		     k, fw_ev[sent].name, k, FLUSHER, fw_ev[rcvd].name, v[SPINNER][rcvd], SPINNER,
+		     v[FLUSHER][rcvd], FLUSHER, v[0][IPI_SENT], v[0][IPI_RECEIVED], v[1][IPI_SENT],
+		     v[1][IPI_RECEIVED], v[2][IPI_SENT], v[2][IPI_RECEIVED], v[3][IPI_SENT], v[3][IPI_RECEIVED]);
+}
+
+/* ---- the run ---- */
+
+static int cpuinfo_harts(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256];
+	int n = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		int h;
+		if (sscanf(line, "hart : %d", &h) == 1 && n >= 0)
+			n = h == n ? n + 1 : -1;   /* -1: not 0, 1, ... in order */
+	}
+	fclose(f);
+	return n;
+}
+
+static int run_tests(void)
+{
+	const char *e = getenv("rvpmu_cpus");
+	int want = e ? atoi(e) : 4;
+	e = getenv("rvpmu_skid");
+	uint64_t skid = e ? strtoull(e, NULL, 0) : 0;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	int harts = cpuinfo_harts();
+	printf("==== rvpmu SMP perf tests ====\n");
+	if (online != want || harts != want)
+		FAIL("cpus", "%ld online, /proc/cpuinfo lists harts 0..%d in order: %s; want %d",
+		     online, harts - 1, harts < 0 ? "no" : "yes", want);
+	else
+		PASS("cpus", "%ld online, /proc/cpuinfo lists harts 0..%d", online, harts - 1);
+	ncpus = online < 1 ? 1 : online > MAX_CPUS ? MAX_CPUS : (int)online;
+	for (int c = 0; c < ncpus; c++)
+		test_count_on(c);
+	for (int c = 0; c < ncpus; c++)
+		test_sample_on(c, skid);
+	test_fw("fw_sfence_vma", 0);
+	test_fw("fw_fence_i", 1);
+	printf("SUMMARY: %d passed, %d failed, %d skipped\n", n_pass, n_fail, n_skip);
+	fflush(stdout);
+	return n_fail ? 1 : 0;
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getpid() != 1)
+		return run_tests();
+	/* as PID 1: the tests in a child (PID 1 must not die), then off */
+	mkdir("/proc", 0755);
+	mkdir("/dev", 0755);
+	if (mount("proc", "/proc", "proc", 0, NULL))
+		printf("mount /proc: %s\n", strerror(errno));
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(run_tests());
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		printf("init: fork/wait: %s\nSUMMARY: crashed\n", strerror(errno));
+	else if (WIFSIGNALED(st))
+		printf("init: the tests died of signal %d\nSUMMARY: crashed\n", WTERMSIG(st));
+	fflush(stdout);
+	sync();
+	reboot(RB_POWER_OFF);
+	printf("init: reboot(RB_POWER_OFF): %s\n", strerror(errno));
+	for (;;)
+		pause();
+}
