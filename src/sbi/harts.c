@@ -12,7 +12,9 @@
  * hart that does it, the caller included when it is a target;
  * IPI_RECEIVED once per fence request and once for S-mode IPIs that
  * arrive without one (sbi_ipi_receive). An IPI a hart sends itself sets
- * its own SSIP and counts nothing (OpenSBI runs it in place). */
+ * its own SSIP and counts nothing, as OpenSBI 1.4 and later run it in
+ * place (1.1 sends it through the hart's own msip and counts it sent and
+ * received). */
 #include "internal.h"
 #include "mcsr.h"
 

@@ -2,14 +2,24 @@
 # is, a boot of it on rvpmu, and the guest's result lines as suite lines
 # "PASS $suite ..." / "FAIL $suite ...: why".
 
-# linux_image: the directory holding the shared image's Image, or nothing:
-# beside the clone, inside it, the workspace copy (for clones made
-# elsewhere), or $RVPMU_LINUX_DIR
-linux_image() {
+# linux_setup SUITE: $suite, $out (made), $img (the directory holding the
+# shared image: $RVPMU_LINUX_DIR, the workspace copy for clones made
+# elsewhere, inside the clone or beside it) and $fw (OpenSBI's fw_jump);
+# says FAIL and returns 1 when the image or the firmware is missing
+linux_setup() {
+	suite=$1
+	out="$BUILD/tests/$1"
+	mkdir -p "$out"
+	img=""
 	for d in "${RVPMU_LINUX_DIR:-/nonexistent}" /work/shared/linux/prebuilt shared/linux/prebuilt \
 		 ../shared/linux/prebuilt; do
-		[ -f "$d/Image" ] && echo "$d" && return
+		[ -f "$d/Image" ] && img=$d && break
 	done
+	fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
+	if [ -z "$img" ] || [ ! -f "$fw" ]; then
+		echo "FAIL $1 image: no shared/linux/prebuilt/Image or no $fw"
+		return 1
+	fi
 }
 
 # linux_boot NAME INITRD APPEND OPTIONS...: boots $img/Image with INITRD

@@ -5,15 +5,7 @@
 # skipped", then powers off through SBI SRST.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/linux/lib.sh
-suite=linux
-out="$BUILD/tests/linux"
-mkdir -p "$out"
-img=$(linux_image)
-fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
-if [ -z "$img" ] || [ ! -f "$fw" ]; then
-	echo "FAIL linux image: no shared/linux/prebuilt/Image or no $fw"
-	exit 0
-fi
+linux_setup linux || exit 0
 # Boots run without the models (--no-uarch: ten times faster) except the
 # built-in SBI one, whose cache and TLB counts are compared with user mode.
 if linux_boot opensbi "$img/initramfs.cpio.gz" "console=hvc0 earlycon=sbi" \
