@@ -5,9 +5,15 @@
  *   count_cpuN   user-only instructions and cycles on every CPU while an
  *                exact loop runs pinned to CPU N: CPU N counts the loop
  *                exactly, the others count nothing
+ *   count_migrating
+ *                a task's own user instructions, exactly, while it moves
+ *                through every CPU
  *   sample_cpuN  a sampling event on every CPU while the loop runs on CPU
  *                N: CPU N's samples, and only they, come, with cpu N and
  *                the ip the period and the profile's skid give
+ *   sample_migrating
+ *                the task's own sampling event while it moves through
+ *                every CPU: each sample with the CPU and ip it came at
  *   fw_sfence_vma / fw_fence_i
  *                SBI firmware events on every CPU while a process on CPU
  *                1 makes Linux fence a thread of it spinning on CPU 2
@@ -116,6 +122,113 @@ static uint64_t window_insn_addr(uint64_t k, uint64_t n)
 	return (uintptr_t)cw_counted + 4 * (k - 4 * n + 3);   /* after the loop */
 }
 
+/* A window over migrations: ioctl(fd, ENABLE); then hops times: a loop
+ * of n iterations and sched_setaffinity(0, 8, masks++), which moves the
+ * task to that CPU before it returns; ioctl(fd, DISABLE). Each hop counts
+ * the straight code before and after its loop, less its ecall. */
+__asm__(
+	"	.text\n"
+	"	.option push\n"
+	"	.option norvc\n"
+	"	.p2align 2\n"
+	"	.globl cw_hops\n"
+	"cw_hops:\n"
+	"	mv	t0, a0\n"
+	"	mv	t3, a1\n"
+	"	mv	t4, a2\n"
+	"	mv	t5, a3\n"
+	"	li	a7, 29\n"          /* __NR_ioctl */
+	"	li	a1, 0x2400\n"      /* PERF_EVENT_IOC_ENABLE */
+	"	li	a2, 0\n"
+	"	ecall\n"
+	"	.globl cw_hop\n"
+	"cw_hop:\n"
+	"	mv	t1, t3\n"
+	"	.globl cw_hop_loop\n"
+	"cw_hop_loop:\n"
+	"1:	addi	t2, t2, 3\n"
+	"	xor	t2, t2, t0\n"
+	"	addi	t1, t1, -1\n"
+	"	bnez	t1, 1b\n"
+	"	.globl cw_hop_move\n"
+	"cw_hop_move:\n"
+	"	li	a7, 122\n"         /* __NR_sched_setaffinity */
+	"	li	a0, 0\n"
+	"	li	a1, 8\n"
+	"	mv	a2, t4\n"
+	"	.globl cw_hop_ecall\n"
+	"cw_hop_ecall:\n"
+	"	ecall\n"
+	"	addi	t4, t4, 8\n"
+	"	addi	t5, t5, -1\n"
+	"	bnez	t5, cw_hop\n"
+	"	.globl cw_hops_end\n"
+	"cw_hops_end:\n"
+	"	mv	a0, t0\n"
+	"	li	a7, 29\n"
+	"	li	a1, 0x2401\n"      /* PERF_EVENT_IOC_DISABLE */
+	"	li	a2, 0\n"
+	"	.globl cw_hops_stop\n"
+	"cw_hops_stop:\n"
+	"	ecall\n"
+	"	ret\n"
+	"	.option pop\n");
+extern void cw_hops(int fd, uint64_t n, const uint64_t *masks, uint64_t hops);
+extern char cw_hop[], cw_hop_loop[], cw_hop_move[], cw_hop_ecall[], cw_hops_end[], cw_hops_stop[];
+
+/* The user instructions of one hop of cw_hops, and of all of it. */
+static uint64_t hop_insns(uint64_t n)
+{
+	return (uint64_t)(cw_hop_loop - cw_hop) / 4 + 4 * n + (uint64_t)(cw_hops_end - cw_hop_move) / 4 - 1;
+}
+
+static uint64_t hops_insns(uint64_t n, uint64_t hops)
+{
+	return hops * hop_insns(n) + (uint64_t)(cw_hops_stop - cw_hops_end) / 4;
+}
+
+/* What a counted window runs: cw_window's n iterations pinned to cpu
+ * (hops 0), or cw_hops from cpu through masks. */
+struct counted {
+	uint64_t n, hops;
+	int cpu;
+	const uint64_t *masks;
+};
+
+/* The k-th (1-based) instruction a window counts: its address, the CPU it
+ * runs on, and which stretch between two traps it is in. */
+static void counted_insn(const struct counted *w, uint64_t k, uint64_t *ip, int *cpu, uint64_t *stretch)
+{
+	*cpu = w->cpu;
+	*stretch = 0;
+	if (!w->hops) {
+		*ip = window_insn_addr(k, w->n);
+		return;
+	}
+	uint64_t per = hop_insns(w->n), h = (k - 1) / per, o = (k - 1) % per;
+	uint64_t pre = (uint64_t)(cw_hop_loop - cw_hop) / 4, move = (uint64_t)(cw_hop_ecall - cw_hop_move) / 4;
+	if (h >= w->hops) {   /* after the last hop */
+		*ip = (uintptr_t)cw_hops_end + 4 * (k - 1 - w->hops * per);
+		*cpu = __builtin_ctzll(w->masks[w->hops - 1]);
+		*stretch = 2 * w->hops;
+		return;
+	}
+	if (h)
+		*cpu = __builtin_ctzll(w->masks[h - 1]);
+	*stretch = 2 * h;
+	if (o < pre)
+		*ip = (uintptr_t)cw_hop + 4 * o;
+	else if (o < pre + 4 * w->n)
+		*ip = (uintptr_t)cw_hop_loop + 4 * ((o - pre) % 4);
+	else if ((o -= pre + 4 * w->n) < move)
+		*ip = (uintptr_t)cw_hop_move + 4 * o;
+	else {   /* past the ecall that moved it */
+		*ip = (uintptr_t)cw_hop_move + 4 * (o + 1);
+		*cpu = __builtin_ctzll(w->masks[h]);
+		*stretch = 2 * h + 1;
+	}
+}
+
 static int ncpus = 4;
 
 static int pin(int cpu)
@@ -222,6 +335,56 @@ static void test_count_on(int on)
 		PASS(name, "instructions/cycles %s (window %" PRIu64 " instructions)", got, want);
 }
 
+/* ---- count_migrating ---- */
+
+/* A task's own event (pid 0, cpu -1), user instructions, while the task
+ * hops to every CPU twice: Linux stops the counter on the CPU it leaves
+ * and starts it again with the count so far on the one it comes to, each
+ * through that hart's SBI PMU, and the total is exactly what the task ran
+ * in user mode; cycles, in the same group, moved along too (at least one
+ * per loop iteration). */
+static void test_count_migrating(void)
+{
+	const char *name = "count_migrating";
+	const uint64_t n = 20000;
+	uint64_t masks[2 * MAX_CPUS], hops = 2 * (uint64_t)ncpus;
+	for (uint64_t i = 0; i < hops; i++)
+		masks[i] = 1ull << (i % ncpus);
+	if (pin(ncpus - 1)) {   /* the first hop moves it */
+		FAIL(name, "sched_setaffinity: %s", strerror(errno));
+		return;
+	}
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS,
+		.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1,
+		.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
+	};
+	int fd[2];
+	fd[0] = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	a.disabled = 0;
+	fd[1] = fd[0] < 0 ? -1 : (int)syscall(SYS_perf_event_open, &a, 0, -1, fd[0], PERF_FLAG_FD_CLOEXEC);
+	if (fd[0] < 0 || fd[1] < 0) {
+		FAIL(name, "perf_event_open: %s", strerror(errno));
+		close_all(fd, 2);
+		return;
+	}
+	cw_hops(fd[0], n, masks, hops);
+	struct group_read g;
+	int cpu = sched_getcpu();
+	uint64_t want = hops_insns(n, hops);
+	if (read_group(fd[0], &g) || g.nr != 2)
+		FAIL(name, "read: %s", strerror(errno));
+	else if (g.run == 0 || g.run != g.ena || g.v[0] != want || g.v[1] < hops * n || cpu != (int)((hops - 1) % ncpus))
+		FAIL(name, "instructions %" PRIu64 " (want %" PRIu64 "), cycles %" PRIu64 " (want >= %" PRIu64
+		     "), running %" PRIu64 " of %" PRIu64 " ns, ended on cpu%d", g.v[0], want, g.v[1], hops * n,
+		     g.run, g.ena, cpu);
+	else
+		PASS(name, "instructions %" PRIu64 " over %" PRIu64 " hops through every CPU, cycles %" PRIu64,
+		     g.v[0], hops, g.v[1]);
+	close_all(fd, 2);
+}
+
 /* ---- sample_cpuN ---- */
 
 struct ring {
@@ -233,13 +396,18 @@ struct ring {
 #define RING_PAGES 8
 
 /* What one ring holds: samples, and those whose cpu, pid or ip is not
- * what the window pinned to `on` gives. bad_ip is set to the first wrong ip. */
+ * what the window gives (bad_ip: the first wrong ip), and those whose
+ * overflow and interrupt the window's parameters put on two sides of a
+ * trap (which the test must avoid). The k-th overflow is at the window's
+ * k*period-th instruction (Linux restarts the counter with the period
+ * less what it counted past the overflow); the interrupt comes skid
+ * retirements later, before the next one. */
 struct sample_check {
-	unsigned samples, wrong_cpu, wrong_pid, wrong_ip, lost;
+	unsigned samples, wrong_cpu, wrong_pid, wrong_ip, across, lost, on[MAX_CPUS];
 	uint64_t bad_ip, want_ip;
 };
 
-static void check_ring(struct ring *r, int on, uint64_t period, uint64_t skid, uint64_t n,
+static void check_ring(struct ring *r, const struct counted *w, uint64_t period, uint64_t skid,
 		       struct sample_check *s)
 {
 	uint8_t *data = (uint8_t *)r->mp + r->mp->data_offset;
@@ -259,12 +427,16 @@ static void check_ring(struct ring *r, int on, uint64_t period, uint64_t skid, u
 			for (size_t i = 0; i < 3 * 8; i++)
 				((uint8_t *)rec)[i] = data[(off + sizeof(h) + i) % size];
 			s->samples++;
-			/* the k-th overflow is at the window's k*period-th
-			 * instruction; the interrupt comes skid retirements
-			 * later, before the next one */
-			uint64_t want = window_insn_addr(s->samples * period + skid + 1, n);
-			if ((uint32_t)rec[2] != (uint32_t)on)
+			uint64_t want, at, from;
+			int cpu;
+			counted_insn(w, s->samples * period, &want, &cpu, &from);
+			counted_insn(w, s->samples * period + skid + 1, &want, &cpu, &at);
+			if (at != from)
+				s->across++;
+			if ((uint32_t)rec[2] != (uint32_t)cpu)
 				s->wrong_cpu++;
+			else if (cpu < MAX_CPUS)
+				s->on[cpu]++;
 			if ((uint32_t)rec[1] != (uint32_t)getpid() || (uint32_t)(rec[1] >> 32) != (uint32_t)gettid())
 				s->wrong_pid++;
 			if (rec[0] != want && !s->wrong_ip++) {
@@ -276,86 +448,141 @@ static void check_ring(struct ring *r, int on, uint64_t period, uint64_t skid, u
 	}
 }
 
-/* A sampling event (user instructions, period 70001, ip, pid/tid and
- * cpu) on each CPU while the window runs pinned to `on`: CPU `on` has
- * exactly floor(window / period) samples (Linux restarts the counter with
- * the period less what it counted past the overflow, so the k-th
- * overflow is at instruction k * period), each with cpu `on`, the test's
- * pid and tid, and the ip of the instruction skid + 1 after the one that
- * overflowed; the other CPUs have none. */
+/* A sampling event of user instructions with ip, pid/tid and cpu, for
+ * pid (0 or -1) on cpu (-1 or a CPU), with its ring mapped; -1 when it
+ * could not be had. */
+static int ring_open(struct ring *r, uint64_t period, pid_t pid, int cpu)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_INSTRUCTIONS,
+		.disabled = 1, .exclude_kernel = 1, .exclude_hv = 1, .sample_period = period,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CPU,
+	};
+	r->len = (size_t)sysconf(_SC_PAGESIZE) * (1 + RING_PAGES);
+	r->mp = NULL;
+	r->fd = (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (r->fd < 0)
+		return -1;
+	void *mp = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (mp == MAP_FAILED)
+		return -1;
+	r->mp = mp;
+	return 0;
+}
+
+static void ring_close(struct ring *r)
+{
+	if (r->mp)
+		munmap(r->mp, r->len);
+	if (r->fd >= 0)
+		close(r->fd);
+}
+
+/* What is wrong with the samples of a ring that should have them, in why
+ * (empty when nothing is). */
+static void sample_faults(const struct sample_check *m, uint64_t skid, char *why, size_t len)
+{
+	why[0] = 0;
+	if (m->across)
+		snprintf(why, len, "%u overflows with a trap before their interrupt: the test's period is wrong",
+			 m->across);
+	else if (m->wrong_cpu || m->wrong_pid || m->lost)
+		snprintf(why, len, "%u samples with another cpu, %u with another pid/tid, %u lost",
+			 m->wrong_cpu, m->wrong_pid, m->lost);
+	else if (m->wrong_ip)
+		snprintf(why, len, "%u samples with another ip, the first 0x%" PRIx64 " for 0x%" PRIx64
+			 " (skid %" PRIu64 ")", m->wrong_ip, m->bad_ip, m->want_ip, skid);
+}
+
+/* A sampling event on each CPU while the window runs pinned to `on`: CPU
+ * `on` has exactly floor(window / period) samples, each with cpu `on`,
+ * the test's pid and tid, and the ip of the instruction skid + 1 after
+ * the one that overflowed; the other CPUs have none. */
 static void test_sample_on(int on, uint64_t skid)
 {
 	const uint64_t n = 250000, period = 70001;
-	char name[32];
+	char name[32], why[200];
 	struct ring r[MAX_CPUS];
-	long pg = sysconf(_SC_PAGESIZE);
 	snprintf(name, sizeof(name), "sample_cpu%d", on);
-	memset(r, 0, sizeof(r));
 	for (int c = 0; c < MAX_CPUS; c++)
-		r[c].fd = -1;
+		r[c] = (struct ring){.fd = -1};
 	if (pin(on)) {
 		FAIL(name, "sched_setaffinity(%d): %s", on, strerror(errno));
 		return;
 	}
-	int ok = 1;
-	for (int c = 0; c < ncpus && ok; c++) {
-		struct perf_event_attr a = {
-			.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
-			.config = PERF_COUNT_HW_INSTRUCTIONS, .disabled = 1,
-			.exclude_kernel = 1, .exclude_hv = 1, .sample_period = period,
-			.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CPU,
-		};
-		r[c].fd = perf_open(&a, c, -1);
-		r[c].len = (size_t)pg * (1 + RING_PAGES);
-		if (r[c].fd < 0) {
-			FAIL(name, "perf_event_open(cpu %d): %s", c, strerror(errno));
-			ok = 0;
-			break;
+	for (int c = 0; c < ncpus; c++)
+		if (ring_open(&r[c], period, -1, c)) {
+			FAIL(name, "perf_event_open/mmap(cpu %d): %s", c, strerror(errno));
+			goto out;
 		}
-		r[c].mp = mmap(NULL, r[c].len, PROT_READ | PROT_WRITE, MAP_SHARED, r[c].fd, 0);
-		if (r[c].mp == MAP_FAILED) {
-			FAIL(name, "mmap(cpu %d): %s", c, strerror(errno));
-			r[c].mp = NULL;
-			ok = 0;
-		}
-	}
-	if (ok) {
-		for (int c = 0; c < ncpus; c++)
-			if (c != on)
-				ioctl(r[c].fd, PERF_EVENT_IOC_ENABLE, 0);
-		cw_window(r[on].fd, n);
-		for (int c = 0; c < ncpus; c++)
-			if (c != on)
-				ioctl(r[c].fd, PERF_EVENT_IOC_DISABLE, 0);
+	for (int c = 0; c < ncpus; c++)
+		if (c != on)
+			ioctl(r[c].fd, PERF_EVENT_IOC_ENABLE, 0);
+	cw_window(r[on].fd, n);
+	for (int c = 0; c < ncpus; c++)
+		if (c != on)
+			ioctl(r[c].fd, PERF_EVENT_IOC_DISABLE, 0);
 
-		uint64_t want = window_insns(n) / period;
-		char got[160] = "", *p = got;
-		struct sample_check s[MAX_CPUS];
-		int bad = 0;
-		for (int c = 0; c < ncpus; c++) {
-			check_ring(&r[c], on, period, skid, n, &s[c]);
-			p += snprintf(p, got + sizeof(got) - p, "%scpu%d %u", c ? ", " : "", c, s[c].samples);
-			if (s[c].samples != (c == on ? want : 0) || s[c].lost)
-				bad = 1;
-		}
-		struct sample_check *m = &s[on];
-		if (bad)
-			FAIL(name, "samples %s; want %" PRIu64 " on cpu%d, none elsewhere", got, want, on);
-		else if (m->wrong_cpu || m->wrong_pid)
-			FAIL(name, "%u samples with another cpu, %u with another pid/tid", m->wrong_cpu, m->wrong_pid);
-		else if (m->wrong_ip)
-			FAIL(name, "%u samples with another ip, the first 0x%" PRIx64 " for 0x%" PRIx64
-			     " (skid %" PRIu64 ")", m->wrong_ip, m->bad_ip, m->want_ip, skid);
-		else
-			PASS(name, "samples %s, each with cpu %d, this pid/tid and the ip of period * k + skid %"
-			     PRIu64 " + 1", got, on, skid);
-	}
+	uint64_t want = window_insns(n) / period;
+	char got[160] = "", *p = got;
+	struct sample_check sc[MAX_CPUS] = {{0}};
+	struct counted w = {.n = n, .cpu = on};
+	int bad = 0;
 	for (int c = 0; c < ncpus; c++) {
-		if (r[c].mp)
-			munmap(r[c].mp, r[c].len);
-		if (r[c].fd >= 0)
-			close(r[c].fd);
+		check_ring(&r[c], &w, period, skid, &sc[c]);
+		p += snprintf(p, got + sizeof(got) - p, "%scpu%d %u", c ? ", " : "", c, sc[c].samples);
+		if (sc[c].samples != (c == on ? want : 0))
+			bad = 1;
 	}
+	sample_faults(&sc[on], skid, why, sizeof(why));
+	if (bad)
+		FAIL(name, "samples %s; want %" PRIu64 " on cpu%d, none elsewhere", got, want, on);
+	else if (why[0])
+		FAIL(name, "%s", why);
+	else
+		PASS(name, "samples %s, each with cpu %d, this pid/tid and the ip of period * k + skid %"
+		     PRIu64 " + 1", got, on, skid);
+out:
+	for (int c = 0; c < ncpus; c++)
+		ring_close(&r[c]);
+}
+
+/* The task's own sampling event (pid 0, cpu -1) while it hops to every
+ * CPU twice: the overflows stay at every period-th user instruction of
+ * the task across the moves (Linux carries what is left of the period
+ * from the hart it leaves to the one it comes to), and each sample has
+ * the cpu the task was on and the ip as on one CPU. */
+static void test_sample_migrating(uint64_t skid)
+{
+	const char *name = "sample_migrating";
+	const uint64_t n = 20000, period = 30011;
+	uint64_t masks[2 * MAX_CPUS], hops = 2 * (uint64_t)ncpus;
+	char why[200];
+	struct ring r = {.fd = -1};
+	for (uint64_t i = 0; i < hops; i++)
+		masks[i] = 1ull << (i % ncpus);
+	if (pin(ncpus - 1) || ring_open(&r, period, 0, -1)) {
+		FAIL(name, "sched_setaffinity/perf_event_open/mmap: %s", strerror(errno));
+		ring_close(&r);
+		return;
+	}
+	cw_hops(r.fd, n, masks, hops);
+	struct counted w = {.n = n, .hops = hops, .cpu = ncpus - 1, .masks = masks};
+	struct sample_check sc;
+	check_ring(&r, &w, period, skid, &sc);
+	uint64_t want = hops_insns(n, hops) / period;
+	char got[160] = "", *p = got;
+	for (int c = 0; c < ncpus; c++)
+		p += snprintf(p, got + sizeof(got) - p, "%scpu%d %u", c ? ", " : "", c, sc.on[c]);
+	sample_faults(&sc, skid, why, sizeof(why));
+	if (sc.samples != want)
+		FAIL(name, "%u samples (%s), want %" PRIu64, sc.samples, got, want);
+	else if (why[0])
+		FAIL(name, "%s", why);
+	else
+		PASS(name, "%u samples over %" PRIu64 " hops (%s), each with the cpu it was on and the ip of period * k + skid %"
+		     PRIu64 " + 1", sc.samples, hops, got, skid);
+	ring_close(&r);
 }
 
 /* ---- fw_* ---- */
@@ -597,8 +824,10 @@ static int run_tests(void)
 	ncpus = online < 1 ? 1 : online > MAX_CPUS ? MAX_CPUS : (int)online;
 	for (int c = 0; c < ncpus; c++)
 		test_count_on(c);
+	test_count_migrating();
 	for (int c = 0; c < ncpus; c++)
 		test_sample_on(c, skid);
+	test_sample_migrating(skid);
 	test_fw("fw_sfence_vma", 0);
 	test_fw("fw_fence_i", 1);
 	printf("SUMMARY: %d passed, %d failed, %d skipped\n", n_pass, n_fail, n_skip);

@@ -65,8 +65,8 @@ for fwname in builtin opensbi; do
 	eval "opts=\$$fwname"
 	if linux_boot "init-$fwname" "$out/init.cpio" "$con rvpmu_cpus=4 rvpmu_skid=$skid" $smp $opts; then
 		guest_lines "init-$fwname" "$log"
-		[ "$sum" = "SUMMARY: 11 passed, 0 failed, 0 skipped" ] &&
-			echo "PASS $suite init-$fwname all 11 guest tests pass" ||
+		[ "$sum" = "SUMMARY: 13 passed, 0 failed, 0 skipped" ] &&
+			echo "PASS $suite init-$fwname all 13 guest tests pass" ||
 			echo "FAIL $suite init-$fwname summary: $sum"
 	fi
 done
