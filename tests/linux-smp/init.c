@@ -68,64 +68,13 @@ static void result(const char *tag, const char *name, const char *fmt, ...)
 #define FAIL(...) result("FAIL", __VA_ARGS__)
 
 /* The counted window, without compressed instructions so that each is 4
- * bytes: ioctl(fd, PERF_EVENT_IOC_ENABLE), a loop of n iterations (n >= 1),
- * ioctl(fd, PERF_EVENT_IOC_DISABLE), both through their own ecall. The
- * event counts from inside the first call to inside the second, so the
- * user instructions it sees are exactly those from cw_counted up to the
- * second ecall (an ecall traps and does not retire): li, 4 per iteration,
- * and the second call's set-up. */
-__asm__(
-	"	.text\n"
-	"	.option push\n"
-	"	.option norvc\n"
-	"	.p2align 2\n"
-	"	.globl cw_window\n"
-	"cw_window:\n"
-	"	mv	t0, a0\n"
-	"	mv	t1, a1\n"
-	"	li	a7, 29\n"          /* __NR_ioctl */
-	"	li	a1, 0x2400\n"      /* PERF_EVENT_IOC_ENABLE */
-	"	li	a2, 0\n"
-	"	ecall\n"
-	"	.globl cw_counted\n"
-	"cw_counted:\n"
-	"	li	t2, 0\n"
-	"1:	addi	t2, t2, 3\n"
-	"	xor	t2, t2, t0\n"
-	"	addi	t1, t1, -1\n"
-	"	bnez	t1, 1b\n"
-	"	mv	a0, t0\n"
-	"	li	a1, 0x2401\n"      /* PERF_EVENT_IOC_DISABLE */
-	"	li	a2, 0\n"
-	"	.globl cw_stop\n"
-	"cw_stop:\n"
-	"	ecall\n"
-	"	mv	a0, t2\n"
-	"	ret\n"
-	"	.option pop\n");
-extern uint64_t cw_window(int fd, uint64_t n);
-extern char cw_counted[], cw_stop[];
-
-/* The user instructions the window counts for n iterations. */
-static uint64_t window_insns(uint64_t n)
-{
-	return 4 * n + (uint64_t)(cw_stop - cw_counted) / 4 - 4;
-}
-
-/* The address of the k-th (1-based) instruction the window counts. */
-static uint64_t window_insn_addr(uint64_t k, uint64_t n)
-{
-	if (k == 1)
-		return (uintptr_t)cw_counted;
-	if (k <= 4 * n + 1)
-		return (uintptr_t)cw_counted + 4 + 4 * ((k - 2) % 4);
-	return (uintptr_t)cw_counted + 4 * (k - 4 * n + 3);   /* after the loop */
-}
-
-/* A window over migrations: ioctl(fd, ENABLE); then hops times: a loop
- * of n iterations and sched_setaffinity(0, 8, masks++), which moves the
- * task to that CPU before it returns; ioctl(fd, DISABLE). Each hop counts
- * the straight code before and after its loop, less its ecall. */
+ * bytes: ioctl(fd, PERF_EVENT_IOC_ENABLE); then hops times: a loop of n
+ * iterations (n >= 1) and sched_setaffinity(0, 8, masks++), which moves
+ * the task to that CPU (if it is another) before it returns;
+ * ioctl(fd, PERF_EVENT_IOC_DISABLE). The event counts from inside the
+ * first call to inside the last, so the user instructions it sees are
+ * exactly those from cw_hop up to the last ecall, less the ecalls (an
+ * ecall traps and does not retire). */
 __asm__(
 	"	.text\n"
 	"	.option push\n"
@@ -187,8 +136,8 @@ static uint64_t hops_insns(uint64_t n, uint64_t hops)
 	return hops * hop_insns(n) + (uint64_t)(cw_hops_stop - cw_hops_end) / 4;
 }
 
-/* What a counted window runs: cw_window's n iterations pinned to cpu
- * (hops 0), or cw_hops from cpu through masks. */
+/* What a counted window runs: hops of n iterations, from cpu through
+ * masks. */
 struct counted {
 	uint64_t n, hops;
 	int cpu;
@@ -199,12 +148,6 @@ struct counted {
  * runs on, and which stretch between two traps it is in. */
 static void counted_insn(const struct counted *w, uint64_t k, uint64_t *ip, int *cpu, uint64_t *stretch)
 {
-	*cpu = w->cpu;
-	*stretch = 0;
-	if (!w->hops) {
-		*ip = window_insn_addr(k, w->n);
-		return;
-	}
 	uint64_t per = hop_insns(w->n), h = (k - 1) / per, o = (k - 1) % per;
 	uint64_t pre = (uint64_t)(cw_hop_loop - cw_hop) / 4, move = (uint64_t)(cw_hop_ecall - cw_hop_move) / 4;
 	if (h >= w->hops) {   /* after the last hop */
@@ -213,8 +156,7 @@ static void counted_insn(const struct counted *w, uint64_t k, uint64_t *ip, int 
 		*stretch = 2 * w->hops;
 		return;
 	}
-	if (h)
-		*cpu = __builtin_ctzll(w->masks[h - 1]);
+	*cpu = h ? __builtin_ctzll(w->masks[h - 1]) : w->cpu;
 	*stretch = 2 * h;
 	if (o < pre)
 		*ip = (uintptr_t)cw_hop + 4 * o;
@@ -305,14 +247,15 @@ static void test_count_on(int on)
 	for (int c = 0; c < ncpus; c++)
 		if (c != on)
 			ioctl(fd[c][0], PERF_EVENT_IOC_ENABLE, 0);
-	cw_window(fd[on][0], n);
+	uint64_t mask = 1ull << on;   /* where it is: one hop, no move */
+	cw_hops(fd[on][0], n, &mask, 1);
 	for (int c = 0; c < ncpus; c++)
 		if (c != on)
 			ioctl(fd[c][0], PERF_EVENT_IOC_DISABLE, 0);
 
 	char got[256] = "", *p = got;
 	int bad = 0;
-	uint64_t want = window_insns(n);
+	uint64_t want = hops_insns(n, 1);
 	for (int c = 0; c < ncpus; c++) {
 		struct group_read g;
 		if (read_group(fd[c][0], &g) || g.nr != 2) {
@@ -518,15 +461,16 @@ static void test_sample_on(int on, uint64_t skid)
 	for (int c = 0; c < ncpus; c++)
 		if (c != on)
 			ioctl(r[c].fd, PERF_EVENT_IOC_ENABLE, 0);
-	cw_window(r[on].fd, n);
+	uint64_t mask = 1ull << on;
+	cw_hops(r[on].fd, n, &mask, 1);
 	for (int c = 0; c < ncpus; c++)
 		if (c != on)
 			ioctl(r[c].fd, PERF_EVENT_IOC_DISABLE, 0);
 
-	uint64_t want = window_insns(n) / period;
+	uint64_t want = hops_insns(n, 1) / period;
 	char got[160] = "", *p = got;
 	struct sample_check sc[MAX_CPUS] = {{0}};
-	struct counted w = {.n = n, .cpu = on};
+	struct counted w = {.n = n, .hops = 1, .cpu = on, .masks = &mask};
 	int bad = 0;
 	for (int c = 0; c < ncpus; c++) {
 		check_ring(&r[c], &w, period, skid, &sc[c]);

@@ -61,12 +61,16 @@ if ! riscv64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -pthread -o "$rd/in
 	echo "FAIL $suite init: did not build ($(tail -n 2 "$out/init-build.log" | tr '\n' '|'))"
 	exit 0
 fi
-for fwname in builtin opensbi; do
-	eval "opts=\$$fwname"
-	if linux_boot "init-$fwname" "$out/init.cpio" "$con rvpmu_cpus=4 rvpmu_skid=$skid" $smp $opts; then
-		guest_lines "init-$fwname" "$log"
+# init_boot NAME OPTIONS...: this /init on four harts, every test passing
+init_boot() {
+	name=$1
+	shift
+	if linux_boot "$name" "$out/init.cpio" "$con rvpmu_cpus=4 rvpmu_skid=$skid" $smp "$@"; then
+		guest_lines "$name" "$log"
 		[ "$sum" = "SUMMARY: 13 passed, 0 failed, 0 skipped" ] &&
-			echo "PASS $suite init-$fwname all 13 guest tests pass" ||
-			echo "FAIL $suite init-$fwname summary: $sum"
+			echo "PASS $suite $name all 13 guest tests pass" ||
+			echo "FAIL $suite $name summary: $sum"
 	fi
-done
+}
+init_boot init-builtin $builtin
+init_boot init-opensbi $opensbi

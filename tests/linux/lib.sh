@@ -42,10 +42,11 @@ linux_boot() {
 }
 
 # guest_lines TAG LOG [opensbi]: "PASS $suite TAG guest NAME" or "FAIL
-# $suite TAG guest NAME: why" for each PASS/FAIL/SKIP line of the guest in LOG. With
-# opensbi, the one skip OpenSBI 1.1 causes (it rejects SKIP_MATCH, so
-# legacy user-mode counting never schedules) is a recorded deviation,
-# "PASS $suite TAG-deviation NAME", only when it is exactly that.
+# $suite TAG guest NAME: why" for each PASS/FAIL/SKIP line of the guest
+# in LOG. With opensbi, the one skip OpenSBI 1.1 causes (it rejects
+# SKIP_MATCH, so legacy user-mode counting never schedules) is a recorded
+# deviation, "PASS $suite TAG-deviation NAME", only when it is exactly
+# that.
 guest_lines() {
 	grep -a -E '^(PASS|FAIL|SKIP) ' "$2" | tr -d '\r' | while read -r res name rest; do
 		name=${name%:}
