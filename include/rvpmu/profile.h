@@ -111,6 +111,7 @@ struct profile_cache {
 	bool write_back;        /* false: write-through */
 	bool write_allocate;    /* false: no-write-allocate */
 	unsigned hit_latency;   /* cycles from request to data on a hit here */
+	bool shared;            /* one for all harts (l2 only), else each hart's own */
 };
 
 struct profile_tlb {

@@ -35,6 +35,7 @@ void test_load_virt(void)
 	CHECK(p->clock_hz > 0 && p->n_sbi > 0 && p->n_events > 0, "clock, SBI map, events present");
 	CHECK(p->l1d.present && p->l1i.present && p->itlb.present && p->dtlb.present, "L1 and TLBs");
 	CHECK_EQ((uint64_t)p->l1d.sets * p->l1d.ways * p->l1d.line, 32768, "L1D bytes");
+	CHECK(p->l2.shared && !p->l1d.shared && !p->l1i.shared, "one L2 for all harts, L1s each hart's own");
 }
 
 void test_load_u74(void)
@@ -47,6 +48,8 @@ void test_load_u74(void)
 	CHECK_EQ(p->pmu.n_hpm, 2, "mhpmcounter3 and 4");
 	CHECK(!p->pmu.sscofpmf && !p->pmu.smcntrpmf && !p->pmu.smcdeleg, "U74 predates Sscofpmf/Smcntrpmf/Smcdeleg");
 	CHECK_EQ(p->pipe.issue_width, 2, "dual issue");
+	/* U74-MC: each core's own L1s, the L2 shared by the core complex */
+	CHECK(p->l2.shared && !p->l1d.shared && !p->l1i.shared, "L2 shared, L1s private");
 	/* FU740 device tree: 32 KiB, 128 sets x 64 B (I), 64 sets x 64 B (D),
 	 * 40-entry single-set TLBs, 2 MiB L2 with 2048 sets of 64 B */
 	CHECK_EQ((uint64_t)p->l1i.sets * p->l1i.ways * p->l1i.line, 32768, "L1I bytes");
