@@ -71,7 +71,11 @@
 	X(STALL_INT_MUL, "stall-int-mul", "cycles stalled on an integer multiply result") \
 	X(STALL_FP, "stall-fp", "cycles stalled on a floating-point result") \
 	X(STALL_FRONTEND, "stall-frontend", "cycles no instruction issued for want of fetched instructions") \
-	X(STALL_BACKEND, "stall-backend", "cycles no instruction issued for want of operands or units")
+	X(STALL_BACKEND, "stall-backend", "cycles no instruction issued for want of operands or units") \
+	X(COHERENCE_MISS, "coherence-misses", "L1 data cache misses taking the line from another hart's L1D (it held it Exclusive or Modified)") \
+	X(COHERENCE_INVAL, "coherence-invalidations", "L1 data cache lines lost to another hart's write (invalidations received)") \
+	X(COHERENCE_UPGRADE, "coherence-upgrades", "stores to a Shared L1 data cache line, invalidating other harts' copies (upgrades)") \
+	X(SNOOP_HIT, "snoop-hits", "lines held Exclusive or Modified in the L1 data cache that another hart's miss took (interventions)")
 
 enum profile_uevent {
 	PROF_EV_BEFORE_ = PMU_EV_COUNT - 1,

@@ -72,8 +72,13 @@ static void do_fences(struct machine *m, struct hart *h)
 {
 	struct sbi_hart *sh = &m->sbih[machine_hart_index(m, h)];
 	struct sbi_state *s = sbi_of(m, h);
-	if (sh->rfence & SBI_RFENCE_I)
-		sbi_fw_event(s, SBI_FW_FENCE_I_RECEIVED);   /* fetches are coherent already */
+	if (sh->rfence & SBI_RFENCE_I) {
+		sbi_fw_event(s, SBI_FW_FENCE_I_RECEIVED);
+		/* fetches are coherent already; the modelled L1I is not, and
+		 * goes as OpenSBI's FENCE.I on this hart would flush it */
+		if (h->uarch)
+			uarch_fence_i(h->uarch);
+	}
 	if (sh->rfence & (SBI_RFENCE_VMA | SBI_RFENCE_VMA_ASID))
 		hart_sfence_vma(h);   /* the whole TLB: more than asked, as allowed */
 	if (sh->rfence & SBI_RFENCE_VMA)

@@ -44,7 +44,7 @@ void test_load_u74(void)
 	if (!p)
 		return;
 	CHECK_EQ(p->pmu.encoding, PROFILE_ENC_SIFIVE, "encoding");
-	CHECK_EQ(p->n_classes, 3, "three SiFive event classes");
+	CHECK_EQ(p->n_classes, 4, "SiFive's three event classes and rvpmu's 0xf0");
 	CHECK_EQ(p->pmu.n_hpm, 2, "mhpmcounter3 and 4");
 	CHECK(!p->pmu.sscofpmf && !p->pmu.smcntrpmf && !p->pmu.smcdeleg, "U74 predates Sscofpmf/Smcntrpmf/Smcdeleg");
 	CHECK_EQ(p->pipe.issue_width, 2, "dual issue");
@@ -212,6 +212,13 @@ void test_decode_u74(void)
 	CHECK_SET(profile_decode_set(p, 0x200 | 0x80), 0, "class 0x80");
 	CHECK_SET(profile_decode_set(p, 0x00), 0, "class 0 with no mask");
 	CHECK_SET(profile_decode_set(p, PMU_OF | 0x200), set_of("int-loads"), "bits 63:56 ignored");
+	/* rvpmu's own class 0xf0 (docs/profiles.md): coherence and the L2 */
+	static const char *const coh[] = { "coherence-misses", "coherence-invalidations",
+		"coherence-upgrades", "snoop-hits", "ll-read-accesses,ll-write-accesses",
+		"ll-read-misses,ll-write-misses" };
+	for (unsigned b = 0; b < 6; b++)
+		CHECK_SET(profile_decode_set(p, UINT64_C(0x100) << b | 0xf0), set_of(coh[b]), coh[b]);
+	CHECK_SET(profile_decode_set(p, 0x4000 | 0xf0), 0, "class 0xf0 bit 14");
 	/* the classes partition retirement: no event in two class-0 bits */
 	pmu_evset seen = 0;
 	for (unsigned b = 8; b < 56; b++) {
