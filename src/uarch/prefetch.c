@@ -63,11 +63,11 @@ static uint32_t send(struct uarch *u, uint64_t y)
 {
 	struct uarch_prefetcher *p = &u->pf;
 	u->ev[UARCH_EV_L2_PREFETCH]++;
-	if (uarch_cache_holds(&u->l2, y << u->l2.line_shift))
+	if (uarch_cache_holds(u->l2, y << u->l2->line_shift))
 		return 0;
 	u->ev[UARCH_EV_L2_PREFETCH_MISS]++;
 	uint32_t mc = UARCH_MC_PF(1);
-	if (uarch_cache_miss(&u->l2, y, 0, NULL) & UARCH_WB) {
+	if (uarch_cache_miss(u->l2, y, 0, NULL) & UARCH_WB) {
 		u->ev[UARCH_EV_L2_WRITEBACK]++;
 		mc += UARCH_MC_WB(1);
 	}

@@ -65,7 +65,7 @@ static int parse_classes(struct pc *c, json_t *arr, const char *path)
 			}
 		if (!json_object_size(bits))
 			return fail(c, kp, "expected at least one mask bit");
-		uint64_t seen = 0;
+		pmu_evset seen = 0;
 		json_object_foreach(bits, bk, names) {
 			char bp[KP], *end;
 			unsigned long b = strtoul(bk, &end, 10);
@@ -217,7 +217,7 @@ static int parse_sbi(struct pc *c, json_t *top)
 		if (to_u64(c, selv, fp, 1, PMU_SELECTOR_MASK, &sel))
 			return -1;
 		s->selector = sel;
-		uint64_t set = profile_decode_set(p, sel);
+		pmu_evset set = profile_decode_set(p, sel);
 		if (!set)
 			return fail(c, fp, "0x%llx selects no event of this profile's encoding",
 				    (unsigned long long)sel);

@@ -49,7 +49,7 @@ static int parse_cache(struct pc *c, json_t *caches, const char *path, const cha
 		       bool req, struct profile_cache *k)
 {
 	static const char *const keys[] = { "size", "sets", "ways", "line", "replacement",
-		"write_policy", "write_allocate", "hit_latency", "mshrs", "prefetcher", NULL };
+		"write_policy", "write_allocate", "hit_latency", "mshrs", "prefetcher", "shared", NULL };
 	static const char *const wp[] = { "write-back", "write-through", NULL };
 	char kp[KP], sp[KP];
 	json_t *o;
@@ -68,7 +68,9 @@ static int parse_cache(struct pc *c, json_t *caches, const char *path, const cha
 	    get_bool(c, o, kp, "write_allocate", false, true, &k->write_allocate) ||
 	    get_uint(c, o, kp, "hit_latency", true, 1, 1000, 0, &k->hit_latency) ||
 	    get_u64(c, o, kp, "size", false, 1, UINT64_MAX, 0, &size) ||
-	    parse_mshrs(c, o, kp, key, k) || parse_prefetcher(c, o, kp, key))
+	    parse_mshrs(c, o, kp, key, k) || parse_prefetcher(c, o, kp, key) ||
+	    /* as a core complex has it: an L2 shared by the harts, their own L1s */
+	    get_bool(c, o, kp, "shared", false, !strcmp(key, "l2"), &k->shared))
 		return -1;
 	k->present = true;
 	k->repl = r ? PROFILE_REPL_PLRU : PROFILE_REPL_LRU;
@@ -140,6 +142,11 @@ static int parse_caches(struct pc *c, json_t *top)
 	    parse_cache(c, o, kp, "l1d", true, &p->l1d) ||
 	    parse_cache(c, o, kp, "l2", false, &p->l2))
 		return -1;
+	/* the harts share the last level only: L1s are kept coherent below it */
+	if (p->l1i.shared || p->l1d.shared) {
+		join(ep, kp, p->l1i.shared ? "l1i.shared" : "l1d.shared");
+		return fail(c, ep, "only the last level, l2, may be shared (each hart has its own L1s)");
+	}
 	unsigned below = p->l1d.hit_latency > p->l1i.hit_latency ? p->l1d.hit_latency : p->l1i.hit_latency;
 	if (p->l2.present) {
 		if (p->l2.line < p->l1d.line || p->l2.line < p->l1i.line) {
