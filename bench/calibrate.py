@@ -20,6 +20,7 @@ passes), cycles over work, so that a program's setup cancels out. rvpmu's
 user-mode clock counts instructions (one per cycle), so a program's own
 timings are not its modelled speed: ratings it prints are scaled by its
 measured IPC instead (7-Zip)."""
+import json
 import os
 import re
 import shutil
@@ -148,7 +149,6 @@ def build_coremark(src):
 
 def profile_key(name, key):
     """a top-level key of profiles/NAME.json, or of its base's"""
-    import json
     d = json.load(open(os.path.join(ROOT, "profiles", name + ".json")))
     return d[key] if key in d else profile_key(d["base"], key)
 
@@ -227,7 +227,6 @@ def sevenzip(profile, exe):
     ratings assume one instruction per cycle (rvpmu's clock), so they are
     scaled by the run's IPC; the whole run's, which takes in its setup too
     (two runs would isolate the passes, at twice the time of a slow run)"""
-    import json
     # kept for the same rvpmu, 7zz and profile: a run takes long
     key = [os.path.getmtime(f) for f in (RVPMU, exe, os.path.join(ROOT, "profiles", "u74.json"),
                                         os.path.join(ROOT, "profiles", profile + ".json"))]
@@ -329,7 +328,7 @@ def report(results, tools, host):
            "difference of two runs of different sizes under `rvpmu stat --profile P` (cycles "
            "over the work between them); the silicon figures are published measurements, "
            "with their sources and conditions. Ratio: rvpmu over silicon (over the middle of a "
-           "range). Targets (issue 41): CoreMark/MHz within 5%%; 32 MiB memcpy and memset "
+           "range); error: the ratio less 1, in percent. Targets (issue 41): CoreMark/MHz within 5%%; 32 MiB memcpy and memset "
            "within 25%% of the silicon range; FP64 and FP32 dependent latencies 7 and 5; every "
            "other figure within 15%%, or the gap explained below." % host, ""]
     out.append("Profiles: " + ", ".join("`%s` (%.1f GHz)" % (p, tools["clock"][p] / 1e9)
@@ -338,8 +337,9 @@ def report(results, tools, host):
                ("" if tools.get("coremark") else "; CoreMark not run (no COREMARK_SRC)") + ".")
     out.append("")
     for p, m in results.items():
-        out += ["## `%s`" % p, "", "| metric | silicon figure (source, conditions) | rvpmu | ratio | target |",
-                "|---|---|---|---|---|"]
+        out += ["## `%s`" % p, "",
+                "| metric | silicon figure (source, conditions) | rvpmu | ratio | error | target |",
+                "|---|---|---|---|---|---|"]
         for key, name, unit, sil, src, target in SILICON:
             if key not in m:
                 continue
@@ -347,18 +347,60 @@ def report(results, tools, host):
             v = m[key]
             u = " " + unit if unit else ""
             if not rng:
-                out.append("| %s | not found for this chip | %s%s | | |" % (name, fmt(v), u))
+                out.append("| %s | not found for this chip | %s%s | | | |" % (name, fmt(v), u))
                 continue
             lo, hi = rng
             s = fmt(lo) if lo == hi else "%s-%s" % (fmt(lo), fmt(hi))
-            out.append("| %s | %s%s (%s) | %s%s | %.2f | %s |" % (
-                name, s, u, src, fmt(v), u, v / ((lo + hi) / 2), verdict(v, lo, hi, target)))
+            r = v / ((lo + hi) / 2)
+            out.append("| %s | %s%s (%s) | %s%s | %.2f | %+.1f%% | %s |" % (
+                name, s, u, src, fmt(v), u, r, 100 * (r - 1), verdict(v, lo, hi, target)))
         if "7z-ipc" in m:
             out.append("")
             out.append("7-Zip's ratings are scaled by its run's IPC on rvpmu (%.2f): rvpmu's "
                        "user-mode clock runs at one instruction per cycle." % m["7z-ipc"])
         out.append("")
+    out += gaps(results, tools)
     return "\n".join(out) + "\n"
+
+
+def gaps(results, tools):
+    """the figures off target, those without a silicon figure, what did not run,
+    and what the comparison cannot tell"""
+    off, none = [], []
+    for p, m in results.items():
+        for key, name, unit, sil, src, target in SILICON:
+            rng = sil.get(p) or sil.get("*")
+            if key not in m:
+                continue
+            if not rng:
+                none.append("%s on `%s`" % (name, p))
+            elif verdict(m[key], rng[0], rng[1], target) == "outside the target":
+                off.append("%s on `%s` (%s)" % (name, p, fmt(m[key])))
+    out = ["## Off target, not compared, not run", ""]
+    out.append("- Outside its target: " + ("; ".join(off) if off else "none of the figures compared") + ".")
+    if none:
+        out.append("- No silicon figure found, rvpmu's shown alone: " + "; ".join(none) + ". No "
+                   "FU740 (HiFive Unmatched) memory latency, bandwidth or L2 figure was found, so "
+                   "`u74`'s memory (100 ns, no bandwidth limit) is the earlier guess, not a "
+                   "calibration (docs/profiles.md).")
+    if not tools.get("7zz"):
+        out.append("- 7-Zip was not built here (it needs Debian's 7zip source package through "
+                   "`apt-get source`), so its ratings are not compared.")
+    if not tools.get("coremark"):
+        out.append("- CoreMark was not run (no COREMARK_SRC).")
+    out += ["",
+            "What the comparison cannot tell:", "",
+            "- The CoreMark figure is quoted from issue 41 (a VisionFive 2 extension-performance "
+            "report); the report itself was not found to check its conditions.",
+            "- The latencies (FP, divide, multiply, mispredict) are LLVM's SiFive 7 scheduling "
+            "model, SiFive's own figures but not measurements on a board; the load-and-add pair "
+            "(1 cycle) follows from the documented 0-cycle load-to-use, not a measurement.",
+            "- The model's divides take their worst case always; silicon's divider finishes early "
+            "on small quotients, so divide-heavy code runs faster on a board than under rvpmu.",
+            "- The memory figures are tinymembench and ramlat on JH7110 boards with other "
+            "software (Ubuntu's glibc for memchr); rvpmu runs Debian bookworm's static glibc "
+            "(mbw) and this project's loops.", ""]
+    return out
 
 
 def main():
@@ -380,6 +422,13 @@ def main():
     tools["coremark"] = build_coremark(cm) if cm else None
     for p in PROFILES:
         tools["clock"][p] = int(profile_key(p, "clock_hz"))
+    kept = os.path.join(OUT, "results.json")
+    if "--report-only" in sys.argv[1:]:   # again from the last run's figures
+        k = json.load(open(kept))
+        text = report(k["results"], k["tools"], k["host"])
+        open(REPORT, "w").write(text)
+        print(text)
+        return
     results = {}
     for p in PROFILES:
         log("measuring", p)
@@ -388,6 +437,7 @@ def main():
         log("%s done in %.0f s" % (p, time.time() - t))
     host = "an %s host with %d CPUs, %s" % (os.uname().machine, os.cpu_count() or 0,
                                            time.strftime("%Y-%m-%d"))
+    json.dump({"results": results, "tools": tools, "host": host}, open(kept, "w"))
     text = report(results, tools, host)
     open(REPORT, "w").write(text)
     print(text)
