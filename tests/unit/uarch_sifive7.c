@@ -180,6 +180,47 @@ void test_mshrs(void)
 	uarch_free(&u);
 }
 
+/* The channel's write occupancy: 1-wide, an L1D of one 16-byte line, no
+ * L2 (a dirty victim is written to memory), mem_lat 30, 2 MSHRs, Q = 4
+ * lines; a read holds the channel 5 cycles, a write 40.
+ *  1 sd 0x8000   miss: MSHR 0 until 1 + 30; reads 1..6                   now 1
+ *  2 sd 0x8010   MSHR 1; reads 6..11 (done 36); writes 0x8000 11..51     now 2
+ *  3 ld 0x8020   waits for MSHR 0 (31); its read waits for the write:
+ *                51..56, done 81; writes 0x8010 56..96                 now 81
+ *  4 ld 0x8030   MSHR 1 (36); reads 96..101 after the write: done 126   now 126
+ *  5 add                                                               127
+ * Writes free (write_bandwidth unset: 0): the same reads, none waits:
+ * 1, 2, 31 + 30 = 61, 62 + 30 = 92, 93. */
+void test_write_bandwidth(void)
+{
+	struct uarch_config c;
+	struct uarch u;
+	const struct retire_rec s[5] = {
+		ut_mem(UARCH_CLS_STORE, 0x1000, 0x8000, 0, 0, 5),
+		ut_mem(UARCH_CLS_STORE, 0x1004, 0x8010, 0, 0, 5),
+		ut_mem(UARCH_CLS_LOAD, 0x1008, 0x8020, 6, 0, 0),
+		ut_mem(UARCH_CLS_LOAD, 0x100c, 0x8030, 7, 0, 0),
+		ut_alu(0x1010, 8, 0, 0),
+	};
+	bare(&c, 1, 1);
+	c.l1d = (struct uarch_cache_config){ 1, 1, 16, UARCH_REPL_LRU };
+	c.timing.mem_lat = 30;
+	c.timing.l1d_mshrs = 2;
+	c.timing.l2_mshrs = 4;
+	c.timing.bus_read = 5;
+	c.timing.bus_write = 40;
+	ut_init(&u, &c);
+	static const uint64_t slow[5] = { 1, 2, 81, 126, 127 };
+	run(&u, s, 5, slow, "writes 40 cycles");
+	CHECK_EV(&u, L1D_WRITEBACK, 2);
+	uarch_free(&u);
+	c.timing.bus_write = 0;
+	ut_init(&u, &c);
+	static const uint64_t free_wr[5] = { 1, 2, 61, 92, 93 };
+	run(&u, s, 5, free_wr, "writes free");
+	uarch_free(&u);
+}
+
 /* The prefetcher (1 stream, distance 2, window 4) on loads of lines L0..L5
  * in a row, the same caches and memory as test_mshrs, no MSHRs:
  *  1 L0  miss, 37 (channel 1..6)                           now 38
