@@ -9,6 +9,10 @@
 
 #define EVSPEC_MAX 64
 
+/* The subcommand running ("stat", "record", ...): messages about its
+ * input start "rvpmu CMD: ". main() sets it; "rvpmu" before that. */
+extern const char *rvpmu_cmd;
+
 struct evspec {
 	char name[64];          /* as the user wrote it, modifiers included */
 	uint32_t event_idx;     /* SBI event_idx */

@@ -7,38 +7,39 @@
 int cmd_annotate(int argc, char **argv)
 {
 	struct annotate_opts o = {.input = "perf.data"};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_usage("annotate", stdout);
-			return 0;
+	static const struct cli_opt opts[] = {
+		{"-i", "--input", 1}, {"-s", "--symbol", 1}, {"--symfs", NULL, 1},
+		{"--stdio", NULL, 0}, {"--no-source", NULL, 0}, {NULL, NULL, 0},
+	};
+	enum { O_INPUT, O_SYMBOL, O_SYMFS, O_STDIO, O_NO_SOURCE };
+	const char *v;
+	int i = 1, k;
+	for (;;) {
+		k = cli_next("annotate", opts, argc, argv, &i, &v);
+		/* as perf annotate: the symbol may come among the options */
+		if (k == CLI_DONE && i < argc) {
+			v = argv[i++];
+			k = O_SYMBOL;
 		}
-		if (!strcmp(a, "--stdio"))
-			continue;  /* the only interface */
-		if (!strcmp(a, "--no-source")) {
-			o.no_source = 1;
-			continue;
+		if (k < 0)
+			break;
+		switch (k) {
+		case O_INPUT: o.input = v; break;
+		case O_SYMFS: o.symfs = v; break;
+		case O_STDIO: break;  /* the only interface */
+		case O_NO_SOURCE: o.no_source = 1; break;
+		case O_SYMBOL:
+			if (o.symbol)
+				return cli_error("one symbol at a time ('%s' is a second)", v);
+			o.symbol = v;
+			break;
 		}
-		if (!strcmp(a, "-i") || !strcmp(a, "--input") || !strcmp(a, "--symfs")) {
-			if (i + 1 >= argc)
-				return cli_error("annotate: %s needs a value", a);
-			if (a[1] == 'i' || a[2] == 'i')
-				o.input = argv[++i];
-			else
-				o.symfs = argv[++i];
-			continue;
-		}
-		if (!strcmp(a, "--") && i + 1 < argc) {
-			a = argv[++i];
-		} else if (a[0] == '-') {
-			return cli_error("annotate: unknown option '%s' (see 'rvpmu help annotate')", a);
-		}
-		if (o.symbol)
-			return cli_error("annotate: one symbol at a time ('%s' is a second)", a);
-		o.symbol = a;
 	}
+	int end = cli_end("annotate", k);
+	if (end >= 0)
+		return end;
 	if (!o.symbol || !*o.symbol) {
-		fprintf(stderr, "rvpmu: annotate: no symbol given (see 'rvpmu help annotate')\n");
+		fprintf(stderr, "rvpmu annotate: no symbol given (see 'rvpmu help annotate')\n");
 		return 2;
 	}
 	return annotate_main(&o);

@@ -25,8 +25,9 @@ int cli_interrupt_exit(int status);
 
 /* Print a subcommand's usage text. */
 void cli_usage(const char *name, FILE *out);
-/* "rvpmu: <fmt with arg>" on stderr; returns exit status 2. */
-int cli_error(const char *fmt, const char *arg);
+/* "rvpmu CMD: <fmt with its arguments>" on stderr (CMD: rvpmu_cmd, the
+ * subcommand running); returns exit status 2. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse a non-negative count with optional k/M/G suffix. */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
 /* -e lists as perf takes them: each -e adds its events to the earlier
@@ -55,10 +56,13 @@ struct cli_opt {
 };
 enum { CLI_DONE = -1, CLI_HELP = -2, CLI_FAIL = -3 };
 /* The option at argv[*i], *i moved past it: its index in opts, with *val
- * its value for a value option ("--opt V", "--opt=V", or "-xV" for a
- * one-letter one); CLI_DONE at the first argument that is not an option
- * ("--" is skipped); CLI_HELP for -h and --help; CLI_FAIL after printing
- * why (unknown option, missing value). */
+ * its value for a value option ("--opt V", "--opt=V", "-x V" or "-xV");
+ * a long option may be shortened to any prefix that names one option
+ * ("--rep" for --repeat), one-letter options may be clustered ("-qdd":
+ * -q, then -d twice, by as many calls). CLI_DONE at the first argument
+ * that is not an option ("--" is skipped); CLI_HELP for -h and --help;
+ * CLI_FAIL after printing why (unknown or ambiguous option, a missing
+ * value, a value for a flag). cmd is unused: messages name rvpmu_cmd. */
 int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv, int *i,
 	     const char **val);
 /* After the cli_next loop ended with k: -1 to go on (CLI_DONE), else the

@@ -1,5 +1,6 @@
 /* rvpmu command line: subcommand dispatch and shared option parsing. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,12 +66,13 @@ static const struct subcommand {
 	 "                     TLB events...), rvpmu's classes (loads, stores, calls,\n"
 	 "                     returns, int-mul, fp-ops, ...), raw rHEX; :u and :k\n"
 	 "                     modifiers; groups {a,b}\n"
-	 "  -x SEP             CSV output with SEP between fields\n"
-	 "  -j, --json         one JSON object per event (as perf stat -j)\n"
+	 "  -x, --field-separator SEP\n"
+	 "                     CSV output with SEP between fields\n"
+	 "  -j, --json-output  one JSON object per event (as perf stat -j)\n"
 	 "  --mux-interval N   multiplexing tick in modelled cycles when there are\n"
 	 "                     more events than counters (default 4 ms of the core)\n"
-	 "  -o FILE            write the table to FILE (in place once complete)\n"
-	 "  -r N               run N times (deterministic: the counts must agree)\n"
+	 "  -o, --output FILE  write the table to FILE (in place once complete)\n"
+	 "  -r, --repeat N     run N times (deterministic: the counts must agree)\n"
 	 "  --profile P        core profile: a name (virt, u74) or a .json file\n"
 	 "                     (default virt)\n"
 	 "  --no-uarch        no cache/TLB/predictor/timing models: fast, and\n"
@@ -91,23 +93,24 @@ static const struct subcommand {
 	 "trapped pc. Writes perf.data, which 'rvpmu report' and Linux perf read.\n"
 	 "\n"
 	 "options:\n"
-	 "  -e LIST            events to sample (default cycles; see 'rvpmu list';\n"
+	 "  -e, --event LIST   events to sample (default cycles; see 'rvpmu list';\n"
 	 "                     several -e: every list)\n"
-	 "  -c PERIOD          one sample every PERIOD events\n"
-	 "  -F FREQ            about FREQ samples per modelled second (default 4000;\n"
+	 "  -c, --count PERIOD one sample every PERIOD events\n"
+	 "  -F, --freq FREQ    about FREQ samples per modelled second (default 4000;\n"
 	 "                     a fixed period of clock/FREQ events)\n"
 	 "  -g                 record call chains (frame pointers)\n"
-	 "  -b                 record the branch stack of each sample from the\n"
+	 "  -b, --branch-any   record the branch stack of each sample from the\n"
 	 "                     core's control transfer records (Smctr)\n"
 	 "  --call-graph fp|ctr  call chains from frame pointers (fp, as -g) or\n"
 	 "                     from CTR's call records (ctr: RASEMU, for code\n"
 	 "                     built without frame pointers)\n"
-	 "  -j FILTERS         -b with perf's branch filters (any, any_call,\n"
+	 "  -j, --branch-filter FILTERS\n"
+	 "                     -b with perf's branch filters (any, any_call,\n"
 	 "                     any_ret, ind_call, call, cond, ind_jmp, u) as CTR\n"
 	 "                     type inhibits\n"
 	 "  --trace FILE       debugging: write every retired instruction (pc,\n"
 	 "                     what each sampled counter gained) and every sample\n"
-	 "  -o FILE            output file (default perf.data), in place once\n"
+	 "  -o, --output FILE  output file (default perf.data), in place once\n"
 	 "                     complete; the one it replaces becomes FILE.old\n"
 	 "  --profile P        core profile (default virt; needs Sscofpmf)\n"
 	 "  --no-uarch        no cache/TLB/predictor/timing models\n"
@@ -116,16 +119,18 @@ static const struct subcommand {
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
 	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"},
 	{"report", cmd_report, "show where the samples of a perf.data file are",
-	 "usage: rvpmu report [-i FILE] [--sort sym|dso|srcline] [--stdio]\n"
+	 "usage: rvpmu report [-i FILE] [-s, --sort sym|dso|srcline] [--stdio]\n"
 	 "                    [--folded] [--flamegraph FILE.svg] [--symfs DIR]\n"
 	 "                    [--branch]\n"
 	 "\n"
 	 "Read perf.data (rvpmu's or perf's) and print the samples by symbol, file\n"
 	 "or source line; --folded prints folded stacks, --flamegraph writes a\n"
 	 "self-contained SVG flame graph; --branch prints the hottest branch edges\n"
-	 "and estimated basic-block counts from the branch stacks (record -b).\n"},
+	 "and estimated basic-block counts from the branch stacks (record -b).\n"
+	 "-i, --input FILE is the perf.data file (default perf.data).\n"},
 	{"annotate", cmd_annotate, "show a function's instructions with their samples",
-	 "usage: rvpmu annotate [-i FILE] [--symfs DIR] [--stdio] [--no-source] SYMBOL\n"
+	 "usage: rvpmu annotate [-i FILE] [--symfs DIR] [--stdio] [--no-source]\n"
+	 "                      [-s] SYMBOL\n"
 	 "\n"
 	 "Read perf.data (rvpmu's or perf's), find the function SYMBOL in the sampled\n"
 	 "ELF and list its instructions, disassembled as objdump -d does, each with\n"
@@ -135,6 +140,7 @@ static const struct subcommand {
 	 "\n"
 	 "options:\n"
 	 "  -i, --input FILE   the perf.data file (default perf.data)\n"
+	 "  -s, --symbol SYMBOL  the function (or SYMBOL without -s)\n"
 	 "  --symfs DIR        look for the mapped files under DIR\n"
 	 "  --stdio            plain text output (the only kind)\n"
 	 "  --no-source        leave out the source lines\n"
@@ -205,7 +211,11 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
 	fprintf(out, "  %-8s %s\n\n", "help", "show help for a command");
-	fprintf(out, "Run 'rvpmu help COMMAND' for a command's options.\n");
+	fprintf(out, "Run 'rvpmu help COMMAND' for a command's options. As with perf, an option's\n"
+		     "value follows it ('--event V', '--event=V', '-e V', '-eV'), a long option\n"
+		     "may be shortened to a prefix naming one option ('--rep 3'), one-letter\n"
+		     "options may be clustered ('-qx,'), and a PROG without '/' is looked for on\n"
+		     "$PATH (then in the current directory).\n");
 }
 
 static const struct subcommand *find(const char *name)
@@ -223,11 +233,14 @@ void cli_usage(const char *name, FILE *out)
 		fputs(s->usage, out);
 }
 
-int cli_error(const char *fmt, const char *arg)
+int cli_error(const char *fmt, ...)
 {
-	fputs("rvpmu: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "rvpmu %s: ", rvpmu_cmd);
+	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	va_end(ap);
 	return 2;
 }
 
@@ -252,14 +265,14 @@ int cli_parse_count(const char *opt, const char *s, uint64_t *out)
 	*out = v * mul;
 	return 0;
 bad:
-	fprintf(stderr, "rvpmu: %s: '%s' is not a valid count\n", opt, s ? s : "");
+	cli_error("%s: '%s' is not a valid count", opt, s ? s : "");
 	return -1;
 }
 
 int cli_add_events(const char *cmd, struct cli_events *e, const char *list)
 {
 	if (e->n == (int)(sizeof(e->list) / sizeof(e->list[0]))) {
-		fprintf(stderr, "rvpmu: %s: too many -e options\n", cmd);
+		fprintf(stderr, "rvpmu %s: too many -e options\n", cmd);
 		return -1;
 	}
 	e->list[e->n++] = list;
@@ -274,7 +287,7 @@ int cli_events(const char *cmd, const struct cli_events *e, const char *dflt,
 	for (int i = 0; i < (e->n ? e->n : 1) && n >= 0; i++)
 		n = evspec_parse(e->n ? e->list[i] : dflt, p, out, n, EVSPEC_MAX, err, sizeof(err));
 	if (n < 0)
-		fprintf(stderr, "rvpmu: %s: %s\n", cmd, err);
+		fprintf(stderr, "rvpmu %s: %s\n", cmd, err);
 	return n;
 }
 
@@ -286,7 +299,7 @@ int cli_user_counters(const char *v, int *mode)
 			*mode = k;
 			return 0;
 		}
-	fprintf(stderr, "rvpmu: --user-counters: '%s' is not off, mmap or all\n", v);
+	cli_error("--user-counters: '%s' is not off, mmap or all", v);
 	return -1;
 }
 
@@ -295,8 +308,8 @@ int cli_max_mem(const char *v, uint64_t *mb)
 	if (cli_parse_count("--max-mem", v, mb))
 		return -1;
 	if (*mb > (GMEM_SPACE_MAX >> 20)) {
-		fprintf(stderr, "rvpmu: --max-mem: '%s' is out of range (0..%llu MiB)\n", v,
-			(unsigned long long)(GMEM_SPACE_MAX >> 20));
+		cli_error("--max-mem: '%s' is out of range (0..%llu MiB)", v,
+			  (unsigned long long)(GMEM_SPACE_MAX >> 20));
 		return -1;
 	}
 	if (!*mb)
@@ -304,40 +317,100 @@ int cli_max_mem(const char *v, uint64_t *mb)
 	return 0;
 }
 
+/* perf's parse-options, as far as rvpmu's tables need it: a long option
+ * by its full name or an unambiguous prefix ("--rep" for --repeat), its
+ * value after '=' or in the next argument; one-letter options alone or
+ * clustered ("-ddd", "-qv"), a value option's value being the rest of
+ * the argument taken as it stands ("-x=" is '=') or the next argument. */
+static int takes_value(const struct cli_opt *o, const char *shown, char **argv, int argc, int *i,
+		       const char **val)
+{
+	if (!o->arg)
+		return 0;
+	if (*i >= argc) {
+		cli_error("%s needs a value", shown);
+		return CLI_FAIL;
+	}
+	*val = argv[(*i)++];
+	return 0;
+}
+
+static int long_option(const struct cli_opt *opts, const char *a, int argc, char **argv, int *i,
+		       const char **val)
+{
+	size_t len = strcspn(a, "=");
+	int found = -1, exact = 0, ambiguous = 0;
+	for (int k = 0; opts[k].name; k++)
+		for (const char *n = opts[k].name; n; n = n == opts[k].name ? opts[k].alias : NULL) {
+			if (n[1] != '-' || strncmp(a, n, len))
+				continue;
+			if (!n[len]) {   /* the full name beats any abbreviation */
+				if (!exact)
+					found = k, exact = 1, ambiguous = 0;
+			} else if (!exact && found != k) {
+				ambiguous = found >= 0;
+				found = k;
+			}
+		}
+	if (ambiguous) {
+		cli_error("option '%.*s' is ambiguous (see 'rvpmu help %s')", (int)len, a, rvpmu_cmd);
+		return CLI_FAIL;
+	}
+	if (found < 0) {
+		cli_error("unknown option '%.*s' (see 'rvpmu help %s')", (int)len, a, rvpmu_cmd);
+		return CLI_FAIL;
+	}
+	if (a[len] == '=') {
+		if (!opts[found].arg) {
+			cli_error("option '%.*s' takes no value", (int)len, a);
+			return CLI_FAIL;
+		}
+		*val = a + len + 1;
+		return found;
+	}
+	return takes_value(&opts[found], a, argv, argc, i, val) ? CLI_FAIL : found;
+}
+
 int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv, int *i,
 	     const char **val)
 {
+	/* the letters of a cluster still to parse, and where they came from */
+	static const char *rest;
+	static char **rest_argv;
+	static int rest_i;
+	const char *s;
+	(void)cmd;   /* the subcommand running is rvpmu_cmd */
 	*val = NULL;
-	if (*i >= argc || argv[*i][0] != '-' || !argv[*i][1])
-		return CLI_DONE;
-	const char *a = argv[(*i)++];
-	if (!strcmp(a, "--"))
-		return CLI_DONE;
-	if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-		return CLI_HELP;
-	for (int k = 0; opts[k].name; k++) {
-		for (const char *n = opts[k].name; n; n = n == opts[k].name ? opts[k].alias : NULL) {
-			size_t len = strlen(n);
-			if (strncmp(a, n, len))
-				continue;
-			if (!a[len]) {
-				if (!opts[k].arg)
-					return k;
-				if (*i >= argc) {
-					fprintf(stderr, "rvpmu: %s: %s needs a value\n", cmd, a);
-					return CLI_FAIL;
-				}
-				*val = argv[(*i)++];
-				return k;
-			}
-			/* an attached value: --opt=V, or -xV for a one-letter option */
-			if (opts[k].arg && (a[len] == '=' || len == 2)) {
-				*val = a + len + (a[len] == '=');
-				return k;
-			}
-		}
+	if (rest && rest_argv == argv && rest_i == *i) {
+		s = rest;
+	} else {
+		if (*i >= argc || argv[*i][0] != '-' || !argv[*i][1])
+			return CLI_DONE;
+		const char *a = argv[(*i)++];
+		if (!strcmp(a, "--"))
+			return CLI_DONE;
+		if (!strcmp(a, "--help"))
+			return CLI_HELP;
+		if (a[1] == '-')
+			return long_option(opts, a, argc, argv, i, val);
+		s = a + 1;
 	}
-	fprintf(stderr, "rvpmu: %s: unknown option '%s' (see 'rvpmu help %s')\n", cmd, a, cmd);
+	rest = NULL;
+	for (int k = 0; opts[k].name; k++)
+		for (const char *n = opts[k].name; n; n = n == opts[k].name ? opts[k].alias : NULL) {
+			if (n[1] != *s || n[2])
+				continue;
+			if (opts[k].arg && s[1]) {
+				*val = s + 1;
+				return k;
+			}
+			if (!opts[k].arg && s[1])   /* more letters of the cluster */
+				rest = s + 1, rest_argv = argv, rest_i = *i;
+			return takes_value(&opts[k], n, argv, argc, i, val) ? CLI_FAIL : k;
+		}
+	if (*s == 'h')
+		return CLI_HELP;
+	cli_error("unknown option '-%c' (see 'rvpmu help %s')", *s, rvpmu_cmd);
 	return CLI_FAIL;
 }
 
@@ -370,8 +443,9 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
+		rvpmu_cmd = "help";
 		if (!find(argv[2]))
-			return cli_error("help: unknown command '%s'", argv[2]);
+			return cli_error("unknown command '%s'", argv[2]);
 		cli_usage(argv[2], stdout);
 		return 0;
 	}
@@ -380,5 +454,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rvpmu: unknown command '%s' (see 'rvpmu --help')\n", cmd);
 		return 2;
 	}
+	rvpmu_cmd = s->name;
 	return cli_interrupt_exit(s->main(argc - 1, argv + 1));
 }

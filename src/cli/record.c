@@ -30,10 +30,10 @@ static int parse_branch_filter(const char *v, uint64_t *out)
 			k++;
 		if (k == sizeof(f) / sizeof(f[0])) {
 			if ((n == 1 && *p == 'k') || (n == 2 && !strncmp(p, "hv", 2)))
-				fprintf(stderr, "rvpmu: record: -j %.*s: a user-mode program has only u "
+				fprintf(stderr, "rvpmu record: -j %.*s: a user-mode program has only u "
 						"branches\n", (int)n, p);
 			else
-				fprintf(stderr, "rvpmu: record: -j '%.*s': unknown branch filter (use any, "
+				fprintf(stderr, "rvpmu record: -j '%.*s': unknown branch filter (use any, "
 						"any_call, any_ret, ind_call, call, cond, ind_jmp, u)\n", (int)n, p);
 			return 2;
 		}
@@ -56,10 +56,10 @@ int cmd_record(int argc, char **argv)
 	static struct cli_events events;
 	const char *profile = "virt";
 	static const struct cli_opt opts[] = {
-		{"-e", NULL, 1}, {"-c", NULL, 1}, {"-F", NULL, 1}, {"-o", NULL, 1},
+		{"-e", "--event", 1}, {"-c", "--count", 1}, {"-F", "--freq", 1}, {"-o", "--output", 1},
 		{"--profile", NULL, 1}, {"--max-insns", NULL, 1}, {"--max-mem", NULL, 1},
 		{"--call-graph", NULL, 1},
-		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", NULL, 0},
+		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", "--branch-any", 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_MAX_MEM, O_CALL_GRAPH, O_FILTER,
@@ -90,14 +90,14 @@ int cmd_record(int argc, char **argv)
 		case O_CALL_GRAPH:
 			/* perf's fp and rvpmu's ctr (CTR call records); implies -g */
 			if (strcmp(v, "fp") && strcmp(v, "ctr"))
-				return cli_error("record: --call-graph '%s': use fp or ctr", v);
+				return cli_error("--call-graph '%s': use fp or ctr", v);
 			o.callchain = 1;
 			o.callchain_ctr = !strcmp(v, "ctr");
 			break;
 		case O_FILTER:
 			/* perf refuses a second list rather than drop one */
 			if (o.branch_filter)
-				return cli_error("record: -j given twice: put every branch filter "
+				return cli_error("-j given twice: put every branch filter "
 						 "in one list (-j %s,...)", v);
 			if (parse_branch_filter(v, &o.branch_filter))
 				return 2;
@@ -109,7 +109,7 @@ int cmd_record(int argc, char **argv)
 			if (cli_parse_count(opts[k].name, v, &n))
 				return 2;
 			if (!n)
-				return cli_error("record: %s must be positive", opts[k].name);
+				return cli_error("%s must be positive", opts[k].name);
 			if (k == O_PERIOD)
 				o.period = n, o.freq = 0;
 			else
@@ -126,14 +126,14 @@ int cmd_record(int argc, char **argv)
 	if (end >= 0)
 		return end;
 	if (i >= argc) {
-		fprintf(stderr, "rvpmu: record: no program given (see 'rvpmu help record')\n");
+		fprintf(stderr, "rvpmu record: no program given (see 'rvpmu help record')\n");
 		return 2;
 	}
 	if (profile_load(profile, &prof, err, sizeof(err)))
 		return cli_error("%s", err);
 	o.prof = &prof;
 	if (o.freq > prof.clock_hz)
-		return cli_error("record: -F is above the core's clock%s", "");
+		return cli_error("-F is above the core's clock");
 	if ((o.nev = cli_events("record", &events, "cycles", &prof, o.ev)) < 0)
 		return 2;
 	progress_begin("record", lo.max_insns, quiet);
@@ -149,41 +149,32 @@ int cmd_record(int argc, char **argv)
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = {.input = "perf.data"};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_usage("report", stdout);
-			return 0;
-		}
-		if (!strcmp(a, "--stdio"))
-			continue;  /* the only interface */
-		if (!strcmp(a, "--folded")) {
-			o.folded = 1;
-			continue;
-		}
-		if (!strcmp(a, "--branch")) {
-			o.branch = 1;
-			continue;
-		}
-		int takes = !strcmp(a, "-i") || !strcmp(a, "--input") || !strcmp(a, "--sort") ||
-			    !strcmp(a, "-s") || !strcmp(a, "--flamegraph") || !strcmp(a, "--symfs");
-		if (!takes)
-			return cli_error("report: unknown option or argument '%s' (see 'rvpmu help report')", a);
-		if (i + 1 >= argc)
-			return cli_error("report: %s needs a value", a);
-		const char *v = argv[++i];
-		if (!strcmp(a, "-i") || !strcmp(a, "--input")) {
-			o.input = v;
-		} else if (!strcmp(a, "--flamegraph")) {
-			o.flamegraph = v;
-		} else if (!strcmp(a, "--symfs")) {
-			o.symfs = v;
-		} else {
-			int s = report_parse_sort(v);
-			if (s < 0)
-				return cli_error("report: --sort '%s': use sym, dso or srcline", v);
+	static const struct cli_opt opts[] = {
+		{"-i", "--input", 1}, {"-s", "--sort", 1}, {"--flamegraph", NULL, 1}, {"--symfs", NULL, 1},
+		{"--stdio", NULL, 0}, {"--folded", NULL, 0}, {"--branch", NULL, 0}, {NULL, NULL, 0},
+	};
+	enum { O_INPUT, O_SORT, O_FLAMEGRAPH, O_SYMFS, O_STDIO, O_FOLDED, O_BRANCH };
+	const char *v;
+	int i = 1, k, s;
+	while ((k = cli_next("report", opts, argc, argv, &i, &v)) >= 0) {
+		switch (k) {
+		case O_INPUT: o.input = v; break;
+		case O_FLAMEGRAPH: o.flamegraph = v; break;
+		case O_SYMFS: o.symfs = v; break;
+		case O_STDIO: break;  /* the only interface */
+		case O_FOLDED: o.folded = 1; break;
+		case O_BRANCH: o.branch = 1; break;
+		case O_SORT:
+			if ((s = report_parse_sort(v)) < 0)
+				return cli_error("--sort '%s': use sym, dso or srcline", v);
 			o.sort = (enum report_sort)s;
+			break;
 		}
 	}
+	int end = cli_end("report", k);
+	if (end >= 0)
+		return end;
+	if (i < argc)
+		return cli_error("unexpected argument '%s' (see 'rvpmu help report')", argv[i]);
 	return report_main(&o);
 }

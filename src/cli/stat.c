@@ -20,7 +20,8 @@ int cmd_stat(int argc, char **argv)
 	static struct cli_events events;
 	const char *outfile = NULL, *profile = "virt";
 	static const struct cli_opt opts[] = {
-		{"-e", "--event", 1}, {"-x", NULL, 1}, {"-o", NULL, 1}, {"-r", NULL, 1},
+		{"-e", "--event", 1}, {"-x", "--field-separator", 1}, {"-o", "--output", 1},
+		{"-r", "--repeat", 1},
 		{"--max-insns", NULL, 1}, {"--max-mem", NULL, 1}, {"--profile", NULL, 1}, {"--mux-interval", NULL, 1},
 		{"--user-counters", NULL, 1}, {"-j", "--json", 0}, {"--json-output", NULL, 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
@@ -42,7 +43,7 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case O_CSV:
 			if (!*v)
-				return cli_error("stat: -x needs a separator%s", "");
+				return cli_error("-x needs a separator");
 			o.csv_sep = v;
 			break;
 		case O_OUT: outfile = v; break;
@@ -51,13 +52,13 @@ int cmd_stat(int argc, char **argv)
 			if (cli_parse_count("--mux-interval", v, &o.mux_interval))
 				return 2;
 			if (!o.mux_interval)
-				return cli_error("stat: --mux-interval: '%s' must be at least 1 cycle", v);
+				return cli_error("--mux-interval: '%s' must be at least 1 cycle", v);
 			break;
 		case O_REPEAT:
 			if (cli_parse_count("-r", v, &n))
 				return 2;
 			if (!n || n > 1000)
-				return cli_error("stat: -r: '%s' is out of range (1..1000)", v);
+				return cli_error("-r: '%s' is out of range (1..1000)", v);
 			o.repeat = (unsigned)n;
 			break;
 		case O_MAX_INSNS:
@@ -82,9 +83,9 @@ int cmd_stat(int argc, char **argv)
 	if (end >= 0)
 		return end;
 	if (o.json && o.csv_sep)
-		return cli_error("stat: -x and -j cannot be used together%s", "");
+		return cli_error("-x and -j cannot be used together");
 	if (i >= argc) {
-		fprintf(stderr, "rvpmu: stat: no program given (see 'rvpmu help stat')\n");
+		fprintf(stderr, "rvpmu stat: no program given (see 'rvpmu help stat')\n");
 		return 2;
 	}
 	if (profile_load(profile, &prof, err, sizeof(err)))
@@ -96,7 +97,7 @@ int cmd_stat(int argc, char **argv)
 	struct outfile of;
 	if (outfile) {
 		if (outfile_open(&of, outfile, 0, err, sizeof(err)))
-			return cli_error("stat: %s", err);
+			return cli_error("%s", err);
 		o.out = of.f;
 	}
 	progress_begin("stat", lo.max_insns, quiet);
@@ -111,7 +112,7 @@ int cmd_stat(int argc, char **argv)
 		return 1;
 	}
 	if (outfile && outfile_commit(&of, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: stat: %s\n", err);
+		fprintf(stderr, "rvpmu stat: %s\n", err);
 		status = status ? status : 1;
 	}
 	return status;
@@ -119,17 +120,18 @@ int cmd_stat(int argc, char **argv)
 
 int cmd_list(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		cli_usage("list", stdout);
-		return 0;
-	}
+	static const struct cli_opt opts[] = {{"--profile", NULL, 1}, {NULL, NULL, 0}};
 	static struct profile prof;
 	char err[512];
-	const char *name = "virt";
-	if (argc > 2 && !strcmp(argv[1], "--profile"))
-		name = argv[2], argc -= 2, argv += 2;
-	if (argc > 1)
-		return cli_error("list: unexpected argument '%s'", argv[1]);
+	const char *name = "virt", *v;
+	int i = 1, k;
+	while ((k = cli_next("list", opts, argc, argv, &i, &v)) >= 0)
+		name = v;   /* --profile */
+	int end = cli_end("list", k);
+	if (end >= 0)
+		return end;
+	if (i < argc)
+		return cli_error("unexpected argument '%s'", argv[i]);
 	if (profile_load(name, &prof, err, sizeof(err)))
 		return cli_error("%s", err);
 	evspec_list(stdout, &prof);

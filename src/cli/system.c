@@ -47,7 +47,7 @@ int cmd_system(int argc, char **argv)
 				return cli_error("-m: '%s' is out of range (at least 1 MiB)", v);
 			/* RAM is host memory the guest may touch all of: it must fit */
 			if (host_mb && o.ram_mb > host_mb) {
-				fprintf(stderr, "rvpmu: system: -m %s: more than this host's %llu MiB of memory\n",
+				fprintf(stderr, "rvpmu system: -m %s: more than this host's %llu MiB of memory\n",
 					v, (unsigned long long)host_mb);
 				return 2;
 			}
@@ -56,7 +56,7 @@ int cmd_system(int argc, char **argv)
 			if (cli_parse_count("--max-insns", v, &o.max_insns))
 				return 2;
 			if (!o.max_insns)
-				return cli_error("--max-insns must be positive%s", "");
+				return cli_error("--max-insns must be positive");
 			break;
 		case O_TRACE_SBI: o.sbi_trace = 1; break;
 		case O_NO_SNAPSHOT: o.sbi_no_snapshot = 1; break;
@@ -68,14 +68,14 @@ int cmd_system(int argc, char **argv)
 	if (end >= 0)
 		return end;
 	if (i < argc)   /* the image is --kernel's: nothing else is positional */
-		return cli_error("system: unexpected argument '%s'", argv[i]);
+		return cli_error("unexpected argument '%s'", argv[i]);
 	o.bios = bios;
 	if (!o.kernel)
-		return cli_error("system: no --kernel given%s", "");
+		return cli_error("no --kernel given");
 
 	static struct machine m;
 	if (machine_init(&m, &o, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: %s\n", err);
+		fprintf(stderr, "rvpmu system: %s\n", err);
 		machine_free(&m);
 		return 1;
 	}
@@ -86,7 +86,7 @@ int cmd_system(int argc, char **argv)
 		if (f && fclose(f))
 			ok = 0;
 		machine_free(&m);
-		return ok ? 0 : cli_error("system: cannot write '%s'", dump_dtb);
+		return ok ? 0 : cli_error("cannot write '%s'", dump_dtb);
 	}
 	/* the UART reads stdin (a terminal goes raw until the run ends) */
 	console_start(&m, STDIN_FILENO);

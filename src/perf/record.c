@@ -271,7 +271,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	memset(&r, 0, sizeof(r));
 	r.o = o;
 	if (!o->prof->pmu.sscofpmf) {
-		fprintf(stderr, "rvpmu: record: the %s core has no Sscofpmf, so its counters cannot "
+		fprintf(stderr, "rvpmu record: the %s core has no Sscofpmf, so its counters cannot "
 				"interrupt on overflow (rvpmu stat still counts)\n", o->prof->name);
 		return 1;
 	}
@@ -288,7 +288,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	for (int i = 0; i < o->nev; i++) {
 		if (session_config(&r.ss, &o->ev[i], 0, &r.c[i].idx, &r.c[i].csr) != SBI_SUCCESS ||
 		    r.c[i].idx < 3) {
-			fprintf(stderr, "rvpmu: record: event '%s' cannot be sampled on the %s core\n",
+			fprintf(stderr, "rvpmu record: event '%s' cannot be sampled on the %s core\n",
 				o->ev[i].name, o->prof->name);
 			session_close(&r.ss);
 			return 1;
@@ -307,12 +307,12 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 		if (!o->branch_stack)
 			ctl |= CTRCTL_RASEMU;
 		else if (o->callchain && o->callchain_ctr)
-			fprintf(stderr, "rvpmu: record: warning: with -b, CTR records every transfer "
+			fprintf(stderr, "rvpmu record: warning: with -b, CTR records every transfer "
 					"(no RASEMU), so --call-graph ctr finds only the calls still in "
 					"its buffer\n");
 		if (!r.ss.h.ctr || hart_csr(&r.ss.h, PRIV_S, CTR_CSR_SCTRCTL, HART_CSR_WRITE, ctl, NULL) ||
 		    hart_csr(&r.ss.h, PRIV_S, CTR_CSR_SCTRCTL, HART_CSR_READ, 0, &got) || got != ctl) {
-			fprintf(stderr, "rvpmu: record: %s needs control transfer records (Smctr%s), "
+			fprintf(stderr, "rvpmu record: %s needs control transfer records (Smctr%s), "
 					"which the %s core does not have\n",
 				o->branch_stack ? "-b" : "--call-graph ctr",
 				o->branch_stack ? (o->branch_filter ? " with type filters" : "")
@@ -324,7 +324,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	if (o->trace) {
 		r.trace = fopen(o->trace, "w");
 		if (!r.trace) {
-			fprintf(stderr, "rvpmu: record: --trace %s: %s\n", o->trace, strerror(errno));
+			fprintf(stderr, "rvpmu record: --trace %s: %s\n", o->trace, strerror(errno));
 			session_close(&r.ss);
 			return 1;
 		}
@@ -344,7 +344,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	}
 	r.w = perfdata_create(o->output, pe, (unsigned)o->nev, argc, argv, err, sizeof(err));
 	if (!r.w) {
-		fprintf(stderr, "rvpmu: record: %s\n", err);
+		fprintf(stderr, "rvpmu record: %s\n", err);
 		if (r.trace)
 			fclose(r.trace);
 		session_close(&r.ss);
@@ -361,14 +361,14 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	hart_sync_pmu(&r.ss.h);
 	r.ss.h.trace = NULL;
 	if (r.trace && fclose(r.trace)) {
-		fprintf(stderr, "rvpmu: record: --trace %s: %s\n", o->trace, strerror(errno));
+		fprintf(stderr, "rvpmu record: --trace %s: %s\n", o->trace, strerror(errno));
 		status = status ? status : 1;
 	}
 	uint64_t n = perfdata_nsamples(r.w);
 	perfdata_exit(r.w, GUEST_PID, GUEST_PID, modelled_ns(&r));
 	struct stat st;
 	if (perfdata_close(r.w, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: record: %s\n", err);
+		fprintf(stderr, "rvpmu record: %s\n", err);
 		status = status ? status : 1;
 	} else {
 		/* perf record's closing line (its "Woken up N times" line counts

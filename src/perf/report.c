@@ -88,8 +88,8 @@ static struct sym_elf *dso_syms(struct ctx *c, const char *path)
 		for (char *p = err; *p; p++)
 			if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
 				*p = '?';
-		fprintf(stderr, other ? "rvpmu: report: warning: %s: its samples are not symbolised\n"
-				      : "rvpmu: report: no symbols for %s\n", err);
+		fprintf(stderr, other ? "rvpmu report: warning: %s: its samples are not symbolised\n"
+				      : "rvpmu report: no symbols for %s\n", err);
 	}
 	return d->sym;
 }
@@ -730,12 +730,12 @@ int report_main(const struct report_opts *o)
 	char err[512];
 	const char *in = o->input ? o->input : "perf.data";
 	if (perfdata_read(in, &f, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: %s\n", err);
+		fprintf(stderr, "rvpmu report: %s\n", err);
 		return 1;
 	}
 	int rc = report_file(o, &f, err, sizeof(err));
 	if (rc)
-		fprintf(stderr, "rvpmu: report: %s\n", err);
+		fprintf(stderr, "rvpmu report: %s\n", err);
 	perfdata_file_free(&f);
 	return rc ? 1 : 0;
 }

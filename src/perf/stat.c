@@ -210,7 +210,7 @@ static int check_groups(struct stat_state *st)
 				l += (size_t)snprintf(list + l, sizeof(list) - l, "%s%s", l ? ", " : "",
 						      counter_name(i, b, sizeof(b)));
 		int cnt = __builtin_popcountll(any);
-		fprintf(stderr, "rvpmu: stat: group %s does not fit on the %s core's counters at once: "
+		fprintf(stderr, "rvpmu stat: group %s does not fit on the %s core's counters at once: "
 				"its %d events %s %d counter%s (%s)\n",
 			name, o->prof->name, u->n, cnt < u->n ? "can use only" : "cannot share out the",
 			cnt, cnt == 1 ? "" : "s", list);
@@ -561,7 +561,7 @@ int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv,
 		if (r && (st.end - st.start != first.end - first.start ||
 			  memcmp(first.c, st.c, sizeof(st.c)))) {
 			/* the model is deterministic: a difference is a bug */
-			fprintf(stderr, "rvpmu: stat: run %u differs from run 1\n", r + 1);
+			fprintf(stderr, "rvpmu stat: run %u differs from run 1\n", r + 1);
 			return -1;
 		}
 	}

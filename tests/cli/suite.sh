@@ -48,10 +48,15 @@ nlines() { wc -l <"$1" | tr -d ' '; }
 has() { grep -q -i -E -e "$2" "$1"; }
 
 # bad NAME WORD ARGS...: an error: non-zero, not a crash, nothing on
-# stdout, exactly one stderr line starting "rvpmu:" (and naming WORD)
+# stdout, exactly one stderr line starting "rvpmu CMD: " for subcommand
+# CMD (the first of ARGS; "rvpmu: " for an unknown one), naming WORD
 bad() {
 	name=$1 word=$2
 	shift 2
+	case $1 in
+	run|stat|record|report|annotate|list|system|help) prefix="rvpmu $1: " ;;
+	*) prefix="rvpmu: " ;;
+	esac
 	rv "$@"
 	if [ "$rc" = 0 ]; then
 		no "$name" "exit 0, expected an error"
@@ -61,8 +66,8 @@ bad() {
 		no "$name" "wrote to stdout"
 	elif [ "$(nlines "$E")" != 1 ]; then
 		no "$name" "$(nlines "$E") stderr lines, expected one"
-	elif ! head -n 1 "$E" | grep -q '^rvpmu: '; then
-		no "$name" "error does not start with 'rvpmu: '"
+	elif [ "$(head -c ${#prefix} "$E")" != "$prefix" ]; then
+		no "$name" "error does not start with '$prefix'"
 	elif [ -n "$word" ] && ! grep -q -F -e "$word" "$E"; then
 		no "$name" "error does not name '$word'"
 	else

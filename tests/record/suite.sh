@@ -82,7 +82,7 @@ bad "unknown event" "unknown event" "$RVPMU" record -e cyclse "$out/hot"
 bad "no program" "no program" "$RVPMU" record
 bad "report: missing file" "no-such.data" "$RVPMU" report -i "$out/no-such.data"
 head -c 100 "$out/hot.data" > "$out/trunc.data"
-bad "report: truncated file" "rvpmu:" "$RVPMU" report -i "$out/trunc.data"
+bad "report: truncated file" "rvpmu report:" "$RVPMU" report -i "$out/trunc.data"
 bad "report: bad sort key" "use sym, dso or srcline" "$RVPMU" report --sort nope -i "$out/hot.data"
 bad "-j given twice" "-j given twice" "$RVPMU" record -j any_call -j u -o "$out/x.data" "$out/hot"
 

@@ -242,7 +242,7 @@ for cmd in stat record; do
 	done
 	"$RVPMU" $cmd -o /dev/full "$out/marked" 1000 >/dev/null 2>"$out/e.txt"
 	rc=$?
-	[ "$rc" = 1 ] && grep -qx "rvpmu: $cmd: /dev/full: No space left on device" "$out/e.txt" &&
+	[ "$rc" = 1 ] && grep -qx "rvpmu $cmd: /dev/full: No space left on device" "$out/e.txt" &&
 		pass "$cmd -o /dev/full: exit 1, the write error" || fail "$cmd -o /dev/full" "exit $rc: $(log)"
 done
 # record puts a new recording in place and keeps the one before as FILE.old
