@@ -213,6 +213,32 @@ ok|-e EV --json-output
 ok|-e EV -o /dev/null
 ok|-e EV --output=/dev/null
 ok|-e EV -- 
+ok|-e EV -I 100
+ok|-e EV -I 100 --interval-count 1
+ok|-e EV -d
+ok|-e EV -dd
+ok|-e EV -ddd
+ok|-e EV -dddd
+ok|-e EV -n
+ok|-e EV -v
+ok|-e EV -B
+ok|-e EV --no-big-num
+ok|-e EV --all-user
+ok|-e EV --all-kernel
+ok|-e EV -D 10
+ok|-e EV --delay=10
+ok|-e EV --append -o /dev/null
+ok|-e EV --metric-only
+ok|-e EV -r 2 --table
+ok|-e EV --timeout 100
+refused|-e EV --table
+refused|-e EV --timeout 5
+refused|-e EV --timeout 100 -I 100
+refused|-e EV --interval-count 2
+refused|-e EV -I x
+refused|-e EV -A
+refused|-e EV --no-aggr
+refused|-e EV --per-thread
 refused|-e=EV
 refused|-e EV --json-output=1
 refused|-e EV -r

@@ -11,6 +11,7 @@ cd "$(dirname "$0")" || exit 1
 : "${RVPMU:=$PWD/../../build/rvpmu}" "${BUILD:=$PWD/../../build}"
 out=$BUILD/tests/stat-perf
 mkdir -p "$out" golden || exit 1
+export PYTHONDONTWRITEBYTECODE=1   # check.py: nothing written beside it
 pass() { echo "PASS stat-perf $1"; }
 fail() { echo "FAIL stat-perf $1: $2"; }
 if [ ! -x "$RVPMU" ]; then
