@@ -106,7 +106,7 @@ long session_config(struct session *ss, const struct evspec *e, uint64_t extra_f
 			 (e->exclude_kernel ? SBI_CFG_SET_SINH : 0) |
 			 (e->exclude_user ? SBI_CFG_SET_UINH : 0);
 	uint64_t v, info;
-	if (!session_countable(ss, e))
+	if (e->software || !session_countable(ss, e))   /* the kernel counts those */
 		return SBI_ERR_NOT_SUPPORTED;
 	long r = session_sbi(ss, SBI_PMU_CFG_MATCH, 0, ss->cmask, flags, e->event_idx, e->event_data, &v);
 	if (r != SBI_SUCCESS)
