@@ -169,11 +169,18 @@ struct hart {
 	uint64_t time_hz;      /* modelled timebase, ticks per second */
 	uint64_t insn_hz;      /* modelled instructions per second */
 	uint64_t time_offset;  /* ticks added by WFI idling and mtime writes */
+	/* harts sharing mem (system mode's SMP): a ring through sharer,
+	 * NULL when alone; mem_borrowed: another hart of the ring owns it */
+	struct hart *sharer;
+	uint8_t mem_borrowed;
 
 	struct hart_storm storm;
 };
 
 int hart_init(struct hart *h);
+/* Set up h as another hart over owner's memory (a hart of the same
+ * machine): a store by one drops what any of them decoded there. */
+void hart_init_sharing(struct hart *h, struct hart *owner);
 /* Reset into M-mode with the privileged architecture enabled. */
 void hart_reset_system(struct hart *h, uint64_t pc);
 void hart_free(struct hart *h);
@@ -225,6 +232,9 @@ uint64_t hart_horizon(struct hart *h);
 /* Set mip.LCOFIP once the skid after an overflow has retired. */
 void hart_deliver_lcofi(struct hart *h);
 
+/* What SFENCE.VMA with rs1 = rs2 = x0 does: every cached translation of
+ * h goes (its own soft TLB and the models' TLBs). */
+void hart_sfence_vma(struct hart *h);
 /* Take exception cause (or interrupt when irq) with tval at h->pc, with
  * medeleg/mideleg delegation (Privileged ISA, "Trap delegation"). */
 void hart_take_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq);

@@ -1,5 +1,5 @@
-/* A QEMU-virt-compatible machine: one hart, RAM at 0x80000000 and the
- * virt memory map's devices. */
+/* A QEMU-virt-compatible machine: 1 to 8 harts over one memory, RAM at
+ * 0x80000000 and the virt memory map's devices. */
 #ifndef RVPMU_MACHINE_H
 #define RVPMU_MACHINE_H
 #include <stdint.h>
@@ -21,8 +21,9 @@
 #define VIRT_DRAM_BASE  0x80000000ull
 
 /* Device-tree phandles of the interrupt controllers. */
-#define CPU_INTC_PHANDLE 1
-#define PLIC_PHANDLE     2
+#define PLIC_PHANDLE     1
+#define CPU_INTC_PHANDLE 2   /* hart i's: CPU_INTC_PHANDLE + i */
+#define CPU_PHANDLE      0x20 /* cpu@i: CPU_PHANDLE + i */
 
 struct machine_opts {
 	const char *bios;        /* "none", "builtin" (default) */
@@ -38,9 +39,13 @@ struct machine_opts {
 	int sbi_no_snapshot;     /* built-in SBI: no PMU snapshot (FID 7) */
 	int no_uarch;            /* the profile's PMU without its models */
 	const char *dtb;         /* a device tree file instead of rvpmu's */
-	/* Called before each run of the hart (NULL: none): how many
-	 * instructions may run before the next call, 0 = no limit. */
-	uint64_t (*tick)(void *ctx, struct hart *h);
+	unsigned smp;            /* harts, 1..MACHINE_MAX_HARTS (0 = 1) */
+	uint64_t quantum;        /* instructions a hart runs before the next
+	                            hart's turn (0 = MACHINE_QUANTUM) */
+	/* Called before each run of a hart (NULL: none) with the
+	 * instructions all harts have retired: how many may run before the
+	 * next call, 0 = no limit. */
+	uint64_t (*tick)(void *ctx, uint64_t insns);
 	void *tick_ctx;
 	/* A signal handler's flag (NULL: none): once it holds a signal
 	 * number, machine_run returns 128 + that number at its next check
@@ -52,6 +57,11 @@ struct machine_opts {
 /* The most instructions one run of the hart retires between machine_run's
  * checks (the stop flag among them). */
 #define MACHINE_RUN_CHUNK (1ull << 22)
+
+#define MACHINE_MAX_HARTS 8
+/* The default turn of each hart when there are several: 10,000
+ * instructions, 10 us of modelled time at 1 GHz (see sched.c). */
+#define MACHINE_QUANTUM 10000
 
 /* ns16550a: transmit (always ready), a 16-byte receive FIFO the console
  * fills, the receive-data and THR-empty interrupts, loopback, and the
@@ -66,12 +76,12 @@ struct uart {
 };
 
 /* SiFive PLIC as on QEMU 7.2 virt: sources 1..96 (its riscv,ndev), 3
- * priority bits, context 0 = hart 0 M-mode (MEIP), context 1 = hart 0
- * S-mode (SEIP). Sources are level-triggered: pending follows the line
+ * priority bits, context 2i = hart i M-mode (MEIP), context 2i+1 = hart
+ * i S-mode (SEIP). Sources are level-triggered: pending follows the line
  * while the source is not claimed. */
 #define PLIC_NDEV  96
 #define PLIC_WORDS 4             /* 32-bit words of source bits (0..127) */
-#define PLIC_NCTX  2
+#define PLIC_NCTX  (2 * MACHINE_MAX_HARTS)
 struct plic {
 	uint32_t prio[PLIC_NDEV + 1];
 	uint32_t level[PLIC_WORDS], claimed[PLIC_WORDS];
@@ -91,13 +101,19 @@ struct console {
 	uint8_t buf[CONSOLE_BUF];
 };
 
+/* ACLINT MSWI and MTIMER as the SiFive CLINT lays them out: one msip and
+ * one mtimecmp per hart. */
 struct clint {
-	uint32_t msip;
-	uint64_t mtimecmp;
+	uint32_t msip[MACHINE_MAX_HARTS];
+	uint64_t mtimecmp[MACHINE_MAX_HARTS];
 };
 
 struct machine {
-	struct hart hart;
+	struct hart hart[MACHINE_MAX_HARTS];   /* mhartid = index */
+	unsigned nharts;
+	/* the hart whose loads, stores and firmware calls are being done:
+	 * what a device access comes from */
+	struct hart *cur;
 	struct machine_opts o;
 	struct uart uart;
 	struct clint clint;
@@ -107,15 +123,17 @@ struct machine {
 	int exit_code;
 	int reset;               /* the finisher asked for a reset */
 	int builtin_sbi;         /* the built-in firmware owns M-mode */
-	int sbi_wfi;             /* HSM retentive suspend: wait like WFI */
-	struct sbi_state sbi;
+	/* the built-in firmware's state of each hart: its PMU, and HSM */
+	struct sbi_state sbi[MACHINE_MAX_HARTS];
+	struct sbi_hart sbih[MACHINE_MAX_HARTS];
 	uint64_t dtb_addr;
 	uint64_t initrd_start, initrd_end;
 };
 
 enum {
 	MACHINE_EXIT_MAX_INSNS = 124,   /* --max-insns reached */
-	MACHINE_EXIT_HANG = 125,        /* WFI with nothing that can wake it */
+	MACHINE_EXIT_HANG = 125,        /* every hart waits (WFI or stopped)
+	                                   with nothing that can wake one */
 	MACHINE_EXIT_TRAP_STORM = HART_EXIT_TRAP_STORM,   /* 123: see hart_storm_enter */
 };
 
@@ -123,6 +141,9 @@ enum {
 int machine_init(struct machine *m, const struct machine_opts *o, char *err, size_t errlen);
 /* Run until the finisher ends the run; returns the exit status. */
 int machine_run(struct machine *m);
+/* Reset the machine and load its images again (the finisher's or SBI
+ * SRST's reset): 0, or -1 with a message. */
+int machine_reboot(struct machine *m, char *err, size_t errlen);
 void machine_free(struct machine *m);
 
 /* The memory map: one row per region creates the device (mmio access,
@@ -151,15 +172,23 @@ unsigned uart_rx_room(const struct uart *u);
 void uart_rx_push(struct uart *u, uint8_t c);
 int clint_access(struct machine *m, uint64_t off, unsigned size, uint64_t *val, int write);
 int clint_dt(void *fdt, const struct machine *m);
-/* mip lines driven by the CLINT at the current time (MTIP, MSIP). */
-uint64_t clint_mip(const struct machine *m);
+/* mip lines the CLINT drives on hart h at its current time (MTIP, MSIP). */
+uint64_t clint_mip(const struct machine *m, const struct hart *h);
 int plic_access(struct machine *m, uint64_t off, unsigned size, uint64_t *val, int write);
 int plic_dt(void *fdt, const struct machine *m);
 void plic_set_level(struct plic *p, unsigned src, int level);
-/* mip lines driven by the PLIC (MEIP from context 0, SEIP from 1). */
-uint64_t plic_mip(const struct plic *p);
-/* Every device line: what the hart sees in mip_hw. */
-uint64_t machine_irq_lines(struct machine *m);
+/* mip lines the PLIC drives on hart i (MEIP from context 2i, SEIP from
+ * 2i+1). */
+uint64_t plic_mip(const struct plic *p, unsigned i);
+/* Every device line to hart h: what it sees in mip_hw. */
+uint64_t machine_irq_lines(struct machine *m, const struct hart *h);
+/* Instructions all harts have retired. */
+uint64_t machine_insns(const struct machine *m);
+/* The index of h among m's harts (its mhartid). */
+static inline unsigned machine_hart_index(const struct machine *m, const struct hart *h)
+{
+	return (unsigned)(h - m->hart);
+}
 
 /* Host console (src/platform/console.c). console_start takes input from
  * fd (a terminal goes raw until console_stop or exit, and prints the

@@ -22,6 +22,8 @@ struct evspec {
 	int weak;               /* the group is perf's :W: split it when it cannot fit */
 	int software;           /* counted by rvpmu's kernel, not the PMU: */
 	unsigned sw_id;         /* PERF_COUNT_SW_*, or EVSPEC_DURATION */
+	int sample_read;        /* group modifier S: the leader samples, the
+				   others are read with its samples */
 };
 /* perf's duration_time tool event: the modelled wall time, ns. */
 #define EVSPEC_DURATION 100
@@ -138,7 +140,13 @@ struct record_opts {
 	int callchain_ctr;      /* --call-graph ctr: chains from CTR calls */
 	uint64_t branch_filter; /* -j: PERF_SAMPLE_BRANCH_* bits, 0 = any */
 	const char *trace;      /* --trace: retire-order trace file, or NULL */
-	const char *output;
+	int callchain_dwarf;    /* --call-graph dwarf: user registers and stack */
+	uint32_t stack_dump;    /* its stack bytes per sample */
+	uint64_t delay_ms;      /* -D: sampling starts after this much modelled time */
+	int switch_signal;      /* --switch-output: a new file at each SIGUSR2 */
+	uint64_t switch_size;   /* --switch-output=SIZE: ... when a file has SIZE bytes */
+	uint64_t switch_ms;     /* --switch-output=TIME: ... every TIME of modelled time */
+	const char *output;     /* "-": perf's pipe format on standard output */
 	const struct profile *prof;
 	int models;
 };

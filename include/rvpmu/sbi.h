@@ -47,16 +47,43 @@ struct sbi_state {
 	uint64_t fw_events[SBI_FW_EVENT_MAX];  /* occurrences since boot */
 };
 
-/* Set up M-mode state (delegation, counter enables) and enter the S-mode
- * payload at entry with a0 = hartid, a1 = dtb. */
+/* HSM states (SBI spec, "Hart State Management Extension"). */
+enum sbi_hsm_state {
+	SBI_HSM_STARTED, SBI_HSM_STOPPED, SBI_HSM_START_PENDING, SBI_HSM_STOP_PENDING,
+	SBI_HSM_SUSPENDED, SBI_HSM_SUSPEND_PENDING, SBI_HSM_RESUME_PENDING,
+};
+
+/* The kinds of remote fence asked of a hart, done when its software
+ * interrupt comes (RFENCE extension, as OpenSBI does them through IPIs),
+ * in the order of the RFENCE function ids. */
+enum { SBI_RFENCE_I, SBI_RFENCE_VMA, SBI_RFENCE_VMA_ASID, SBI_RFENCE_KINDS };
+
+/* The firmware's view of one hart besides its PMU. */
+struct sbi_hart {
+	enum sbi_hsm_state hsm;
+	uint64_t start_addr, opaque;   /* hart_start and non-retentive suspend */
+	int suspended;                 /* waits in hart_suspend: 1 retentive,
+	                                  2 non-retentive */
+	uint32_t rfence[SBI_RFENCE_KINDS];   /* requests of each kind not
+	                                        done yet */
+	int ipi;                       /* an S software interrupt to raise */
+};
+
+struct hart;
+/* Set up M-mode state (delegation, counter enables) on every hart and
+ * enter the S-mode payload at entry on hart 0 with a0 = hartid, a1 =
+ * dtb; the other harts are STOPPED until hart_start. */
 void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb);
-/* A trap that targets M-mode: the firmware handles it (SBI call, timer,
- * software interrupt, or redirect to S) and returns to S or U. */
-void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq);
+/* A trap of hart h that targets M-mode: the firmware handles it (SBI
+ * call, timer, software interrupt, or redirect to S) and returns to S or
+ * U. */
+void sbi_trap(struct machine *m, struct hart *h, uint64_t cause, uint64_t tval, int irq);
+/* Can hart h run (not stopped, not suspended)? HSM moves a hart whose
+ * start or resume is pending into S-mode here. */
+int sbi_hart_runs(struct machine *m, struct hart *h);
 
 /* The PMU extension on one hart: what an ecall with EID 0x504D55 does.
  * User mode's host tool calls it directly, as Linux's driver would ecall. */
-struct hart;
 long sbi_pmu_call(struct sbi_state *s, struct hart *h, unsigned fid, const uint64_t *a,
 		  uint64_t *value);
 void sbi_pmu_init(struct sbi_state *s, struct hart *h);

@@ -116,53 +116,92 @@ static const struct subcommand {
 	 "\n"
 	 "options:\n"
 	 "  -e, --event LIST   events to sample (default cycles; see 'rvpmu list';\n"
-	 "                     several -e: every list)\n"
+	 "                     several -e: every list); {a,b}:S samples the leader\n"
+	 "                     and reads the group's counts with each sample\n"
 	 "  -c, --count PERIOD one sample every PERIOD events\n"
-	 "  -F, --freq FREQ    about FREQ samples per modelled second (default 4000;\n"
-	 "                     a fixed period of clock/FREQ events)\n"
+	 "  -F, --freq FREQ|max  about FREQ samples per modelled second (default\n"
+	 "                     4000; a fixed period of clock/FREQ events; max: 100000)\n"
 	 "  -g                 record call chains (frame pointers)\n"
+	 "  --call-graph fp|dwarf[,SIZE]|ctr\n"
+	 "                     call chains from frame pointers (fp, as -g), from\n"
+	 "                     the user registers and SIZE bytes of stack (dwarf,\n"
+	 "                     default 8192; rvpmu report unwinds them with the\n"
+	 "                     ELF's CFI) or from CTR's call records (ctr)\n"
 	 "  -b, --branch-any   record the branch stack of each sample from the\n"
 	 "                     core's control transfer records (Smctr)\n"
-	 "  --call-graph fp|ctr  call chains from frame pointers (fp, as -g) or\n"
-	 "                     from CTR's call records (ctr: RASEMU, for code\n"
-	 "                     built without frame pointers)\n"
 	 "  -j, --branch-filter FILTERS\n"
 	 "                     -b with perf's branch filters (any, any_call,\n"
 	 "                     any_ret, ind_call, call, cond, ind_jmp, u) as CTR\n"
 	 "                     type inhibits\n"
+	 "  -D, --delay MSEC   start sampling after MSEC of modelled time\n"
+	 "  -T, --timestamp    (samples always carry their modelled time)\n"
+	 "  --switch-output[=signal|SIZE|TIME]\n"
+	 "                     a new file FILE.<timestamp> on SIGUSR2 (signal, the\n"
+	 "                     default), when a file has SIZE bytes (10M) or every\n"
+	 "                     TIME of modelled time (30s)\n"
 	 "  --trace FILE       debugging: write every retired instruction (pc,\n"
 	 "                     what each sampled counter gained) and every sample\n"
 	 "  -o, --output FILE  output file (default perf.data), in place once\n"
-	 "                     complete; the one it replaces becomes FILE.old\n"
+	 "                     complete; the one it replaces becomes FILE.old; -:\n"
+	 "                     perf's pipe format on stdout (the program's stdout\n"
+	 "                     goes to stderr)\n"
 	 "  --profile P        core profile (default virt; needs Sscofpmf)\n"
 	 "  --no-uarch        no cache/TLB/predictor/timing models\n"
 	 "  --no-jit           no block translation (as rvpmu run)\n"
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
 	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"},
-	{"report", cmd_report, "show where the samples of a perf.data file are",
-	 "usage: rvpmu report [-i FILE] [-s, --sort sym|dso|srcline] [--stdio]\n"
-	 "                    [--folded] [--flamegraph FILE.svg] [--symfs DIR]\n"
-	 "                    [--branch]\n"
+	{"report", cmd_report, "show where the samples of a perf.data file are (as perf report)",
+	 "usage: rvpmu report [options]\n"
 	 "\n"
-	 "Read perf.data (rvpmu's or perf's) and print the samples by symbol, file\n"
-	 "or source line; --folded prints folded stacks, --flamegraph writes a\n"
-	 "self-contained SVG flame graph; --branch prints the hottest branch edges\n"
-	 "and estimated basic-block counts from the branch stacks (record -b).\n"
-	 "-i, --input FILE is the perf.data file (default perf.data).\n"},
-	{"annotate", cmd_annotate, "show a function's instructions with their samples",
-	 "usage: rvpmu annotate [-i FILE] [--symfs DIR] [--stdio] [--no-source]\n"
-	 "                      [-s] SYMBOL\n"
-	 "\n"
-	 "Read perf.data (rvpmu's or perf's), find the function SYMBOL in the sampled\n"
-	 "ELF and list its instructions, disassembled as objdump -d does, each with\n"
-	 "the samples that landed on it and their share of the function's samples\n"
-	 "(as perf annotate --stdio). With DWARF line information the source lines\n"
-	 "appear between the instructions. One listing per sampled event.\n"
+	 "Read perf.data (rvpmu's or perf's) and print perf report --stdio's table:\n"
+	 "Overhead, Command, Shared Object and Symbol by default; with call chains\n"
+	 "(record -g, --call-graph) the Children and Self columns and a call graph\n"
+	 "under each entry, as perf. --folded prints folded stacks, --flamegraph\n"
+	 "writes a self-contained SVG flame graph, --branch prints the hottest\n"
+	 "branch edges and estimated basic-block counts (record -b).\n"
 	 "\n"
 	 "options:\n"
-	 "  -i, --input FILE   the perf.data file (default perf.data)\n"
-	 "  -s, --symbol SYMBOL  the function (or SYMBOL without -s)\n"
+	 "  -i, --input FILE   the perf.data file (default perf.data; - reads stdin,\n"
+	 "                     as written by 'rvpmu record -o -')\n"
+	 "  -s, --sort KEYS    comm, pid, tid, dso, sym, srcline, cpu, symoff\n"
+	 "                     (default comm,dso,sym)\n"
+	 "  -F, --fields LIST  output columns: overhead, overhead_children, sample,\n"
+	 "                     period and sort keys\n"
+	 "  -n, --show-nr-samples  a Samples column\n"
+	 "  -g, --call-graph [graph|none|caller|callee|folded|PERCENT,...]\n"
+	 "                     call graphs (default graph,0.5 when the file has chains;\n"
+	 "                     caller order in children mode, callee without)\n"
+	 "  --children, --no-children  cumulate callees' samples (perf's default\n"
+	 "                     with call chains) or not\n"
+	 "  --percent-limit P  hide entries (and graph branches) under P percent\n"
+	 "  --comms, -c LIST   only these commands\n"
+	 "  --dsos, -d LIST    only these files\n"
+	 "  --symbols, -S LIST only these symbols\n"
+	 "  --header           the file's header first; --header-only: just it\n"
+	 "  -q, --quiet        no comment lines\n"
+	 "  --max-stack N      at most N frames of each chain (default 127)\n"
+	 "  --no-demangle      C++ and Rust names as in the symbol table\n"
+	 "  --symfs DIR        look for the mapped files under DIR\n"
+	 "  --stdio            plain text output (the only kind)\n"
+	 "  --folded, --flamegraph FILE.svg, --branch   (see above)\n"
+	 "  -h, --help         show this help\n"},
+	{"annotate", cmd_annotate, "show a function's instructions with their samples",
+	 "usage: rvpmu annotate [options] [SYMBOL]\n"
+	 "\n"
+	 "Read perf.data (rvpmu's or perf's), find the function SYMBOL (its name in\n"
+	 "the symbol table, or demangled) in the sampled ELF and list its\n"
+	 "instructions, disassembled as objdump -d does, each with the samples that\n"
+	 "landed on it and their share of the function's samples (as perf annotate\n"
+	 "--stdio). With DWARF line information the source lines appear between the\n"
+	 "instructions. One listing per sampled event. Without SYMBOL: every\n"
+	 "function with at least --percent-limit of the samples (default 0.5%),\n"
+	 "hottest first, as perf annotate lists every sampled symbol.\n"
+	 "\n"
+	 "options:\n"
+	 "  -i, --input FILE   the perf.data file (default perf.data; - reads stdin)\n"
+	 "  -s, --symbol SYM   the function (as the SYMBOL argument)\n"
+	 "  --percent-limit P  without a symbol: functions with at least P percent\n"
 	 "  --symfs DIR        look for the mapped files under DIR\n"
 	 "  --stdio            plain text output (the only kind)\n"
 	 "  --no-source        leave out the source lines\n"
@@ -185,11 +224,45 @@ static const struct subcommand {
 	 "  --details          metrics' expressions, events' encodings\n"
 	 "  --raw-dump         the names alone\n"
 	 "  -h, --help         show this help\n"},
+	{"script", cmd_script, "list the samples of a perf.data file (as perf script)",
+	 "usage: rvpmu script [-i FILE] [-F FIELDS]\n"
+	 "\n"
+	 "One line per sample, as perf script prints it (by default: comm, tid,\n"
+	 "cpu, time, period, event, ip, sym+off and dso; call chains under it).\n"
+	 "\n"
+	 "options:\n"
+	 "  -i, --input FILE   the perf.data file (default perf.data; - reads stdin)\n"
+	 "  -F, --fields LIST  comm, tid, pid, time, cpu, period, event, ip, sym,\n"
+	 "                     symoff, dso, srcline, brstack, brstacksym, callindent,\n"
+	 "                     insn (rvpmu's disassembly of the sampled instruction)\n"
+	 "  --max-stack N      at most N frames of each chain\n"
+	 "  --no-demangle      C++ and Rust names as in the symbol table\n"
+	 "  --symfs DIR        look for the mapped files under DIR\n"
+	 "  -h, --help         show this help\n"},
+	{"diff", cmd_diff, "compare the profiles of two perf.data files (as perf diff)",
+	 "usage: rvpmu diff [options] [OLD] [NEW]\n"
+	 "\n"
+	 "Match the samples of two recordings by file and symbol and print perf\n"
+	 "diff's table: each symbol's share in OLD (Baseline) and how much it\n"
+	 "moved in NEW (Delta). No file: perf.data.old and perf.data; one file:\n"
+	 "perf.data.old and it.\n"
+	 "\n"
+	 "options:\n"
+	 "  --percent-limit P  hide symbols whose baseline and delta are under P\n"
+	 "  -q, --quiet        no comment lines\n"
+	 "  --no-demangle      C++ and Rust names as in the symbol table\n"
+	 "  --symfs DIR        look for the mapped files under DIR\n"
+	 "  -h, --help         show this help\n"},
+	{"buildid-list", cmd_buildid_list, "list the build ids a perf.data file records",
+	 "usage: rvpmu buildid-list [-i FILE]\n\n"
+	 "Print \"BUILD-ID PATH\" for each file the recording mapped (as perf buildid-list).\n"},
+	{"list", cmd_list, "list the events rvpmu can count",
+	 "usage: rvpmu list [--profile P]\n\nList the event names 'rvpmu stat -e' accepts for a core profile.\n"},
 	{"system", cmd_system, "boot firmware, Linux or a bare-metal image on a virt machine",
 	 "usage: rvpmu system [--bios builtin|none] --kernel FILE [options]\n"
 	 "\n"
 	 "Boot FILE (an ELF, loaded at its physical addresses, or a raw image) on\n"
-	 "one hart of a QEMU-virt-compatible machine: RAM at 0x80000000, ns16550a\n"
+	 "a QEMU-virt-compatible machine of 1 to 8 harts: RAM at 0x80000000, ns16550a\n"
 	 "UART at 0x10000000 (to stdout), CLINT at 0x2000000, sifive_test at\n"
 	 "0x100000. Writing 0x5555 to the test device exits 0, (code << 16) |\n"
 	 "0x3333 exits with code, 0x7777 resets. a0 = hartid, a1 = device tree.\n"
@@ -203,6 +276,12 @@ static const struct subcommand {
 	 "M-mode and FILE starts in S-mode (a raw image at 0x80200000, as with\n"
 	 "OpenSBI's fw_jump); with --bios none FILE starts in M-mode; with a\n"
 	 "firmware file, the firmware starts and FILE waits at 0x80200000.\n"
+	 "\n"
+	 "With several harts, every hart starts the firmware (or, with --bios\n"
+	 "none, FILE) with a0 = its mhartid; the built-in SBI starts hart 0 and\n"
+	 "keeps the others stopped until SBI HSM hart_start. One host thread runs\n"
+	 "the harts in turns of --quantum instructions of modelled time, so every\n"
+	 "run interleaves them, and prints and counts, the same way.\n"
 	 "\n"
 	 "A trap storm, the same trap at the same pc 10000 times in a row with\n"
 	 "nothing retired in between but a handler that returns to it, ends the\n"
@@ -221,6 +300,10 @@ static const struct subcommand {
 	 "  --append STR       the kernel command line (chosen/bootargs)\n"
 	 "  --kernel FILE      the image to run\n"
 	 "  -m MB              RAM size (default 256; at most the host's memory)\n"
+	 "  --smp N, -smp N    harts (1 to 8, default 1)\n"
+	 "  --quantum N        instructions each hart runs before the next one's\n"
+	 "                     turn (default 10000, at least 100; with one hart\n"
+	 "                     there are no turns)\n"
 	 "  --profile P        core profile for the PMU (virt, u74 or a .json file);\n"
 	 "                     without it the PMU's selectors are rvpmu's canonical\n"
 	 "                     event numbers (1 cycles, 2 instructions, ...)\n"
@@ -244,8 +327,8 @@ static void usage(FILE *out)
 		     "rvpmu is a RISC-V emulator with a modelled performance-monitoring unit.\n\n"
 		     "commands:\n");
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(out, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
-	fprintf(out, "  %-8s %s\n\n", "help", "show help for a command");
+		fprintf(out, "  %-12s %s\n", subcommands[i].name, subcommands[i].summary);
+	fprintf(out, "  %-12s %s\n\n", "help", "show help for a command");
 	fprintf(out, "Run 'rvpmu help COMMAND' for a command's options. As with perf, an option's\n"
 		     "value follows it ('--event V', '--event=V', '-e V', '-eV'), a long option\n"
 		     "may be shortened to a prefix naming one option ('--rep 3'), one-letter\n"
@@ -304,6 +387,18 @@ bad:
 	return -1;
 }
 
+int cli_parse_percent(const char *s, double *out)
+{
+	char *end;
+	double d = strtod(s, &end);
+	if (!*s || *end || !(d >= 0 && d <= 100)) {
+		cli_error("--percent-limit: '%s' is not a percentage (0..100)", s);
+		return -1;
+	}
+	*out = d;
+	return 0;
+}
+
 int cli_add_events(const char *cmd, struct cli_events *e, const char *list)
 {
 	if (e->n == (int)(sizeof(e->list) / sizeof(e->list[0]))) {
@@ -356,12 +451,20 @@ int cli_max_mem(const char *v, uint64_t *mb)
  * by its full name or an unambiguous prefix ("--rep" for --repeat), its
  * value after '=' or in the next argument; one-letter options alone or
  * clustered ("-ddd", "-qv"), a value option's value being the rest of
- * the argument taken as it stands ("-x=" is '=') or the next argument. */
+ * the argument taken as it stands ("-x=" is '=') or the next argument.
+ * An optional value is only the attached one (perf's PARSE_OPT_OPTARG),
+ * or also a next argument that is not an option (PARSE_OPT_LASTARG_DEFAULT,
+ * whose get_arg leaves an argument starting '-' to be an option). */
 static int takes_value(const struct cli_opt *o, const char *shown, char **argv, int argc, int *i,
 		       const char **val)
 {
-	if (!o->arg)
+	if (o->arg == CLI_NOARG || o->arg == CLI_OPTARG)
 		return 0;
+	if (o->arg == CLI_OPTNEXT) {
+		if (*i < argc && argv[*i][0] != '-')
+			*val = argv[(*i)++];
+		return 0;
+	}
 	if (*i >= argc) {
 		cli_error("%s needs a value", shown);
 		return CLI_FAIL;
@@ -396,7 +499,7 @@ static int long_option(const struct cli_opt *opts, const char *a, int argc, char
 		return CLI_FAIL;
 	}
 	if (a[len] == '=') {
-		if (!opts[found].arg) {
+		if (opts[found].arg == CLI_NOARG) {
 			cli_error("option '%.*s' takes no value", (int)len, a);
 			return CLI_FAIL;
 		}
@@ -428,6 +531,12 @@ int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv,
 			return CLI_HELP;
 		if (a[1] == '-')
 			return long_option(opts, a, argc, argv, i, val);
+		/* a spelling of several letters after one '-' (QEMU's -smp)
+		 * is that option, whole */
+		for (int k = 0; opts[k].name; k++)
+			for (const char *n = opts[k].name; n; n = n == opts[k].name ? opts[k].alias : NULL)
+				if (n[1] != '-' && n[2] && !strcmp(a, n))
+					return takes_value(&opts[k], n, argv, argc, i, val) ? CLI_FAIL : k;
 		s = a + 1;
 	}
 	rest = NULL;
@@ -435,11 +544,11 @@ int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv,
 		for (const char *n = opts[k].name; n; n = n == opts[k].name ? opts[k].alias : NULL) {
 			if (n[1] != *s || n[2])
 				continue;
-			if (opts[k].arg && s[1]) {
+			if (opts[k].arg != CLI_NOARG && s[1]) {
 				*val = s + 1;
 				return k;
 			}
-			if (!opts[k].arg && s[1])   /* more letters of the cluster */
+			if (s[1])   /* more letters of the cluster */
 				rest = s + 1, rest_argv = argv, rest_i = *i;
 			return takes_value(&opts[k], n, argv, argc, i, val) ? CLI_FAIL : k;
 		}

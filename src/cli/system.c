@@ -10,6 +10,13 @@
 #include "rvpmu/profile.h"
 #include "rvpmu/progress.h"
 
+/* The progress line counts every hart's instructions. */
+static uint64_t tick(void *ctx, uint64_t insns)
+{
+	(void)ctx;
+	return progress_poll(insns);
+}
+
 int cmd_system(int argc, char **argv)
 {
 	struct machine_opts o = {.console = stdout};
@@ -18,10 +25,11 @@ int cmd_system(int argc, char **argv)
 		{"--bios", NULL, 1}, {"--kernel", NULL, 1}, {"--dump-dtb", NULL, 1}, {"--dtb", NULL, 1},
 		{"--initrd", NULL, 1}, {"--append", NULL, 1}, {"--profile", NULL, 1}, {"-m", NULL, 1},
 		{"--max-insns", NULL, 1}, {"--trace-sbi", NULL, 0}, {"--no-sbi-snapshot", NULL, 0},
-		{"--no-uarch", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
+		{"--no-uarch", NULL, 0}, {"-q", "--quiet", 0}, {"--smp", "-smp", 1},
+		{"--quantum", NULL, 1}, {NULL, NULL, 0},
 	};
 	enum { O_BIOS, O_KERNEL, O_DUMP_DTB, O_DTB, O_INITRD, O_APPEND, O_PROFILE, O_MEM,
-	       O_MAX_INSNS, O_TRACE_SBI, O_NO_SNAPSHOT, O_NO_UARCH, O_QUIET };
+	       O_MAX_INSNS, O_TRACE_SBI, O_NO_SNAPSHOT, O_NO_UARCH, O_QUIET, O_SMP, O_QUANTUM };
 	static struct profile prof;
 	char err[512];
 	const char *v;
@@ -52,6 +60,22 @@ int cmd_system(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case O_SMP: {
+			uint64_t n;
+			if (cli_parse_count("--smp", v, &n))
+				return 2;
+			_Static_assert(MACHINE_MAX_HARTS == 8, "the message below says 8");
+			if (!n || n > MACHINE_MAX_HARTS)
+				return cli_error("--smp: '%s' is out of range (1 to 8 harts)", v);
+			o.smp = (unsigned)n;
+			break;
+		}
+		case O_QUANTUM:
+			if (cli_parse_count("--quantum", v, &o.quantum))
+				return 2;
+			if (o.quantum < 100)
+				return cli_error("--quantum: '%s' is too small (at least 100 instructions)", v);
+			break;
 		case O_MAX_INSNS:
 			if (cli_parse_count("--max-insns", v, &o.max_insns))
 				return 2;
@@ -80,7 +104,7 @@ int cmd_system(int argc, char **argv)
 		return 1;
 	}
 	if (dump_dtb) {  /* write the device tree and stop, as QEMU's dumpdtb */
-		const void *dtb = m.hart.mem.base + m.dtb_addr;
+		const void *dtb = m.hart[0].mem.base + m.dtb_addr;
 		FILE *f = fopen(dump_dtb, "wb");
 		int ok = f && fwrite(dtb, 1, fdt_totalsize(dtb), f) == fdt_totalsize(dtb);
 		if (f && fclose(f))
@@ -93,7 +117,7 @@ int cmd_system(int argc, char **argv)
 	progress_begin("system", o.max_insns, quiet);
 	/* after the console's handlers: a second signal reaches them */
 	m.o.stop = cli_interrupt_begin();
-	m.o.tick = progress_tick;
+	m.o.tick = tick;
 	if (m.o.console == stdout)  /* UART text erases the line first */
 		m.o.console = m.uart.out = progress_console(stdout);
 	int status = machine_run(&m);

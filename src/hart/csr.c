@@ -420,7 +420,13 @@ int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 		return 0;
 	if (!c->write)
 		return -1;
-	uint64_t nv = op == CSR_WRITE ? val : op == CSR_SET ? *old | val : *old & ~val;
+	uint64_t base = *old;
+	/* CSRRS/CSRRC of mip or sip: SEIP takes part as its software-writable
+	 * bit, not ORed with the PLIC's line (Privileged ISA, "Machine
+	 * Interrupt Registers"), or a set of STIP would latch the line */
+	if ((csr == 0x344 || csr == 0x144) && op != CSR_WRITE)
+		base = h->csr.mip;
+	uint64_t nv = op == CSR_WRITE ? val : op == CSR_SET ? base | val : base & ~val;
 	return c->write(h, csr, nv);
 }
 

@@ -20,7 +20,8 @@
 
 enum { OP_PAGE_END = INSN_COUNT };  /* sentinel slots past a page's end */
 
-int hart_init(struct hart *h)
+/* Everything of hart_init but the memory. */
+static void hart_init_state(struct hart *h)
 {
 	memset(h, 0, sizeof(*h));
 	retire_init();   /* the per-instruction tables the counting variant reads */
@@ -36,7 +37,21 @@ int hart_init(struct hart *h)
 	pmu_csr_access(&h->pmu, PRIV_M, PMU_CSR_MCOUNTEREN, PMU_CSR_WRITE, ~0ull, 1, &old, NULL);
 	pmu_csr_access(&h->pmu, PRIV_M, PMU_CSR_SCOUNTEREN, PMU_CSR_WRITE, ~0ull, 1, &old, NULL);
 	h->priv = PRIV_U;
+}
+
+int hart_init(struct hart *h)
+{
+	hart_init_state(h);
 	return gmem_init(&h->mem);
+}
+
+void hart_init_sharing(struct hart *h, struct hart *owner)
+{
+	hart_init_state(h);
+	h->mem = owner->mem;
+	h->mem_borrowed = 1;
+	h->sharer = owner->sharer ? owner->sharer : owner;
+	owner->sharer = h;
 }
 
 void hart_free(struct hart *h)
@@ -45,8 +60,12 @@ void hart_free(struct hart *h)
 		free(h->dcache[i]);
 	jit_free(h->jit);
 	h->jit = NULL;
-	gmem_free(&h->mem);
+	if (!h->mem_borrowed)
+		gmem_free(&h->mem);
 }
+
+/* Every hart of h's memory, h first. */
+#define FOR_SHARERS(s, h) for (struct hart *s = (h); s; s = s->sharer == (h) ? NULL : s->sharer)
 
 uint64_t hart_time(const struct hart *h)
 {
@@ -97,12 +116,13 @@ static struct dinsn *straddler(struct dpage *prev)
 	return d && d->id && d->len == 4 ? d : NULL;
 }
 
-/* Bytes [lo, hi) of page vpn changed: drop what was decoded from them
+/* Bytes [lo, hi) of page vpn changed: h drops what it decoded from them
  * (what was decoded from the rest stays). Translated blocks go when
  * their instructions overlap; when the guest wrote them (guest), the
  * page is not translated again: code that rewrites itself would be
- * translated and flushed at each change, far slower than the step loop. */
-static void page_changed(struct hart *h, uint64_t vpn, unsigned lo, unsigned hi, int guest)
+ * translated and flushed at each change, far slower than the step loop.
+ * Returns whether h still has code decoded from the page. */
+static int page_changed(struct hart *h, uint64_t vpn, unsigned lo, unsigned hi, int guest)
 {
 	struct dpage *p = dpage_of(h, vpn), *prev = vpn ? dpage_of(h, vpn - 1) : NULL;
 	struct dinsn *d = straddler(prev);
@@ -117,8 +137,20 @@ static void page_changed(struct hart *h, uint64_t vpn, unsigned lo, unsigned hi,
 		for (unsigned o = lo >= 2 ? (lo & ~1u) - 2 : 0; o < hi; o += 2)
 			slot_drop(p, &p->s[o >> 1]);
 	}
+	return (p && (p->live || has_blocks(h, p))) || straddler(prev);
+}
+
+/* Every hart sharing the memory drops what it decoded from bytes [lo,
+ * hi) of page vpn: a store by one hart reaches the others' instruction
+ * fetches at once (more than the ISA asks, which leaves remote harts to
+ * FENCE.I or SBI remote fences). */
+static void range_changed(struct hart *h, uint64_t vpn, unsigned lo, unsigned hi, int guest)
+{
+	int held = 0;
+	FOR_SHARERS(s, h)
+		held |= page_changed(s, vpn, lo, hi, guest);
 	/* nothing decoded reads the page: its stores take the fast path */
-	if ((!p || (!p->live && !has_blocks(h, p))) && !straddler(prev))
+	if (!held)
 		h->mem.pflags[vpn] &= (uint8_t)~GP_CODE;
 }
 
@@ -133,18 +165,19 @@ static void code_changed(struct hart *h, uint64_t a, uint64_t n, int guest)
 		n = h->mem.size - a;
 	uint64_t first = a >> GPAGE_SHIFT, last = (a + n - 1) >> GPAGE_SHIFT;
 	if (last - first >= DCACHE_SIZE) {  /* a large range: the pages cached */
-		for (int i = 0; i < DCACHE_SIZE; i++) {
-			struct dpage *p = h->dcache[i];
-			if (p && p->vpn >= first && p->vpn <= last)
-				page_changed(h, p->vpn, 0, GPAGE_SIZE, guest);
-		}
-		page_changed(h, first, 0, GPAGE_SIZE, guest);  /* the page before's straddler */
+		FOR_SHARERS(s, h)
+			for (int i = 0; i < DCACHE_SIZE; i++) {
+				struct dpage *p = s->dcache[i];
+				if (p && p->vpn >= first && p->vpn <= last)
+					range_changed(h, p->vpn, 0, GPAGE_SIZE, guest);
+			}
+		range_changed(h, first, 0, GPAGE_SIZE, guest);  /* the page before's straddler */
 		return;
 	}
 	for (uint64_t v = first; v <= last; v++)
 		if (!guest || (h->mem.pflags[v] & GP_CODE))
-			page_changed(h, v, v == first ? (unsigned)(a & (GPAGE_SIZE - 1)) : 0,
-				     v == last ? (unsigned)((a + n - 1) & (GPAGE_SIZE - 1)) + 1 : GPAGE_SIZE, guest);
+			range_changed(h, v, v == first ? (unsigned)(a & (GPAGE_SIZE - 1)) : 0,
+				      v == last ? (unsigned)((a + n - 1) & (GPAGE_SIZE - 1)) + 1 : GPAGE_SIZE, guest);
 }
 
 void hart_invalidate_code(struct hart *h, uint64_t addr, uint64_t len)

@@ -238,13 +238,18 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 	case INSN_SFENCE_VMA:
 		if (h->priv == PRIV_U || (h->priv == PRIV_S && (ms & MS_TVM)))
 			return -1;
-		mmu_flush(h);
-		if (h->uarch)
-			uarch_sfence_vma(h->uarch);
+		hart_sfence_vma(h);
 		h->pc += len;
 		return 0;
 	}
 	return -1;
+}
+
+void hart_sfence_vma(struct hart *h)
+{
+	mmu_flush(h);
+	if (h->uarch)
+		uarch_sfence_vma(h->uarch);
 }
 
 static uint64_t pmu_time(void *ctx)

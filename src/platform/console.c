@@ -178,7 +178,7 @@ static void to_uart(struct machine *m)
 void console_poll(struct machine *m, int wait)
 {
 	struct console *c = &m->con;
-	c->polled_at = m->hart.instret;
+	c->polled_at = machine_insns(m);
 	to_uart(m);
 	if (c->fd >= 0)
 		read_input(m, wait && !c->count);

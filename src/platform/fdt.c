@@ -17,7 +17,7 @@
 static int pmu_node(void *fdt, const struct machine *m)
 {
 	const struct profile *p = m->o.profile;
-	uint32_t hpm = (uint32_t)(((1ull << m->hart.pmu.cfg.n_hpm) - 1) << 3);
+	uint32_t hpm = (uint32_t)(((1ull << m->hart[0].pmu.cfg.n_hpm) - 1) << 3);
 	fdt32_t ev[3 * PROFILE_MAX_SBI], ctr[3 * PROFILE_MAX_SBI], raw[5 * PROFILE_MAX_RAW];
 	unsigned ne = 0, nc = 0, nr = 0;
 	unsigned n = p ? p->n_sbi : 2;
@@ -57,6 +57,44 @@ static int reg(void *fdt, uint64_t base, uint64_t size)
 	return fdt_property(fdt, "reg", r, sizeof(r));
 }
 
+/* cpu@i: hart h's ISA (from its profile) and its interrupt controller. */
+static int cpu_node(void *fdt, const struct hart *h, unsigned i)
+{
+	char name[32];
+	int e = 0;
+#define T(x) do { if ((e = (x)) < 0) return e; } while (0)
+	snprintf(name, sizeof(name), "cpu@%u", i);
+	T(fdt_begin_node(fdt, name));
+	T(fdt_property_u32(fdt, "phandle", CPU_PHANDLE + i));
+	T(fdt_property_string(fdt, "device_type", "cpu"));
+	T(fdt_property_u32(fdt, "reg", i));
+	T(fdt_property_string(fdt, "compatible", "riscv"));
+	T(fdt_property_string(fdt, "status", "okay"));
+	const char *ext[HART_MAX_ISA_EXT];
+	size_t next = hart_isa_extensions(h, ext);
+	char isa[256], list[512];
+	size_t n = 0;
+	for (size_t k = 0; k < next; k++) {
+		size_t l = strlen(ext[k]) + 1;
+		memcpy(list + n, ext[k], l);
+		n += l;
+	}
+	hart_isa_string(h, isa, sizeof(isa));
+	T(fdt_property_string(fdt, "riscv,isa", isa));
+	T(fdt_property_string(fdt, "riscv,isa-base", "rv64i"));
+	T(fdt_property(fdt, "riscv,isa-extensions", list, (int)n));
+	T(fdt_property_string(fdt, "mmu-type", "riscv,none"));
+	T(fdt_begin_node(fdt, "interrupt-controller"));
+	T(fdt_property_u32(fdt, "#address-cells", 0));
+	T(fdt_property_u32(fdt, "#interrupt-cells", 1));
+	T(fdt_property(fdt, "interrupt-controller", NULL, 0));
+	T(fdt_property_string(fdt, "compatible", "riscv,cpu-intc"));
+	T(fdt_property_u32(fdt, "phandle", CPU_INTC_PHANDLE + i));
+	T(fdt_end_node(fdt));
+	return fdt_end_node(fdt);
+#undef T
+}
+
 static int build(struct machine *m, void *fdt)
 {
 	char name[64];
@@ -90,32 +128,18 @@ static int build(struct machine *m, void *fdt)
 	T(fdt_begin_node(fdt, "cpus"));
 	T(fdt_property_u32(fdt, "#address-cells", 1));
 	T(fdt_property_u32(fdt, "#size-cells", 0));
-	T(fdt_property_u32(fdt, "timebase-frequency", (uint32_t)m->hart.time_hz));
-	T(fdt_begin_node(fdt, "cpu@0"));
-	T(fdt_property_string(fdt, "device_type", "cpu"));
-	T(fdt_property_u32(fdt, "reg", 0));
-	T(fdt_property_string(fdt, "compatible", "riscv"));
-	T(fdt_property_string(fdt, "status", "okay"));
-	const char *ext[HART_MAX_ISA_EXT];
-	size_t next = hart_isa_extensions(&m->hart, ext);
-	char isa[256], list[512];
-	size_t n = 0;
-	for (size_t i = 0; i < next; i++) {
-		size_t l = strlen(ext[i]) + 1;
-		memcpy(list + n, ext[i], l);
-		n += l;
+	T(fdt_property_u32(fdt, "timebase-frequency", (uint32_t)m->hart[0].time_hz));
+	for (unsigned i = 0; i < m->nharts; i++)
+		T(cpu_node(fdt, &m->hart[i], i));
+	/* one cluster of cores, one hart each, as QEMU virt describes it */
+	T(fdt_begin_node(fdt, "cpu-map"));
+	T(fdt_begin_node(fdt, "cluster0"));
+	for (unsigned i = 0; i < m->nharts; i++) {
+		snprintf(name, sizeof(name), "core%u", i);
+		T(fdt_begin_node(fdt, name));
+		T(fdt_property_u32(fdt, "cpu", CPU_PHANDLE + i));
+		T(fdt_end_node(fdt));
 	}
-	hart_isa_string(&m->hart, isa, sizeof(isa));
-	T(fdt_property_string(fdt, "riscv,isa", isa));
-	T(fdt_property_string(fdt, "riscv,isa-base", "rv64i"));
-	T(fdt_property(fdt, "riscv,isa-extensions", list, (int)n));
-	T(fdt_property_string(fdt, "mmu-type", "riscv,none"));
-	T(fdt_begin_node(fdt, "interrupt-controller"));
-	T(fdt_property_u32(fdt, "#address-cells", 0));
-	T(fdt_property_u32(fdt, "#interrupt-cells", 1));
-	T(fdt_property(fdt, "interrupt-controller", NULL, 0));
-	T(fdt_property_string(fdt, "compatible", "riscv,cpu-intc"));
-	T(fdt_property_u32(fdt, "phandle", CPU_INTC_PHANDLE));
 	T(fdt_end_node(fdt));
 	T(fdt_end_node(fdt));
 	T(fdt_end_node(fdt));
@@ -196,8 +220,8 @@ int machine_build_dtb(struct machine *m, char *err, size_t errlen)
 	/* at the top of RAM, as QEMU places it */
 	m->dtb_addr = VIRT_DRAM_BASE + (m->o.ram_mb << 20) - FDT_SIZE;
 	if (m->o.dtb)
-		return load_dtb(m, m->hart.mem.base + m->dtb_addr, err, errlen);
-	int e = build(m, m->hart.mem.base + m->dtb_addr);
+		return load_dtb(m, m->hart[0].mem.base + m->dtb_addr, err, errlen);
+	int e = build(m, m->hart[0].mem.base + m->dtb_addr);
 	if (e < 0) {
 		snprintf(err, errlen, "device tree: %s", fdt_strerror(e));
 		return -1;

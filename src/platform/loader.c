@@ -52,7 +52,7 @@ static int load_elf(struct machine *m, const char *path, const uint8_t *buf, siz
 				 (unsigned long long)VIRT_DRAM_BASE, (unsigned long long)m->o.ram_mb);
 			goto out;
 		}
-		uint8_t *dst = m->hart.mem.base + ph.p_paddr;
+		uint8_t *dst = m->hart[0].mem.base + ph.p_paddr;
 		memcpy(dst, buf + ph.p_offset, ph.p_filesz);
 		memset(dst + ph.p_filesz, 0, ph.p_memsz - ph.p_filesz);
 		loaded = 1;
@@ -105,7 +105,7 @@ int load_image(struct machine *m, const char *path, uint64_t base, uint64_t *ent
 		snprintf(err, errlen, "%s: raw image of %zu bytes does not fit in RAM", path, n);
 		rc = -1;
 	} else {
-		memcpy(m->hart.mem.base + base, buf, n);
+		memcpy(m->hart[0].mem.base + base, buf, n);
 		*entry = base;
 		rc = 0;
 	}
@@ -133,7 +133,7 @@ int load_initrd(struct machine *m, char *err, size_t errlen)
 			 n < 0 ? "cannot read file" : !n ? "empty file" : "does not fit in RAM above the kernel");
 		return -1;
 	}
-	size_t got = fread(m->hart.mem.base + start, 1, (size_t)n, f);
+	size_t got = fread(m->hart[0].mem.base + start, 1, (size_t)n, f);
 	fclose(f);
 	if (got != (size_t)n) {
 		snprintf(err, errlen, "%s: cannot read", m->o.initrd);
@@ -159,6 +159,6 @@ uint64_t fw_dynamic_info(struct machine *m, uint64_t next_addr)
 		0,      /* options */
 		0,      /* boot_hart */
 	};
-	memcpy(m->hart.mem.base + VIRT_MROM_BASE, info, sizeof(info));
+	memcpy(m->hart[0].mem.base + VIRT_MROM_BASE, info, sizeof(info));
 	return VIRT_MROM_BASE;
 }

@@ -66,12 +66,12 @@ void plic_set_level(struct plic *p, unsigned src, int level)
 		set_bit(p->level, src, level);
 }
 
-uint64_t plic_mip(const struct plic *p)
+uint64_t plic_mip(const struct plic *p, unsigned i)
 {
 	uint64_t mip = 0;
-	if (best(p, 0))
+	if (best(p, 2 * i))
 		mip |= 1ull << IRQ_MEI;
-	if (best(p, 1))
+	if (best(p, 2 * i + 1))
 		mip |= 1ull << IRQ_SEI;
 	return mip;
 }
@@ -89,7 +89,7 @@ int plic_access(struct machine *m, uint64_t off, unsigned size, uint64_t *val, i
 		r = p->prio[s];
 	} else if (off >= PLIC_PENDING && off < PLIC_PENDING + 4 * PLIC_WORDS) {
 		r = pending(p, (unsigned)(off - PLIC_PENDING) / 4);  /* read-only */
-	} else if (off >= PLIC_ENABLE && off < PLIC_ENABLE + PLIC_NCTX * PLIC_ENABLE_STRIDE) {
+	} else if (off >= PLIC_ENABLE && off < PLIC_ENABLE + 2 * m->nharts * PLIC_ENABLE_STRIDE) {
 		unsigned ctx = (unsigned)(off - PLIC_ENABLE) / PLIC_ENABLE_STRIDE;
 		unsigned w = (unsigned)(off - PLIC_ENABLE) % PLIC_ENABLE_STRIDE / 4;
 		if (w < PLIC_WORDS) {
@@ -97,7 +97,7 @@ int plic_access(struct machine *m, uint64_t off, unsigned size, uint64_t *val, i
 				p->enable[ctx][w] = v & sources(w);
 			r = p->enable[ctx][w];
 		}
-	} else if (off >= PLIC_CONTEXT && off < PLIC_CONTEXT + PLIC_NCTX * PLIC_CONTEXT_STRIDE) {
+	} else if (off >= PLIC_CONTEXT && off < PLIC_CONTEXT + 2 * m->nharts * PLIC_CONTEXT_STRIDE) {
 		unsigned ctx = (unsigned)(off - PLIC_CONTEXT) / PLIC_CONTEXT_STRIDE;
 		switch ((off - PLIC_CONTEXT) % PLIC_CONTEXT_STRIDE) {
 		case 0:
@@ -124,16 +124,20 @@ int plic_access(struct machine *m, uint64_t off, unsigned size, uint64_t *val, i
 
 int plic_dt(void *fdt, const struct machine *m)
 {
-	(void)m;
 	static const char compat[] = "sifive,plic-1.0.0\0riscv,plic0";
-	fdt32_t irqs[4] = {cpu_to_fdt32(CPU_INTC_PHANDLE), cpu_to_fdt32(IRQ_MEI),
-			   cpu_to_fdt32(CPU_INTC_PHANDLE), cpu_to_fdt32(IRQ_SEI)};
+	fdt32_t irqs[4 * MACHINE_MAX_HARTS];   /* contexts 2i and 2i+1: hart i's M and S */
+	for (unsigned i = 0; i < m->nharts; i++) {
+		irqs[4 * i] = cpu_to_fdt32(CPU_INTC_PHANDLE + i);
+		irqs[4 * i + 1] = cpu_to_fdt32(IRQ_MEI);
+		irqs[4 * i + 2] = cpu_to_fdt32(CPU_INTC_PHANDLE + i);
+		irqs[4 * i + 3] = cpu_to_fdt32(IRQ_SEI);
+	}
 	int e;
 	if ((e = fdt_property(fdt, "compatible", compat, sizeof(compat))) < 0 ||
 	    (e = fdt_property_u32(fdt, "#address-cells", 0)) < 0 ||
 	    (e = fdt_property_u32(fdt, "#interrupt-cells", 1)) < 0 ||
 	    (e = fdt_property(fdt, "interrupt-controller", NULL, 0)) < 0 ||
-	    (e = fdt_property(fdt, "interrupts-extended", irqs, sizeof(irqs))) < 0 ||
+	    (e = fdt_property(fdt, "interrupts-extended", irqs, (int)(16 * m->nharts))) < 0 ||
 	    (e = fdt_property_u32(fdt, "riscv,ndev", PLIC_NDEV)) < 0)
 		return e;
 	return fdt_property_u32(fdt, "phandle", PLIC_PHANDLE);

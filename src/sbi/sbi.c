@@ -1,24 +1,18 @@
 /* Built-in SBI: boot into S-mode, the trap handler, and the Base, TIME,
- * IPI, RFENCE, HSM, SRST and DBCN extensions (SBI spec 3.0). PMU is in
- * pmu.c. One hart (hartid 0). */
+ * SRST and DBCN extensions (SBI spec 3.0). PMU is in pmu.c; HSM, IPI and
+ * RFENCE, which reach other harts, in harts.c. */
 #include <stdio.h>
 #include <string.h>
 #include "rvpmu/isa.h"
 #include "rvpmu/machine.h"
 #include "rvpmu/sbi.h"
+#include "internal.h"
 #include "mcsr.h"
 
 #define SBI_SPEC_VERSION 0x03000000ul   /* 3.0 */
 #define SBI_IMPL_ID      0x7276706dul   /* "rvpm": not an allocated ID */
 #define SBI_IMPL_VERSION 1
 
-enum {
-	EID_LEGACY_PUTCHAR = 0x01, EID_LEGACY_GETCHAR = 0x02, EID_LEGACY_SHUTDOWN = 0x08,
-	EID_BASE = 0x10, EID_TIME = 0x54494d45, EID_IPI = 0x735049, EID_RFENCE = 0x52464e43,
-	EID_HSM = 0x48534d, EID_SRST = 0x53525354, EID_PMU = 0x504d55, EID_DBCN = 0x4442434e,
-};
-
-#define MIP(irq) (1ull << (irq))
 
 static const long implemented[] = {
 	EID_BASE, EID_TIME, EID_IPI, EID_RFENCE, EID_HSM, EID_SRST, EID_PMU, EID_DBCN,
@@ -34,16 +28,19 @@ void sbi_fw_event(struct sbi_state *s, enum sbi_fw_event e)
 			s->ctr[i].value++;
 }
 
-void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb)
+/* M-mode state of one hart as OpenSBI leaves it for the payload. */
+static void hart_setup(struct machine *m, struct hart *h)
 {
-	struct hart *h = &m->hart;
-	memset(&m->sbi, 0, sizeof(m->sbi));
-	m->sbi.prof = m->o.profile;
-	m->sbi.no_snapshot = m->o.sbi_no_snapshot;
+	struct sbi_state *s = sbi_of(m, h);
+	memset(s, 0, sizeof(*s));
+	s->prof = m->o.profile;
+	s->no_snapshot = m->o.sbi_no_snapshot;
 	/* delegate what an OS handles itself, as OpenSBI does: misaligned
 	 * fetch, breakpoint, U-mode ecall and page faults; S interrupts */
 	wr(h, 0x302, HART_CSR_WRITE, 1u << 0 | 1u << 3 | 1u << 8 | 1u << 12 | 1u << 13 | 1u << 15);
 	wr(h, 0x303, HART_CSR_WRITE, MIP(IRQ_SSI) | MIP(IRQ_STI) | MIP(IRQ_SEI) | MIP(IRQ_LCOFI));
+	/* mie: the software interrupt other harts' IPIs and fences come by */
+	wr(h, 0x304, HART_CSR_SET, MIP(IRQ_MSI));
 	wr(h, 0x306, HART_CSR_WRITE, 0xffffffff);   /* mcounteren: S may read all */
 	/* menvcfg: CDE and STCE where implemented (WARL drops the rest), so
 	 * S counts with Smcdeleg and times with stimecmp as OpenSBI sets up */
@@ -52,12 +49,18 @@ void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb)
 	 * outside the guest's address space, so nothing needs guarding) */
 	wr(h, 0x3b0, HART_CSR_WRITE, ~0ull);         /* pmpaddr0: NAPOT, everything */
 	wr(h, 0x3a0, HART_CSR_WRITE, 0x1f);          /* pmpcfg0: A = NAPOT, RWX */
-	sbi_pmu_init(&m->sbi, h);
-	/* "mret" into the payload in S-mode */
-	h->priv = PRIV_S;
-	h->pc = entry;
-	h->x[10] = 0;     /* hartid */
-	h->x[11] = dtb;
+	sbi_pmu_init(s, h);
+}
+
+void sbi_boot(struct machine *m, uint64_t entry, uint64_t dtb)
+{
+	memset(m->sbih, 0, sizeof(m->sbih));
+	for (unsigned i = 0; i < m->nharts; i++) {
+		hart_setup(m, &m->hart[i]);
+		m->sbih[i].hsm = i ? SBI_HSM_STOPPED : SBI_HSM_STARTED;
+	}
+	/* hart 0 "mret"s into the payload in S-mode */
+	sbi_enter_s(&m->hart[0], entry, 0, dtb);
 }
 
 /* Send a trap on to S-mode as if the firmware had redirected it. */
@@ -66,26 +69,10 @@ static void redirect(struct hart *h, uint64_t cause, uint64_t tval)
 	hart_enter_trap(h, cause, tval, 0, PRIV_S);
 }
 
-/* hart_mask/hart_mask_base (SBI "Hart list"): is hart 0 named, and is
- * every named hart valid? */
-static long hart_list(uint64_t mask, uint64_t base, int *self)
+static long ecall(struct machine *m, struct hart *h, long eid, long fid, const uint64_t *a,
+		  uint64_t *value)
 {
-	*self = 0;
-	if (base == ~0ull) {
-		*self = 1;
-		return SBI_SUCCESS;
-	}
-	if (base > 0 || (mask >> 1))
-		return SBI_ERR_INVALID_PARAM;  /* only hart 0 exists */
-	*self = (int)(mask & 1);
-	return SBI_SUCCESS;
-}
-
-static long ecall(struct machine *m, long eid, long fid, const uint64_t *a, uint64_t *value)
-{
-	struct hart *h = &m->hart;
-	int self;
-	long err;
+	unsigned id = machine_hart_index(m, h);
 	*value = 0;
 	switch (eid) {
 	case EID_BASE:
@@ -111,54 +98,16 @@ static long ecall(struct machine *m, long eid, long fid, const uint64_t *a, uint
 		if (hart_stce(h)) {
 			wr(h, 0x14d, HART_CSR_WRITE, a[0]);
 		} else {
-			m->clint.mtimecmp = a[0];
+			m->clint.mtimecmp[id] = a[0];
 			wr(h, 0x344, HART_CSR_CLEAR, MIP(IRQ_STI));
 			wr(h, 0x304, HART_CSR_SET, MIP(IRQ_MTI));
 		}
-		sbi_fw_event(&m->sbi, SBI_FW_SET_TIMER);
+		sbi_fw_event(&m->sbi[id], SBI_FW_SET_TIMER);
 		return SBI_SUCCESS;
 	case EID_IPI:
-		if (fid != 0)
-			return SBI_ERR_NOT_SUPPORTED;
-		if ((err = hart_list(a[0], a[1], &self)))
-			return err;
-		if (self) {
-			sbi_fw_event(&m->sbi, SBI_FW_IPI_SENT);
-			sbi_fw_event(&m->sbi, SBI_FW_IPI_RECEIVED);
-			wr(h, 0x344, HART_CSR_SET, MIP(IRQ_SSI));
-		}
-		return SBI_SUCCESS;
-	case EID_RFENCE: {
-		static const enum sbi_fw_event sent[] = {
-			SBI_FW_FENCE_I_SENT, SBI_FW_SFENCE_VMA_SENT, SBI_FW_SFENCE_VMA_ASID_SENT,
-		};
-		if (fid > 2)
-			return SBI_ERR_NOT_SUPPORTED;  /* HFENCE: no hypervisor extension */
-		if ((err = hart_list(a[0], a[1], &self)))
-			return err;
-		if (self) {
-			sbi_fw_event(&m->sbi, sent[fid]);
-			sbi_fw_event(&m->sbi, sent[fid] + 1);  /* ..._RECEIVED follows ..._SENT */
-		}
-		return SBI_SUCCESS;
-	}
+	case EID_RFENCE:
 	case EID_HSM:
-		switch (fid) {
-		case 0: return a[0] == 0 ? SBI_ERR_ALREADY_AVAILABLE : SBI_ERR_INVALID_PARAM;
-		case 1: return SBI_ERR_FAILED;  /* the only hart cannot stop */
-		case 2:
-			if (a[0] != 0)
-				return SBI_ERR_INVALID_PARAM;
-			*value = 0;  /* STARTED */
-			return SBI_SUCCESS;
-		case 3:
-			if ((uint32_t)a[0] != 0)  /* only default retentive suspend */
-				return (uint32_t)a[0] < 0x10000000 ? SBI_ERR_INVALID_PARAM
-								   : SBI_ERR_NOT_SUPPORTED;
-			m->sbi_wfi = 1;
-			return SBI_SUCCESS;
-		}
-		return SBI_ERR_NOT_SUPPORTED;
+		return sbi_harts_call(m, h, eid, fid, a, value);
 	case EID_SRST:
 		if (fid != 0)
 			return SBI_ERR_NOT_SUPPORTED;
@@ -193,22 +142,22 @@ static long ecall(struct machine *m, long eid, long fid, const uint64_t *a, uint
 		return SBI_SUCCESS;  /* read: no console input, 0 bytes */
 	}
 	case EID_PMU:
-		return sbi_pmu_call(&m->sbi, h, (unsigned)fid, a, value);
+		return sbi_pmu_call(&m->sbi[id], h, (unsigned)fid, a, value);
 	}
 	return SBI_ERR_NOT_SUPPORTED;
 }
 
 /* The legacy extensions (SBI v0.1) return their result in a0 only. */
-static int legacy(struct machine *m, long eid, const uint64_t *a)
+static int legacy(struct machine *m, struct hart *h, long eid, const uint64_t *a)
 {
 	switch (eid) {
 	case EID_LEGACY_PUTCHAR:
 		fputc((int)(a[0] & 0xff), m->uart.out);
 		fflush(m->uart.out);
-		m->hart.x[10] = 0;
+		h->x[10] = 0;
 		return 1;
 	case EID_LEGACY_GETCHAR:
-		m->hart.x[10] = (uint64_t)-1;
+		h->x[10] = (uint64_t)-1;
 		return 1;
 	case EID_LEGACY_SHUTDOWN:
 		m->finished = 1;
@@ -235,8 +184,8 @@ static const char *ext_name(long eid)
 	return NULL;
 }
 
-static void trace_call(const struct machine *m, long eid, long fid, const uint64_t *a,
-		       long err, uint64_t value)
+static void trace_call(const struct machine *m, const struct hart *h, long eid, long fid,
+		       const uint64_t *a, long err, uint64_t value)
 {
 	static const char *const pmu_fn[] = {
 		"num_counters", "counter_get_info", "counter_config_matching",
@@ -258,15 +207,16 @@ static void trace_call(const struct machine *m, long eid, long fid, const uint64
 		(unsigned long long)a[3], (unsigned long long)a[4], (unsigned long long)a[5], err);
 	if (err == SBI_SUCCESS)
 		fprintf(stderr, ", %#llx", (unsigned long long)value);
-	fprintf(stderr, " at instret %llu\n", (unsigned long long)m->hart.instret);
+	if (m->nharts > 1)
+		fprintf(stderr, " on hart %u", machine_hart_index(m, h));
+	fprintf(stderr, " at instret %llu\n", (unsigned long long)h->instret);
 }
 
 /* A misaligned load or store from S or U, done byte by byte as OpenSBI
  * does. 1 when handled (done, or a fault of its bytes passed on to S), 0
  * to pass the misaligned exception itself on. */
-static int emulate_misaligned(struct machine *m, uint64_t cause, uint64_t addr)
+static int emulate_misaligned(struct machine *m, struct hart *h, uint64_t cause, uint64_t addr)
 {
-	struct hart *h = &m->hart;
 	uint64_t bad, v = 0;
 	uint16_t half[2] = {0, 0};
 	if (hart_vaccess(h, h->pc, &half[0], 2, HART_V_FETCH, h->priv, &bad) ||
@@ -305,21 +255,21 @@ static int emulate_misaligned(struct machine *m, uint64_t cause, uint64_t addr)
 		}
 	}
 	h->pc += d.len;
-	sbi_fw_event(&m->sbi, store ? SBI_FW_MISALIGNED_STORE : SBI_FW_MISALIGNED_LOAD);
+	sbi_fw_event(sbi_of(m, h), store ? SBI_FW_MISALIGNED_STORE : SBI_FW_MISALIGNED_LOAD);
 	return 1;
 }
 
-void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq)
+void sbi_trap(struct machine *m, struct hart *h, uint64_t cause, uint64_t tval, int irq)
 {
-	struct hart *h = &m->hart;
+	struct sbi_state *s = sbi_of(m, h);
+	m->cur = h;
 	if (irq) {
 		if (cause == IRQ_MTI) {
 			/* the timer is the supervisor's: pass it on as STIP */
 			wr(h, 0x304, HART_CSR_CLEAR, MIP(IRQ_MTI));
 			wr(h, 0x344, HART_CSR_SET, MIP(IRQ_STI));
 		} else if (cause == IRQ_MSI) {
-			m->clint.msip = 0;
-			wr(h, 0x344, HART_CSR_SET, MIP(IRQ_SSI));
+			sbi_ipi_receive(m, h);
 		}
 		return;
 	}
@@ -329,22 +279,22 @@ void sbi_trap(struct machine *m, uint64_t cause, uint64_t tval, int irq)
 		const uint64_t a[6] = {x[10], x[11], x[12], x[13], x[14], x[15]};
 		long eid = (long)(int32_t)x[17], fid = (long)(int32_t)x[16];
 		h->pc += 4;
-		if (legacy(m, eid, a))
+		if (legacy(m, h, eid, a))
 			return;
-		long err = ecall(m, eid, fid, a, &value);
+		long err = ecall(m, h, eid, fid, a, &value);
 		if (m->o.sbi_trace)
-			trace_call(m, eid, fid, a, err, value);
+			trace_call(m, h, eid, fid, a, err, value);
 		x[10] = (uint64_t)err;
 		if (err == SBI_SUCCESS)
 			x[11] = value;
 		return;
 	}
-	case CAUSE_ILLEGAL_INSN: sbi_fw_event(&m->sbi, SBI_FW_ILLEGAL_INSN); break;
-	case CAUSE_LOAD_ACCESS: sbi_fw_event(&m->sbi, SBI_FW_ACCESS_LOAD); break;
-	case CAUSE_STORE_ACCESS: sbi_fw_event(&m->sbi, SBI_FW_ACCESS_STORE); break;
+	case CAUSE_ILLEGAL_INSN: sbi_fw_event(s, SBI_FW_ILLEGAL_INSN); break;
+	case CAUSE_LOAD_ACCESS: sbi_fw_event(s, SBI_FW_ACCESS_LOAD); break;
+	case CAUSE_STORE_ACCESS: sbi_fw_event(s, SBI_FW_ACCESS_STORE); break;
 	case CAUSE_MISALIGNED_LOAD:
 	case CAUSE_MISALIGNED_STORE:
-		if (emulate_misaligned(m, cause, tval))
+		if (emulate_misaligned(m, h, cause, tval))
 			return;
 		break;
 	}

@@ -149,5 +149,25 @@ int main(void)
 
 	pc = TRY("csrrci t0, mhartid, 1");
 	rt_check_trap(37, "M: csrrci mhartid, 1 -> illegal", pc, 2, (0xf14u << 20) | (1u << 15) | (7u << 12) | (5u << 7) | 0x73u);
+
+	/* mip.SEIP reads as the PLIC's S-context line ORed with the software
+	 * bit, but a CSRRS/CSRRC of mip writes back only the software bit
+	 * (Privileged ISA, "Machine Interrupt Registers"): with the line high
+	 * (the UART's THR-empty interrupt, source 10, enabled for context 1),
+	 * setting and clearing STIP must not latch SEIP */
+	volatile u32 *plic = (volatile u32 *)0xc000000ul;
+	volatile unsigned char *uart_ier = (volatile unsigned char *)0x10000001ul;
+	plic[10] = 1;                        /* source 10's priority */
+	plic[(0x2000 + 0x80) / 4] = 1u << 10; /* enabled for context 1 (S) */
+	plic[(0x200000 + 0x1000) / 4] = 0;   /* context 1's threshold */
+	*uart_ier = 2;                       /* THR empty: the line goes high */
+	u64 seip_high = csrr(mip) & (1ul << 9);
+	csrs(mip, 1ul << 5);
+	csrc(mip, 1ul << 5);
+	*uart_ier = 0;                       /* the line goes low */
+	u64 seip_low = csrr(mip) & (1ul << 9);
+	plic[(0x2000 + 0x80) / 4] = 0;
+	rt_eq(38, "mip.SEIP follows the PLIC's S line while it is high", seip_high, 1ul << 9);
+	rt_eq(39, "csrs/csrc mip did not latch that line into SEIP", seip_low, 0);
 	return rt_done();
 }

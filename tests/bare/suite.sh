@@ -26,6 +26,7 @@ TESTS="priv-csr priv-modes pmu-counters pmu-counteren pmu-sscofpmf pmu-smcntrpmf
 # test|check|value the test prints after "got" ('*' = any)|what QEMU does
 DEVIATIONS='priv-csr|8|0x2|mstatus.MPP keeps the reserved value 2 (no WARL legalization)
 priv-csr|27|0x0|csrrs with rs1!=x0 holding 0 does not trap on read-only cycle (the write is decided from the register value)
+priv-csr|39|0x200|csrs/csrc of mip write back the SEIP line of the PLIC, which then stays set
 priv-modes|26|0x20000|mret to S leaves mstatus.MPRV set (priv 1.12 requires MPRV=0)
 pmu-counters|2|0xb13|mhpmcounter19..31 raise illegal instruction in M (with pmu-num=16 they do not exist instead of reading 0)
 pmu-counters|6|0x3e9|csrw minstret, X is followed by the writing instruction'"'"'s own increment (next read X+1)

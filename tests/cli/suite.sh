@@ -54,7 +54,7 @@ bad() {
 	name=$1 word=$2
 	shift 2
 	case $1 in
-	run|stat|record|report|annotate|list|system|help) prefix="rvpmu $1: " ;;
+	run|stat|record|report|annotate|script|diff|buildid-list|list|system|help) prefix="rvpmu $1: " ;;
 	*) prefix="rvpmu: " ;;
 	esac
 	rv "$@"
@@ -68,6 +68,8 @@ bad() {
 		no "$name" "$(nlines "$E") stderr lines, expected one"
 	elif [ "$(head -c ${#prefix} "$E")" != "$prefix" ]; then
 		no "$name" "error does not start with '$prefix'"
+	elif grep -q -F -e "$prefix$1: " "$E"; then
+		no "$name" "the subcommand named twice: $(cat "$E")"
 	elif [ -n "$word" ] && ! grep -q -F -e "$word" "$E"; then
 		no "$name" "error does not name '$word'"
 	else
@@ -240,6 +242,9 @@ rv record -q --max-mem 100 -o "$out/mem.data" "$out/memlimit" rlimit
 # system mode: RAM the host does not have is refused before anything runs
 bad system-m-host "host's" system -m $(((host >> 20) + 1)) --kernel "$out/exit42"
 bad system-m-huge "host's" system -m 99999999999999 --kernel "$out/exit42"
+bad system-smp "--smp: '9' is out of range" system --smp 9 --kernel "$out/exit42"
+bad system-smp-qemu "--smp: '0' is out of range" system -smp 0 --kernel "$out/exit42"
+bad system-quantum "--quantum: '10' is too small" system --quantum 10 --kernel "$out/exit42"
 
 # --- fatal signals: 128+N and a report naming the signal and the pc
 rv run "$out/null"
