@@ -202,6 +202,8 @@ int cmd_record(int argc, char **argv)
 	o.prof = &prof;
 	if (o.freq > prof.clock_hz)
 		return cli_error("-F is above the core's clock");
+	if (!strcmp(o.output, "-") && (o.switch_signal || o.switch_size || o.switch_ms))
+		return cli_error("--switch-output needs a file, not -o -");
 	if ((o.nev = cli_events("record", &events, "cycles", &prof, o.ev)) < 0)
 		return 2;
 	progress_begin("record", lo.max_insns, quiet);

@@ -55,7 +55,7 @@ bad() {
 }
 
 # ---- -h and --help on every subcommand: the usage on stdout, exit 0
-for c in run stat record report annotate list system; do
+for c in run stat record report script annotate diff buildid-list list system; do
 	for h in -h --help; do
 		"$RVPMU" $c $h >"$out/help.out" 2>"$out/help.err"
 		rc=$?
@@ -112,7 +112,7 @@ bad "record unknown option" record "unknown option '--bogus'" --bogus "$L"
 bad "record --count=0" record "-c must be positive" --count=0 "$L"
 bad "report unknown option" report "unknown option '--bogus'" --bogus
 bad "report stray argument" report "unexpected argument 'extra'" -i x.data extra
-bad "report --sort=bogus" report "--sort 'bogus'" --sort=bogus
+bad "report --sort=bogus" report "unknown sort key 'bogus'" --sort=bogus
 bad "annotate unknown option" annotate "unknown option '--bogus'" --bogus hot
 bad "list unknown option" list "unknown option '--bogus'" --bogus
 bad "list --profile without a value" list "--profile needs a value" --profile
@@ -149,6 +149,36 @@ grep -q 'Percent' "$out/a1.txt" && cmp -s "$out/a1.txt" "$out/a2.txt" && cmp -s 
 grep -q int_muls_retired "$out/l1.txt" && cmp -s "$out/l1.txt" "$out/l2.txt" && pass "list --profile V = --profile=V" ||
 	fail "list --profile V = --profile=V" "$(head -c 200 "$out/l2.txt")"
 
+# ---- optional values as perf's parse-options takes them: record's
+# --switch-output[=V] only attached (PARSE_OPT_OPTARG); report's -g [V]
+# attached or the next argument unless it starts '-' (LASTARG_DEFAULT)
+"$RVPMU" record -q -g -c 2000 -o "$out/g.data" "$out/hot" 100000 >/dev/null 2>&1
+"$RVPMU" report -i "$out/g.data" -g caller >"$out/g1.rep" 2>&1
+"$RVPMU" report -i "$out/g.data" --call-graph=caller >"$out/g2.rep" 2>&1
+"$RVPMU" report -i "$out/g.data" -gcaller >"$out/g3.rep" 2>&1
+"$RVPMU" report -i "$out/g.data" -g callee >"$out/g4.rep" 2>&1
+if grep -q -- '---' "$out/g1.rep" && cmp -s "$out/g1.rep" "$out/g2.rep" && cmp -s "$out/g1.rep" "$out/g3.rep" &&
+   ! cmp -s "$out/g1.rep" "$out/g4.rep"; then
+	pass "report -g caller = --call-graph=caller = -gcaller (not callee)"
+else
+	fail "report -g V forms" "$(head -c 200 "$out/g2.rep" "$out/g3.rep" | tr '\n' '|')"
+fi
+"$RVPMU" report -i "$out/g.data" -g -n >"$out/gn.rep" 2>&1
+grep -q '^# *Children *Self *Samples' "$out/gn.rep" && grep -q -- '---' "$out/gn.rep" &&
+	pass "report -g -n: -g without a value, -n an option" ||
+	fail "report -g -n" "$(head -c 300 "$out/gn.rep" | tr '\n' '|')"
+rm -f "$out"/sw.data*
+"$RVPMU" record -q --switch-output -o "$out/sw.data" "$out/hot" 1000 >/dev/null 2>"$out/sw.err"
+rc=$?
+[ "$rc" = 0 ] && ls "$out"/sw.data.2* >/dev/null 2>&1 &&
+	pass "record --switch-output alone is signal; -o stays an option" ||
+	fail "record --switch-output alone" "exit $rc: $(head -c 200 "$out/sw.err" | tr '\n' '|')"
+"$RVPMU" record -q --switch-output 10M "$out/hot" >/dev/null 2>"$out/sw.err"
+rc=$?
+[ "$rc" = 1 ] && [ "$(cat "$out/sw.err")" = "rvpmu record: 10M: No such file or directory" ] &&
+	pass "record --switch-output V: V is the program" ||
+	fail "record --switch-output V" "exit $rc: $(head -c 200 "$out/sw.err" | tr '\n' '|')"
+
 # ---- a program name without '/' is looked for on $PATH (perf's execvp)
 mkdir -p "$out/bin" "$out/cwd"
 cp "$L" "$out/bin/rvloop"
@@ -176,6 +206,36 @@ if ! command -v perf >/dev/null 2>&1 || ! perf stat -e task-clock true >/dev/nul
 	fail "perf side by side" "Debian's perf cannot run 'perf stat -e task-clock true' here"
 	exit 0
 fi
+# report reads the same perf.data with both
+while IFS='|' read -r want form; do
+	# shellcheck disable=SC2086
+	perf report -i "$out/g.data" --stdio $form >/dev/null 2>&1; prc=$?
+	# shellcheck disable=SC2086
+	"$RVPMU" report -i "$out/g.data" $form >/dev/null 2>&1; rrc=$?
+	p=ok r=ok
+	[ $prc = 0 ] || p=refused
+	[ $rrc = 0 ] || r=refused
+	if [ "$p" = "$want" ] && [ "$r" = "$want" ]; then
+		pass "as perf: report $form ($want)"
+	else
+		fail "as perf: report $form" "perf $p (exit $prc), rvpmu $r (exit $rrc), expected $want"
+	fi
+done <<'EOF'
+ok|-g
+ok|-g caller
+ok|-g -n
+ok|-gcaller
+ok|--call-graph=callee
+ok|--call-graph caller,0.5
+ok|-n -g
+ok|--sort=dso
+ok|--sor dso
+ok|-qn
+refused|-g=caller
+refused|-g bogus
+refused|--sort
+refused|-g caller --bogus
+EOF
 while IFS='|' read -r want form; do
 	[ -n "$form" ] || continue
 	pf=$(echo "$form" | sed 's/EV/task-clock/g') rf=$(echo "$form" | sed 's/EV/instructions/g')
