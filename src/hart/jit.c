@@ -44,6 +44,7 @@ struct jit {
 	uint8_t counting, classes;
 	uint8_t superblocks;            /* blocks go on past branches and jumps */
 	const struct uarch *uarch;      /* the models they were made for */
+	uint8_t coherent;               /* with other harts' (uarch->dom): stores' L1D parts in C */
 	uint64_t uev;                   /* and the model events they count */
 	struct retire_jblock *rb;       /* [block] */
 	struct retire_jblock *prb;      /* [MAX_BLOCKS], nprb used: of inner ways out */
@@ -1062,7 +1063,8 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
 		u = NULL;
 		uev = 0;
 	}
-	if (on == j->counting && u == j->uarch) {
+	/* the models' hit paths are made for a hart alone or among others */
+	if (on == j->counting && u == j->uarch && (u && u->dom) == j->coherent) {
 		classes |= j->classes;
 		uev |= j->uev;
 		if (classes == j->classes && uev == j->uev)
@@ -1094,6 +1096,7 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
 	j->counting = (uint8_t)on;
 	j->classes = (uint8_t)classes;
 	j->uarch = u;
+	j->coherent = u && u->dom;
 	j->uev = uev;
 	return 1;
 }

@@ -209,8 +209,8 @@ static void trace_insn(void *ctx, struct hart *h)
 	fprintf(r->trace, "i %llx %u %c", (unsigned long long)rr->pc, rr->ilen, k);
 	for (int i = 0; i < r->o->nev; i++) {
 		uint64_t n = 0;
-		for (uint64_t m = h->pmu.evset[r->c[i].idx]; m; m &= m - 1)
-			n += d[__builtin_ctzll(m)];
+		for (pmu_evset m = h->pmu.evset[r->c[i].idx]; m; m &= m - 1)
+			n += d[pmu_evset_first(m)];
 		fprintf(r->trace, " %llu", (unsigned long long)n);
 	}
 	fputc('\n', r->trace);

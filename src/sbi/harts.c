@@ -79,8 +79,11 @@ static unsigned do_fences(struct machine *m, struct hart *h)
 	};
 	uint32_t *pending = m->sbih[machine_hart_index(m, h)].rfence;
 	unsigned n = 0;
-	/* fence.i: fetches are coherent already; sfence.vma: the whole
-	 * TLB, more than asked, as allowed */
+	/* fence.i: fetches are coherent already; the modelled L1I is not,
+	 * and goes as OpenSBI's FENCE.I on this hart would flush it */
+	if (pending[SBI_RFENCE_I] && h->uarch)
+		uarch_fence_i(h->uarch);
+	/* sfence.vma: the whole TLB, more than asked, as allowed */
 	if (pending[SBI_RFENCE_VMA] || pending[SBI_RFENCE_VMA_ASID])
 		hart_sfence_vma(h);
 	for (unsigned k = 0; k < SBI_RFENCE_KINDS; k++)

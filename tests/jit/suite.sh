@@ -259,6 +259,37 @@ else
 	done
 fi
 
+# 8. among harts: tests/fuzz/fuzz_jit.c's runs (translated against the
+# step loop, alone and in a coherence domain with another hart's models,
+# whose lines this hart's stores upgrade and its misses take), built as a
+# program (gcc, the objects make built) over the fuzzer's seed programs;
+# each run must translate blocks, upgrade lines and take some
+rp=$out/jit_replay
+# shellcheck disable=SC2046 # one word per object
+if ! gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -I"$root/include" -DFUZZ_JIT_REPLAY -o "$rp" \
+	"$root/tests/fuzz/fuzz_jit.c" $(ls "$BUILD"/obj/src/*/*.o | grep -v /cli/) \
+	-lelf -ldw -lfdt -ljansson -lm >&2; then
+	fail coherent "does not build"
+else
+	ins=
+	for seed in 1 2 3 4; do
+		python3 "$here/gen_random.py" --fuzz-seed "$seed" >"$out/fz$seed.S" &&
+			$CC -static -nostdlib -Wl,--no-relax -o "$out/fz$seed" "$out/fz$seed.S" >&2 &&
+			riscv64-linux-gnu-objcopy -O binary -j .text "$out/fz$seed" "$out/fz$seed.bin" &&
+			head -c 4096 "$out/fz$seed.bin" >"$out/fz$seed.in" && ins="$ins $out/fz$seed.in"
+	done
+	# shellcheck disable=SC2086
+	"$rp" $ins >"$out/coherent.txt" 2>&1; r=$?
+	few=$(awk '$2 < 10 || $5 < 1 || $7 < 1 { print }' "$out/coherent.txt" | head -n 1)
+	if [ "$r" != 0 ]; then
+		fail coherent "exit $r: translated and step-loop runs differ ($(tail -n 1 "$out/coherent.txt"))"
+	elif [ "$(wc -l <"$out/coherent.txt")" != 4 ] || [ -n "$few" ]; then
+		fail coherent "too little done: ${few:-$(cat "$out/coherent.txt")}"
+	else
+		pass coherent
+	fi
+fi
+
 # 5. --max-insns stops inside blocks exactly: the count file says so
 for n in 1 2 3 1000 123457; do
 	timeout "$T" "$RVPMU" run --max-insns "$n" --insn-count "$out/max.n" "$prog" 2 \
