@@ -206,20 +206,24 @@ if ! command -v perf >/dev/null 2>&1 || ! perf stat -e task-clock true >/dev/nul
 	fail "perf side by side" "Debian's perf cannot run 'perf stat -e task-clock true' here"
 	exit 0
 fi
+# verdict CMD FORM WANT PERF-EXIT RVPMU-EXIT: both ok, or both refused, as WANT
+verdict() {
+	p=ok r=ok
+	[ "$4" = 0 ] || p=refused
+	[ "$5" = 0 ] || r=refused
+	if [ "$p" = "$3" ] && [ "$r" = "$3" ]; then
+		pass "as perf: $1 $2 ($3)"
+	else
+		fail "as perf: $1 $2" "perf $p (exit $4), rvpmu $r (exit $5), expected $3"
+	fi
+}
 # report reads the same perf.data with both
 while IFS='|' read -r want form; do
 	# shellcheck disable=SC2086
 	perf report -i "$out/g.data" --stdio $form >/dev/null 2>&1; prc=$?
 	# shellcheck disable=SC2086
 	"$RVPMU" report -i "$out/g.data" $form >/dev/null 2>&1; rrc=$?
-	p=ok r=ok
-	[ $prc = 0 ] || p=refused
-	[ $rrc = 0 ] || r=refused
-	if [ "$p" = "$want" ] && [ "$r" = "$want" ]; then
-		pass "as perf: report $form ($want)"
-	else
-		fail "as perf: report $form" "perf $p (exit $prc), rvpmu $r (exit $rrc), expected $want"
-	fi
+	verdict report "$form" "$want" $prc $rrc
 done <<'EOF'
 ok|-g
 ok|-g caller
@@ -243,14 +247,7 @@ while IFS='|' read -r want form; do
 	perf stat $pf true >/dev/null 2>&1; prc=$?
 	# shellcheck disable=SC2086
 	"$RVPMU" stat $rf "$L" >/dev/null 2>&1; rrc=$?
-	p=ok r=ok
-	[ $prc = 0 ] || p=refused
-	[ $rrc = 0 ] || r=refused
-	if [ "$p" = "$want" ] && [ "$r" = "$want" ]; then
-		pass "as perf: stat $form ($want)"
-	else
-		fail "as perf: stat $form" "perf $p (exit $prc), rvpmu $r (exit $rrc), expected $want"
-	fi
+	verdict stat "$form" "$want" $prc $rrc
 done <<'EOF'
 ok|-e EV
 ok|--event EV
