@@ -164,6 +164,11 @@ struct hart {
 	/* model events translated code counts though no counter does (a mask
 	 * of UARCH_EV_*: tests that compare every model event set it) */
 	uint64_t uev_always;
+	/* a host tool's system-wide view (rvpmu stat ... system): every event
+	 * reported to the PMU is also added to tally[priv] (NULL: none), and
+	 * the events in observed are raised as if a counter counted them */
+	uint64_t (*tally)[PMU_EV_MAX];
+	pmu_evset observed;
 
 	/* time as the guest sees it: derived from instret (deterministic) */
 	uint64_t time_hz;      /* modelled timebase, ticks per second */

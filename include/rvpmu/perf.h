@@ -160,4 +160,12 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo, int arg
  * status, or -1 (after a message, nothing printed) when it could not. */
 int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv, char **envp);
 
+/* A system-mode run seen whole (stat_system.c): the canonical events e
+ * counts on profile p, 0 when it cannot; and perf stat -a's table of the
+ * harts in the cpus mask from each hart's tally by privilege mode (one
+ * line per hart and event with per_cpu, as -A), secs of modelled time. */
+pmu_evset stat_system_set(const struct profile *p, int models, const struct evspec *e);
+void stat_system_print(const struct stat_opts *o, const uint64_t (*tally)[4][PMU_EV_MAX],
+		       unsigned nharts, uint64_t cpus, int per_cpu, double secs);
+
 #endif

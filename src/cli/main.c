@@ -53,6 +53,7 @@ static const struct subcommand {
 	 "stops the program; rvpmu then dies of that signal (a second one: at once).\n"},
 	{"stat", cmd_stat, "count a program's events (as perf stat)",
 	 "usage: rvpmu stat [options] [--] PROG [ARGS...]\n"
+	 "       rvpmu stat [-a] [-A] [-C LIST] [options] system [SYSTEM OPTIONS]\n"
 	 "\n"
 	 "Run a static riscv64 Linux program in user mode and count events on the\n"
 	 "modelled core. rvpmu acts as the program's kernel and reaches the PMU as\n"
@@ -104,6 +105,17 @@ static const struct subcommand {
 	 "  --user-counters=off|mmap|all\n"
 	 "                     counter CSRs the program may read (as rvpmu run)\n"
 	 "  -h, --help         show this help\n"
+	 "\n"
+	 "A system-mode run ('system' and rvpmu system's options) is counted whole,\n"
+	 "from outside: every hart's events, the guest's own counters untouched.\n"
+	 ":u counts user mode, :k supervisor and machine mode. --profile and\n"
+	 "--no-uarch go before 'system' and apply to its machine. Its events are\n"
+	 "hardware ones (default cycles, instructions, branches, branch-misses);\n"
+	 "-r, -j, -I, -D, --timeout, -M, -d, -n and -v are for a program.\n"
+	 "  -a, --all-cpus     every hart (implied: the machine is the workload)\n"
+	 "  -A, --no-aggr, --per-cpu\n"
+	 "                     a line per hart and event, as CPUn\n"
+	 "  -C, --cpu LIST     only these harts (as 0,2-3)\n"
 	 "\n"
 	 "docs/perf-compat.md lists perf's options and what rvpmu does with each.\n"},
 	{"record", cmd_record, "sample a program into perf.data (as perf record)",

@@ -17,6 +17,10 @@ extern char **environ;
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults," \
 	"cycles,instructions,branches,branch-misses"
 
+/* a system-mode run's (perf's software events would be the guest
+ * kernel's, which rvpmu does not see) */
+#define SYSTEM_EVENTS "cycles,instructions,branches,branch-misses"
+
 #define MSEC_MAX 1000000000000ull   /* 31 years: ns fit in 64 bits */
 
 /* A count of milliseconds (-I, -D, --timeout), at least min. */
@@ -67,12 +71,15 @@ int cmd_stat(int argc, char **argv)
 		{"--no-big-num", NULL, 0}, {"--append", NULL, 0}, {"-n", "--null", 0},
 		{"-v", "--verbose", 0}, {"--table", NULL, 0}, {"-A", "--no-aggr", 0},
 		{"--per-cpu", NULL, 0}, {"--per-thread", NULL, 0}, {"--metric-no-group", NULL, 0},
-		{NULL, NULL, 0},
+		{"-a", "--all-cpus", 0}, {"-C", "--cpu", 1}, {NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_CSV, O_OUT, O_REPEAT, O_MAX_INSNS, O_MAX_MEM, O_PROFILE, O_MUX, O_UCNT, O_JSON,
 	       O_JSON2, O_NO_UARCH, O_NO_JIT, O_QUIET, O_INTERVAL, O_INTERVAL_COUNT, O_DETAILED,
 	       O_METRICS, O_METRIC_ONLY, O_ALL_USER, O_ALL_KERNEL, O_DELAY, O_TIMEOUT, O_BIG_NUM,
-	       O_NO_BIG_NUM, O_APPEND, O_NULL, O_VERBOSE, O_TABLE, O_NO_AGGR, O_PER_CPU, O_PER_THREAD, O_METRIC_NO_GROUP };
+	       O_NO_BIG_NUM, O_APPEND, O_NULL, O_VERBOSE, O_TABLE, O_NO_AGGR, O_PER_CPU, O_PER_THREAD,
+	       O_METRIC_NO_GROUP, O_ALL, O_CPU };
+	const char *cpu_list = NULL;
+	int all_cpus = 0, per_cpu = 0;
 	uint64_t n;
 	char err[512];
 	const char *v;
@@ -147,14 +154,12 @@ int cmd_stat(int argc, char **argv)
 		case O_DETAILED:   /* perf takes -dddd... as -ddd */
 			detail += detail < 3;
 			break;
-		case O_NO_AGGR:
-		case O_PER_CPU:
 		case O_PER_THREAD:
-			/* perf refuses them for a command it starts (no -a, -p or -t) */
-			return cli_error("%s: perf gives %s only when it counts system-wide (-a) or an "
-					 "existing process (-p, -t), which rvpmu's user mode does not: "
-					 "the program runs alone, one thread on one hart",
-					 argv[i - 1], k == O_PER_THREAD ? "per-thread counts" : "per-CPU counts");
+			/* perf refuses it for a command it starts (no -a, -p or -t) */
+			return cli_error("%s: perf gives per-thread counts only when it counts "
+					 "system-wide (-a) or an existing process (-p, -t), which rvpmu's "
+					 "user mode does not: the program runs alone, one thread on one hart",
+					 argv[i - 1]);
 		case O_JSON: case O_JSON2: o.json = 1; break;
 		case O_METRIC_ONLY: o.metric_only = 1; break;
 		case O_METRIC_NO_GROUP: o.metric_no_group = 1; break;
@@ -169,6 +174,9 @@ int cmd_stat(int argc, char **argv)
 		case O_NO_UARCH: o.models = 0; break;
 		case O_NO_JIT: lo.no_jit = 1; break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
+		case O_ALL: all_cpus = 1; break;
+		case O_NO_AGGR: case O_PER_CPU: per_cpu = 1; break;   /* system mode's */
+		case O_CPU: cpu_list = v; break;
 		}
 	}
 	int end = cli_end("stat", k);
@@ -187,6 +195,22 @@ int cmd_stat(int argc, char **argv)
 		fprintf(stderr, "rvpmu stat: no program given (see 'rvpmu help stat')\n");
 		return 2;
 	}
+	int system = !strcmp(argv[i], "system");
+	/* perf gives per-CPU counts only system-wide (-a): a system-mode run */
+	if (!system && (all_cpus || per_cpu || cpu_list))
+		return cli_error("-a, -A and -C count a system-mode run: rvpmu stat -a [OPTIONS] "
+				 "system [SYSTEM OPTIONS] (the program runs alone, on one hart)");
+	if (system && (o.repeat > 1 || o.json))
+		return cli_error("-r and -j are not available for a system-mode run");
+	if (system && (lo.max_insns || lo.max_mem_mb || lo.user_counters || lo.no_jit))
+		return cli_error("--max-insns, --max-mem, --user-counters and --no-jit are for a program; "
+				 "a system-mode run takes its options after 'system'");
+	/* a system-mode run prints perf -a's plain table of hardware events */
+	if (system && (o.interval_ms || o.interval_count || o.delay_ms || o.timeout_ms || metrics ||
+		       o.metric_only || o.metric_no_group || detail || o.null_run || o.verbose ||
+		       o.no_big_num))
+		return cli_error("-I, -D, --timeout, -M, --metric-only, -d, -n, -v and --no-big-num are "
+				 "for a program, not a system-mode run");
 	if (profile_load(profile, &prof, err, sizeof(err)))
 		return cli_error("%s", err);
 	o.prof = &prof;
@@ -196,7 +220,8 @@ int cmd_stat(int argc, char **argv)
 		return 2;
 	if (metrics && stat_add_metrics(&o, &prof, metrics, err, sizeof(err)))
 		return cli_error("-M: %s", err);
-	if (!o.nev && !o.null_run && (o.nev = cli_events("stat", &events, DEFAULT_EVENTS, &prof, o.ev)) < 0)
+	if (!o.nev && !o.null_run &&
+	    (o.nev = cli_events("stat", &events, system ? SYSTEM_EVENTS : DEFAULT_EVENTS, &prof, o.ev)) < 0)
 		return 2;
 	static const int detailed[] = {0, 4, 10, 12};   /* perf's -d, -dd, -ddd */
 	for (int d = 0; d < detailed[detail]; d++)
@@ -210,6 +235,10 @@ int cmd_stat(int argc, char **argv)
 	}
 	if (evspec_check(o.ev, o.nev, &prof, err, sizeof(err)))
 		return cli_error("%s", err);
+	for (int e = 0; system && e < o.nev; e++)
+		if (o.ev[e].software)
+			return cli_error("%s: software events are rvpmu's user-mode kernel's; a "
+					 "system-mode run's kernel is the guest's own", o.ev[e].name);
 	/* the table goes to FILE only once it is complete */
 	struct outfile of;
 	if (outfile) {
@@ -222,6 +251,19 @@ int cmd_stat(int argc, char **argv)
 		time_t now = time(NULL);
 		fprintf(of.f, "# started on %s\n", ctime(&now));   /* perf's first line */
 		o.out = of.f;
+	}
+	if (system) {   /* the machine's own progress line, interrupt and limits */
+		int status = stat_system(&o, cpu_list, per_cpu, quiet, argc - i, argv + i);
+		if (status < 0) {   /* nothing counted */
+			if (outfile)
+				outfile_discard(&of);
+			return -status;
+		}
+		if (outfile && outfile_commit(&of, err, sizeof(err))) {
+			fprintf(stderr, "rvpmu stat: %s\n", err);
+			status = status ? status : 1;
+		}
+		return status;
 	}
 	progress_begin("stat", lo.max_insns, quiet);
 	lo.progress = progress_tick;

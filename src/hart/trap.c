@@ -124,6 +124,9 @@ static void report(struct hart *h, uint64_t to)
 	if (!h->uarch)  /* else the timing model counted cycles */
 		h->evc[PMU_EV_CYCLES] = h->evc[PMU_EV_INSTRET];
 	pmu_retire(&h->pmu, h->priv, h->evc);
+	if (h->tally)
+		for (unsigned e = 0; e < PMU_EV_MAX; e++)
+			h->tally[h->priv][e] += h->evc[e];
 	memset(h->evc, 0, sizeof(h->evc));
 	h->pmu_synced = to;
 	collect_overflow(h, to);

@@ -1,0 +1,146 @@
+#!/bin/sh
+# rvpmu stat on a system-mode run (perf stat -a, -A, -C): busy.S on 1, 2
+# and 4 harts, every hart 9 instructions in machine mode and the rest in
+# user mode until --max-insns ends the run; the counts are asserted
+# exactly (round-robin quanta give every hart the same share), :u and :k
+# split by mode, the table and -x formats, the Linux image counted per
+# CPU with the guest's own result, and bad input.
+here=$(cd "$(dirname "$0")" && pwd)
+: "${RVPMU:=$here/../../build/rvpmu}" "${BUILD:=$here/../../build}"
+out=$BUILD/tests/stat-system
+mkdir -p "$out" || exit 1
+pass() { echo "PASS stat-system $1"; }
+fail() { echo "FAIL stat-system $1: $2"; }
+if ! riscv64-unknown-elf-gcc -nostdlib -nostartfiles -march=rv64i_zicsr -mabi=lp64 \
+	-Wl,-N,-Ttext=0x80000000,--no-relax,--build-id=none -o "$out/busy.elf" "$here/busy.S" >&2; then
+	fail build "busy.S does not build"; exit 0
+fi
+R=$RVPMU
+# st NAME STAT-OPTIONS... -- SYSTEM-OPTIONS...: the table in $out/NAME.err
+st() {
+	name=$1; shift
+	"$R" stat "$@" >"$out/$name.out" 2>"$out/$name.err"
+	rc=$?
+}
+# count FILE EVENT [CPU]: the count of EVENT (on CPU with -A) in a table
+count() {
+	awk -v e="$2" -v c="$3" '
+		c == "" && NF == 2 && $2 == e { gsub(",", "", $1); print $1 }
+		c != "" && NF == 3 && $1 == c && $3 == e { gsub(",", "", $2); print $2 }' "$1"
+}
+
+for n in 1 2 4; do
+	per=$((4000000 / n))
+	st "a$n" -a --no-uarch -e instructions,instructions:u,instructions:k,cycles \
+		system --bios none --smp "$n" --max-insns 4M --kernel "$out/busy.elf"
+	got="$(count "$out/a$n.err" instructions) $(count "$out/a$n.err" instructions:u)"
+	got="$got $(count "$out/a$n.err" instructions:k) $(count "$out/a$n.err" cycles)"
+	want="4000000 $((4000000 - 9 * n)) $((9 * n)) 4000000"
+	[ "$rc" = 124 ] && [ "$got" = "$want" ] &&
+		pass "-a, $n harts: instructions, :u, :k, cycles = $got" ||
+		fail "-a, $n harts" "exit $rc, got '$got' want '$want' ($(tail -n 3 "$out/a$n.err" | tr '\n' '|'))"
+	st "A$n" -A --no-uarch -e instructions:u,instructions:k \
+		system --bios none --smp "$n" --max-insns 4M --kernel "$out/busy.elf"
+	# every hart: 9 in machine mode; all but the last the same total (the
+	# budget ends the last one's turn); the sum, the machine's budget
+	ok=1 got= sum=0 first=
+	for c in $(seq 0 $((n - 1))); do
+		u=$(count "$out/A$n.err" instructions:u "CPU$c") k=$(count "$out/A$n.err" instructions:k "CPU$c")
+		got="$got CPU$c $u+$k"
+		[ -n "$u" ] && [ "$k" = 9 ] || { ok=0; continue; }
+		sum=$((sum + u + k))
+		[ "$c" = $((n - 1)) ] || { [ -z "$first" ] && first=$((u + k)); [ "$((u + k))" = "$first" ] || ok=0; }
+	done
+	[ "$rc" = 124 ] && [ "$ok" = 1 ] && [ "$sum" = 4000000 ] &&
+		pass "-A, $n harts: each CPU 9 machine-mode instructions, the rest user, $sum in all:$got" ||
+		fail "-A, $n harts" "exit $rc, got$got"
+done
+
+# -C keeps the harts listed; -x is perf's CSV (CPU first with -A)
+st C -C 1,3 -x, --no-uarch -e instructions system --bios none --smp 4 --max-insns 4M \
+	--kernel "$out/busy.elf"
+c1=$(count "$out/A4.err" instructions:u CPU1) c3=$(count "$out/A4.err" instructions:u CPU3)
+want=$((c1 + c3 + 18))
+[ "$(grep -v '^rvpmu:' "$out/C.err")" = "$want,,instructions,1000000,100.00,," ] &&
+	pass "-C 1,3 -x,: the two harts' sum as -A gave them ($want), perf's CSV" ||
+	fail "-C 1,3 -x," "want $want: $(tr '\n' '|' < "$out/C.err")"
+st CA -C 2-3 -A -x, --no-uarch -e instructions:k system --bios none --smp 4 --max-insns 4M \
+	--kernel "$out/busy.elf"
+[ "$(grep -v '^rvpmu:' "$out/CA.err" | tr '\n' ' ')" = \
+  "CPU2,9,,instructions:k,1000000,100.00,, CPU3,9,,instructions:k,1000000,100.00,, " ] &&
+	pass "-C 2-3 -A -x,: a line per hart" || fail "-C 2-3 -A -x," "$(tr '\n' '|' < "$out/CA.err")"
+# the table's frame, as perf's: header, a line per event, modelled time
+st T -a -e instructions system --bios none --smp 2 --max-insns 2M --kernel "$out/busy.elf"
+grep -q "^ Performance counter stats for 'system wide':\$" "$out/T.err" &&
+	grep -q '^         2,000,000      instructions$' "$out/T.err" &&
+	grep -q '^ *0.00[0-9]* seconds time elapsed (modelled: virt at 1.00 GHz)$' "$out/T.err" &&
+	pass "table: perf's header, count column and elapsed line" ||
+	fail "table" "$(tr '\n' '|' < "$out/T.err")"
+# with the models: cycles count the timing model's, at least one a step
+st M -A -e cycles,instructions,L1-dcache-load-misses system --bios none --smp 2 --max-insns 2M \
+	--kernel "$out/busy.elf"
+c0=$(count "$out/M.err" cycles CPU0) i0=$(count "$out/M.err" instructions CPU0)
+c1=$(count "$out/M.err" cycles CPU1) i1=$(count "$out/M.err" instructions CPU1)
+[ "$rc" = 124 ] && [ "$((i0 + i1))" = 2000000 ] && [ "${c0:-0}" -ge "$i0" ] && [ "${c1:-0}" -ge "$i1" ] &&
+	pass "models: $c0 and $c1 cycles for $i0 and $i1 instructions" || fail "models" "$(tr '\n' '|' < "$out/M.err")"
+# events the machine cannot count say so, as perf
+st U --no-uarch -a -e L1-dcache-load-misses system --bios none --max-insns 1M --kernel "$out/busy.elf"
+grep -q '<not supported>      L1-dcache-load-misses$' "$out/U.err" &&
+	pass "--no-uarch: a cache event is <not supported>" || fail "--no-uarch cache event" "$(tr '\n' '|' < "$out/U.err")"
+
+# The shared Linux image on two harts: each CPU's user and kernel counts,
+# which add up to its cycles without the models, and the guest's own tests
+img=$here/../../../shared/linux/prebuilt
+if [ -f "$img/Image" ]; then
+	st L -A --no-uarch -e instructions:u,instructions:k,cycles system --smp 2 --no-sbi-snapshot \
+		--kernel "$img/Image" --initrd "$img/initramfs.cpio.gz" --append console=hvc0
+	ok=1
+	for c in CPU0 CPU1; do
+		u=$(count "$out/L.err" instructions:u $c) k=$(count "$out/L.err" instructions:k $c)
+		cy=$(count "$out/L.err" cycles $c)
+		[ -n "$u" ] && [ "$u" -gt 0 ] && [ "$((u + k))" = "$cy" ] || ok=0
+	done
+	[ "$rc" = 0 ] && [ "$ok" = 1 ] && grep -q '^SUMMARY: [0-9]* passed, 0 failed' "$out/L.out" &&
+		pass "Linux on 2 harts: each CPU's :u + :k = its cycles; $(grep '^SUMMARY' "$out/L.out")" ||
+		fail "Linux on 2 harts" "exit $rc, $(grep '^SUMMARY' "$out/L.out"), $(tail -n 8 "$out/L.err" | tr '\n' '|')"
+else
+	fail "Linux on 2 harts" "no image in $img"
+fi
+
+# no -e: perf's hardware defaults (its software events would be the guest
+# kernel's, which the host does not see)
+st def -a --no-uarch system --bios none --max-insns 1M --kernel "$out/busy.elf"
+got=$(awk '/^ +([0-9,]+|<not supported>) +[a-z-]+$/ { printf "%s ", $NF }' "$out/def.err")
+[ "$rc" = 124 ] && [ "$got" = "cycles instructions branches branch-misses " ] &&
+	[ "$(count "$out/def.err" instructions)" = 1000000 ] &&
+	pass "no -e on a system-mode run: $got" ||
+	fail "no -e on a system-mode run" "exit $rc, events '$got': $(tr '\n' '|' < "$out/def.err")"
+
+# bad input: a clear error, a non-zero exit, no table
+bad() {	# bad DESCRIPTION WANT-RC PATTERN STAT-ARGS...
+	what=$1 want=$2 pat=$3; shift 3
+	st bad "$@"
+	[ "$rc" = "$want" ] && grep -q -- "$pat" "$out/bad.err" &&
+		! grep -q 'Performance counter stats' "$out/bad.err" &&
+		pass "bad input: $what -> exit $rc: $(grep -- "$pat" "$out/bad.err" | head -n 1)" ||
+		fail "bad input: $what" "exit $rc: $(tr '\n' '|' < "$out/bad.err")"
+}
+bad "-a with a program" 2 "^rvpmu stat: -a, -A and -C count a system-mode run" -a /bin/true
+bad "-A with a program" 2 "^rvpmu stat: -a, -A and -C count a system-mode run" -A /bin/true
+bad "-I with system" 2 "^rvpmu stat: -I, -D, .* are for a program, not a system-mode run" -I 10 \
+	system --bios none --kernel "$out/busy.elf"
+bad "-M with system" 2 "^rvpmu stat: -I, -D, .* are for a program" -M IPC system --bios none \
+	--kernel "$out/busy.elf"
+bad "a software event with system" 2 "^rvpmu stat: task-clock: software events are" -e task-clock \
+	system --bios none --kernel "$out/busy.elf"
+bad "-C past the harts" 2 "the machine has CPUs 0-1" -C 3 system --bios none --smp 2 \
+	--max-insns 1M --kernel "$out/busy.elf"
+bad "-C not a list" 2 "not a CPU list" -C 1-x system --bios none --kernel "$out/busy.elf"
+bad "--profile after system" 2 "^rvpmu stat: give --profile before 'system'" system --profile u74 --bios none \
+	--kernel "$out/busy.elf"
+bad "--no-uarch after system" 2 "^rvpmu stat: give --no-uarch before 'system'" system --no-uarch \
+	--bios none --kernel "$out/busy.elf"
+bad "-r with system" 2 "^rvpmu stat: -r and -j are not available for a system-mode run" -r 2 system --bios none \
+	--kernel "$out/busy.elf"
+bad "no kernel" 2 "no --kernel" -a system --bios none
+exit 0
