@@ -279,9 +279,9 @@ bad "--timeout 5 (perf: >= 10 ms)" "--timeout: '5' is out of range (10.." --time
 bad "--timeout x" "--timeout: 'x' is not a valid count" --timeout x
 bad "--timeout with -I" "--timeout is not supported with -I" --timeout 100 -I 10
 bad "--table without -r" "--table is only supported with -r" --table
-bad "-A" "-A: perf gives per-CPU counts only" -A
-bad "--per-cpu" "--per-cpu: perf gives per-CPU counts only" --per-cpu
-bad "--no-aggr" "--no-aggr: perf gives per-CPU counts only" --no-aggr
+bad "-A" "-a, -A and -C count a system-mode run" -A
+bad "--per-cpu" "-a, -A and -C count a system-mode run" --per-cpu
+bad "--no-aggr" "-a, -A and -C count a system-mode run" --no-aggr
 bad "--per-thread" "--per-thread: perf gives per-thread counts only" --per-thread
 bad "--all-user without Sscofpmf" "the u74 core has no Sscofpmf" --profile u74 --all-user
 bad "--metric-only with a value" "option '--metric-only' takes no value" --metric-only=1
