@@ -591,6 +591,16 @@ static int check_counters(struct pc *c, const char *kp, uint32_t m, uint32_t all
 	return 0;
 }
 
+/* arr at kp is an array of at most max entries (what they are) */
+static int array_upto(struct pc *c, json_t *arr, const char *kp, int max, const char *what)
+{
+	if (!json_is_array(arr))
+		return fail(c, kp, "expected an array, got %s", type_name(arr));
+	if (json_array_size(arr) > (size_t)max)
+		return fail(c, kp, "expected at most %d %s", max, what);
+	return 0;
+}
+
 /* SBI v3.0 PMU, "Event Identification"; OpenSBI fdt_pmu.c rules for the
  * riscv,event-to-mhpmcounters rows the map becomes. */
 static int parse_sbi(struct pc *c, json_t *top)
@@ -602,10 +612,8 @@ static int parse_sbi(struct pc *c, json_t *top)
 	size_t i;
 	if (member(c, top, "", "sbi_events", true, &arr, kp))
 		return -1;
-	if (!json_is_array(arr))
-		return fail(c, kp, "expected an array, got %s", type_name(arr));
-	if (json_array_size(arr) > PROFILE_MAX_SBI)
-		return fail(c, kp, "expected at most %d entries", PROFILE_MAX_SBI);
+	if (array_upto(c, arr, kp, PROFILE_MAX_SBI, "entries"))
+		return -1;
 	json_array_foreach(arr, i, e) {
 		struct profile_sbi_event *s = &p->sbi[i];
 		char ep[KP], fp[KP], cm[64];
@@ -673,10 +681,8 @@ static int parse_raw(struct pc *c, json_t *top)
 		return -1;
 	if (!arr)
 		return 0;
-	if (!json_is_array(arr))
-		return fail(c, kp, "expected an array, got %s", type_name(arr));
-	if (json_array_size(arr) > PROFILE_MAX_RAW)
-		return fail(c, kp, "expected at most %d entries", PROFILE_MAX_RAW);
+	if (array_upto(c, arr, kp, PROFILE_MAX_RAW, "entries"))
+		return -1;
 	json_array_foreach(arr, i, e) {
 		struct profile_raw_event *r = &p->raw[i];
 		char ep[KP], fp[KP], cm[64];
@@ -728,10 +734,8 @@ static int parse_events(struct pc *c, json_t *top)
 	size_t i;
 	if (member(c, top, "", "perf_events", true, &arr, kp))
 		return -1;
-	if (!json_is_array(arr))
-		return fail(c, kp, "expected an array, got %s", type_name(arr));
-	if (json_array_size(arr) > PROFILE_MAX_EVENTS)
-		return fail(c, kp, "expected at most %d events", PROFILE_MAX_EVENTS);
+	if (array_upto(c, arr, kp, PROFILE_MAX_EVENTS, "events"))
+		return -1;
 	json_array_foreach(arr, i, e) {
 		struct profile_perf_event *v = &p->events[i];
 		char ep[KP], fp[KP];
@@ -773,10 +777,8 @@ static int parse_metrics(struct pc *c, json_t *top)
 	size_t i;
 	if (member(c, top, "", "perf_metrics", false, &arr, kp) || !arr)
 		return arr ? -1 : 0;
-	if (!json_is_array(arr))
-		return fail(c, kp, "expected an array, got %s", type_name(arr));
-	if (json_array_size(arr) > PROFILE_MAX_METRICS)
-		return fail(c, kp, "expected at most %d metrics", PROFILE_MAX_METRICS);
+	if (array_upto(c, arr, kp, PROFILE_MAX_METRICS, "metrics"))
+		return -1;
 	json_array_foreach(arr, i, e) {
 		struct profile_metric *m = &p->metrics[i];
 		char ep[KP], fp[KP];
