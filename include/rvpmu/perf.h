@@ -151,6 +151,20 @@ struct record_opts {
 	int models;
 };
 
+/* perf's own encoding of an event (perf_event_attr type and config). */
+struct perfdata_event;
+void record_perf_attr(const struct evspec *e, struct perfdata_event *pe);
+
+/* Sampling a system-mode run from outside (record_system.c): open the
+ * output for o's events (image: the machine's kernel, whose symbols the
+ * samples get), attach a sampling PMU to hart i, and close after the run
+ * with perf record's closing lines. NULL / -1 after a message. */
+struct record_system;
+struct record_system *record_system_open(const struct record_opts *o, const char *image,
+					 int argc, char **argv);
+void record_system_attach(struct record_system *r, struct hart *h, unsigned i);
+int record_system_close(struct record_system *r);
+
 /* Sample argv into o->output (perf.data); returns the program's status. */
 int record_run(const struct record_opts *o, const struct linux_opts *lo, int argc,
 	       char **argv, char **envp);

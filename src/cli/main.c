@@ -120,6 +120,7 @@ static const struct subcommand {
 	 "docs/perf-compat.md lists perf's options and what rvpmu does with each.\n"},
 	{"record", cmd_record, "sample a program into perf.data (as perf record)",
 	 "usage: rvpmu record [options] [--] PROG [ARGS...]\n"
+	 "       rvpmu record [-a] [-e LIST] [-c N | -F F] [-o FILE] system [SYSTEM OPTIONS]\n"
 	 "\n"
 	 "Sample a static riscv64 Linux program with Sscofpmf overflow interrupts,\n"
 	 "as Linux's riscv_pmu_sbi driver does: each counter starts at -period,\n"
@@ -162,7 +163,13 @@ static const struct subcommand {
 	 "  --no-jit           no block translation (as rvpmu run)\n"
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
-	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"},
+	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"
+	 "\n"
+	 "A system-mode run ('system' and rvpmu system's options) is sampled on\n"
+	 "every hart from outside (-a is implied): each hart stops where its own\n"
+	 "sampling counter overflows, the sample's cpu is the hart. --profile and\n"
+	 "--no-uarch go before 'system'; -g, -b, -D and --switch-output do not apply.\n"
+	 "  -a, --all-cpus     every hart (implied)\n"},
 	{"report", cmd_report, "show where the samples of a perf.data file are (as perf report)",
 	 "usage: rvpmu report [options]\n"
 	 "\n"

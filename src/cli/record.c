@@ -112,10 +112,11 @@ int cmd_record(int argc, char **argv)
 		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", "--branch-any", 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0},
 		{"-T", "--timestamp", 0}, {"-D", "--delay", 1}, {"--switch-output", NULL, CLI_OPTARG},
-		{NULL, NULL, 0},
+		{"-a", "--all-cpus", 0}, {NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_MAX_MEM, O_CALL_GRAPH, O_FILTER,
-	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_TIMESTAMP, O_DELAY, O_SWITCH };
+	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_TIMESTAMP, O_DELAY, O_SWITCH, O_ALL };
+	int all_cpus = 0;
 	char err[512];
 	const char *v;
 	uint64_t n;
@@ -188,6 +189,7 @@ int cmd_record(int argc, char **argv)
 		case O_NO_UARCH: o.models = 0; break;
 		case O_NO_JIT: lo.no_jit = 1; break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
+		case O_ALL: all_cpus = 1; break;
 		}
 	}
 	int end = cli_end("record", k);
@@ -206,6 +208,18 @@ int cmd_record(int argc, char **argv)
 		return cli_error("--switch-output needs a file, not -o -");
 	if ((o.nev = cli_events("record", &events, "cycles", &prof, o.ev)) < 0)
 		return 2;
+	if (!strcmp(argv[i], "system")) {
+		/* the machine is the workload: every hart, as perf record -a */
+		if (o.callchain || o.branch_stack || o.callchain_ctr || o.callchain_dwarf || o.trace ||
+		    o.delay_ms || o.switch_signal || o.switch_size || o.switch_ms || lo.max_insns ||
+		    lo.max_mem_mb || lo.no_jit)
+			return cli_error("a system-mode run takes -e, -c, -F, -o, --profile, "
+					 "--no-uarch and -q (its own options after 'system')");
+		return record_system(&o, quiet, argc - i, argv + i);
+	}
+	if (all_cpus)
+		return cli_error("-a samples a system-mode run: rvpmu record -a [OPTIONS] system "
+				 "[SYSTEM OPTIONS]");
 	progress_begin("record", lo.max_insns, quiet);
 	progress_samples(1);
 	lo.progress = progress_tick;

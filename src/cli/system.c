@@ -129,6 +129,10 @@ int system_main(int argc, char **argv, const struct system_view *view)
 		machine_free(&m);
 		return ok ? 0 : cli_error("cannot write '%s'", dump_dtb);
 	}
+	if (view && view->start && view->start(&m, view->ctx)) {
+		machine_free(&m);
+		return 1;
+	}
 	/* the UART reads stdin (a terminal goes raw until the run ends) */
 	console_start(&m, STDIN_FILENO);
 	progress_begin("system", o.max_insns, quiet);

@@ -6,6 +6,7 @@
 	.option norelax
 	.section .text.init, "ax"
 	.globl _start
+	.type _start, @function
 _start:
 	li t0, -1                 /* 1: PMP entry 0 covers everything, RWX */
 	csrw pmpaddr0, t0         /* 2 */
@@ -16,6 +17,9 @@ _start:
 	csrw mepc, t0             /* 7 */
 	csrw mstatus, zero        /* 8: MPP = U */
 	mret                      /* 9 */
+	.size _start, . - _start
+	.type user, @function
 user:
 	addi a0, a0, 1
 	j user
+	.size user, . - user

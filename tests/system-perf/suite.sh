@@ -1,18 +1,20 @@
 #!/bin/sh
-# rvpmu stat on a system-mode run (perf stat -a, -A, -C): busy.S on 1, 2
-# and 4 harts, every hart 9 instructions in machine mode and the rest in
-# user mode until --max-insns ends the run; the counts are asserted
-# exactly (round-robin quanta give every hart the same share), :u and :k
-# split by mode, the table and -x formats, the Linux image counted per
-# CPU with the guest's own result, and bad input.
+# rvpmu stat and record on a system-mode run (perf stat -a, -A, -C and
+# perf record -a): busy.S on 1, 2 and 4 harts, every hart 9 instructions
+# in machine mode and the rest in user mode until --max-insns ends the
+# run; the counts are asserted exactly (round-robin quanta give every hart
+# the same share), :u and :k split by mode, the table and -x formats; the
+# samples per CPU follow from those counts and the period, read back by
+# rvpmu script and Debian's perf; the Linux image counted and sampled per
+# CPU with the guest's own result; bad input.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${RVPMU:=$here/../../build/rvpmu}" "${BUILD:=$here/../../build}"
-out=$BUILD/tests/stat-system
+out=$BUILD/tests/system-perf
 mkdir -p "$out" || exit 1
-pass() { echo "PASS stat-system $1"; }
-fail() { echo "FAIL stat-system $1: $2"; }
+pass() { echo "PASS system-perf $1"; }
+fail() { echo "FAIL system-perf $1: $2"; }
 if ! riscv64-unknown-elf-gcc -nostdlib -nostartfiles -march=rv64i_zicsr -mabi=lp64 \
-	-Wl,-N,-Ttext=0x80000000,--no-relax,--build-id=none -o "$out/busy.elf" "$here/busy.S" >&2; then
+	-Wl,--no-relax,--no-warn-rwx-segments -T "$here/../smp/link.ld" -o "$out/busy.elf" "$here/busy.S" >&2; then
 	fail build "busy.S does not build"; exit 0
 fi
 R=$RVPMU
@@ -115,6 +117,55 @@ got=$(awk '/^ +([0-9,]+|<not supported>) +[a-z-]+$/ { printf "%s ", $NF }' "$out
 	[ "$(count "$out/def.err" instructions)" = 1000000 ] &&
 	pass "no -e on a system-mode run: $got" ||
 	fail "no -e on a system-mode run" "exit $rc, events '$got': $(tr '\n' '|' < "$out/def.err")"
+# record -a: each hart samples its own events every -c; CPU c has
+# floor(count / period) samples, every one in busy.S's user loop (:u) or
+# its machine-mode start (:k), as rvpmu script and Debian's perf read them
+# samples FILE: "N0 N1 N2 N3", the samples of each CPU in rvpmu script's output
+samples() {
+	"$R" script -i "$1" 2>/dev/null | awk '{ n[$3]++ } END {
+		printf "%d %d %d %d", n["[000]"], n["[001]"], n["[002]"], n["[003]"] }'
+}
+"$R" record -a -c 100003 -e instructions:u -o "$out/u.data" system --bios none --smp 4 \
+	--max-insns 4M --kernel "$out/busy.elf" >/dev/null 2>"$out/u.err"
+rc=$? want=
+for c in 0 1 2 3; do
+	want="$want $(($(count "$out/A4.err" instructions:u CPU$c) / 100003))"
+done
+want=${want# }
+got=$(samples "$out/u.data")
+syms=$("$R" script -i "$out/u.data" -F ip,sym 2>/dev/null | awk "{ print \$2 }" | sort -u | tr '\n' ' ')
+[ "$rc" = 124 ] && [ "$got" = "$want" ] && [ "$syms" = "user " ] &&
+	grep -q 'Captured and wrote .* (36 samples)' "$out/u.err" &&
+	pass "record -a instructions:u -c 100003: samples per CPU $got, all in user" ||
+	fail "record -a :u" "exit $rc, got '$got' want '$want', symbols '$syms' ($(tr '\n' '|' < "$out/u.err"))"
+"$R" record -a -c 3 -e instructions:k -o "$out/k.data" system --bios none --smp 4 \
+	--max-insns 400k --kernel "$out/busy.elf" >/dev/null 2>&1
+got=$(samples "$out/k.data")
+kern=$("$R" report -i "$out/k.data" --stdio --sort cpu,sym 2>/dev/null | grep -c '\[k\] _start$')
+[ "$got" = "3 3 3 3" ] && [ "$kern" = 4 ] &&
+	pass "record -a instructions:k -c 3: 3 samples on each CPU, in machine mode in _start" ||
+	fail "record -a :k" "samples '$got', [k] _start rows $kern"
+if command -v perf >/dev/null 2>&1; then
+	pc=$(perf report -i "$out/u.data" --stdio --sort cpu -n 2>/dev/null |
+		awk '/^ +[0-9.]+%/ { printf "%s:%s ", $3, $2 }')
+	[ "$pc" = "000:9 001:9 002:9 003:9 " ] &&
+		pass "Debian's perf report --sort cpu splits the samples: $pc" ||
+		fail "perf report --sort cpu" "got '$pc'"
+else
+	fail "perf report --sort cpu" "Debian's perf (linux-perf) is not installed"
+fi
+if [ -f "$img/Image" ]; then
+	"$R" record -a --no-uarch -c 1000003 -o "$out/lx.data" system --smp 2 --no-sbi-snapshot \
+		--kernel "$img/Image" --initrd "$img/initramfs.cpio.gz" --append console=hvc0 \
+		>"$out/lx.out" 2>"$out/lx.err"
+	rc=$?
+	got=$(samples "$out/lx.data")
+	set -- $got
+	[ "$rc" = 0 ] && [ "$1" -gt 0 ] && [ "$2" -gt 0 ] && [ "$3" = 0 ] &&
+		grep -q '^SUMMARY: [0-9]* passed, 0 failed' "$out/lx.out" &&
+		pass "record -a of Linux on 2 harts: samples on CPU0 and CPU1 ($1, $2); $(grep '^SUMMARY' "$out/lx.out")" ||
+		fail "record -a Linux" "exit $rc, samples '$got', $(grep '^SUMMARY' "$out/lx.out")"
+fi
 
 # bad input: a clear error, a non-zero exit, no table
 bad() {	# bad DESCRIPTION WANT-RC PATTERN STAT-ARGS...
@@ -143,4 +194,15 @@ bad "--no-uarch after system" 2 "^rvpmu stat: give --no-uarch before 'system'" s
 bad "-r with system" 2 "^rvpmu stat: -r and -j are not available for a system-mode run" -r 2 system --bios none \
 	--kernel "$out/busy.elf"
 bad "no kernel" 2 "no --kernel" -a system --bios none
+rbad() {	# rbad DESCRIPTION PATTERN RECORD-ARGS...
+	what=$1 pat=$2; shift 2
+	rm -f "$out/bad.data"
+	"$R" record -o "$out/bad.data" "$@" >/dev/null 2>"$out/bad.err"
+	rc=$?
+	[ "$rc" = 2 ] && grep -q -- "$pat" "$out/bad.err" && [ ! -e "$out/bad.data" ] &&
+		pass "bad input: record $what -> exit 2, no file: $(grep -- "$pat" "$out/bad.err" | head -n 1)" ||
+		fail "bad input: record $what" "exit $rc: $(tr '\n' '|' < "$out/bad.err")"
+}
+rbad "-a with a program" "^rvpmu record: -a samples a system-mode run" -a /bin/true
+rbad "-g with system" "^rvpmu record: a system-mode run takes -e" -g system --bios none --kernel "$out/busy.elf"
 exit 0
