@@ -104,6 +104,16 @@ const char *linux_exe_path(void);
 struct session;
 void linux_perf_attach(struct session *ss);
 
+/* What rvpmu's kernel did for the program on hart h, for perf's software
+ * events: modelled time it slept (off the hart), its sleeps (voluntary
+ * context switches: nothing preempts it, and it never leaves its one
+ * hart), and the pages demand paging made present at its first touch,
+ * by its own accesses or the kernel's on its behalf. */
+struct linux_sw {
+	uint64_t sleep_ns, switches, faults_user, faults_kernel;
+};
+void linux_sw_read(const struct hart *h, struct linux_sw *out);
+
 /* Close the guest's files and drop the process state. */
 void linux_free(void);
 

@@ -507,7 +507,7 @@ static long do_ppoll(struct lx *p, const uint64_t *a)
 	if (r == 0 && !a[2])
 		r = poll(v, n, -1);   /* block as the guest asked (e.g. stdin) */
 	else if (r == 0 && (tmo[0] || tmo[1]))
-		p->sleep_ns += (uint64_t)tmo[0] * 1000000000ull + (uint64_t)tmo[1];
+		lx_sleep(p, (uint64_t)tmo[0] * 1000000000ull + (uint64_t)tmo[1]);
 	if (r < 0) {
 		r = -errno;
 		free(v);

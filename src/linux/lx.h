@@ -131,6 +131,7 @@ struct lx {
 	struct lx_exec ex;
 	uint64_t vm_peak;       /* most bytes mapped at once (VmPeak) */
 	uint64_t sleep_ns;      /* modelled time spent in sleeps */
+	uint64_t nvcsw;         /* the sleeps: voluntary context switches */
 	uint64_t rng;           /* state of the deterministic random stream */
 	struct lx_sigaction sa[LX_NSIG + 1];
 	uint64_t sigmask, sigpending;
@@ -270,6 +271,8 @@ const char *lx_signame(int sig);
 /* sys.c: time, identity, limits, misc */
 long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled);
 uint64_t lx_now_ns(struct lx *p);
+/* The program waits ns (> 0: a voluntary context switch) of modelled time. */
+void lx_sleep(struct lx *p, uint64_t ns);
 void lx_limits_init(struct lx *p);
 
 #endif

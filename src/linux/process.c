@@ -53,6 +53,9 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 	p->rng = 0x72767075ull;   /* "rvpu": fixed seed, deterministic runs */
 	const char *base = strrchr(name, '/');
 	snprintf(p->comm, sizeof(p->comm), "%s", base ? base + 1 : name);
+	/* demand paging: the image and every later mapping are absent until
+	 * touched, as Linux maps them (page-faults count the first touches) */
+	h->mem.demand = true;
 
 	char why[400];
 	struct lx_image img;
@@ -74,6 +77,8 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 
 	if (lx_stack_init(p, &img, argc, argv, envp, why, sizeof(why)))
 		goto fail;
+	/* exec wrote the top of the stack (argv, envp, auxv): present */
+	gmem_present(&h->mem, h->x[2], LX_STACK_TOP(p) - h->x[2]);
 	struct stat st;
 	if (!stat(p->exe, &st))
 		p->ex.dev = st.st_dev, p->ex.ino = st.st_ino;
@@ -210,12 +215,14 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 		case STOP_TRAP:
 			if (o->on_trap)
 				o->on_trap(h);
+			h->mem.in_kernel = true;   /* its first touches are kernel faults */
 			if (hart_storm_enter(h, h->cause, h->tval, 0))
 				lx_trap_storm(p);
 			else if (h->cause == CAUSE_USER_ECALL)
 				lx_syscall(p);
 			else
 				lx_trap(p);
+			h->mem.in_kernel = false;
 			break;
 		default:
 			/* budget, a state sync, or a WFI that retired (one thread:

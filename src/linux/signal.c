@@ -68,7 +68,7 @@ static void report_fault(struct lx *p, int sig)
 	char dis[128] = "<unreadable>";
 	uint16_t lo;
 	uint32_t raw = 0;
-	const struct gmem *m = &h->mem;
+	struct gmem *m = &h->mem;
 	if (gmem_check(m, h->pc, 2, GP_X) || gmem_check(m, h->pc, 2, GP_R)) {
 		memcpy(&lo, m->base + h->pc, 2);
 		raw = lo;
@@ -407,7 +407,7 @@ static long sys_rt_sigtimedwait(struct lx *p, const uint64_t *a)
 				return -EFAULT;
 			if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
 				return -EINVAL;
-			p->sleep_ns += (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
+			lx_sleep(p, (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1]);
 			return -EAGAIN;
 		}
 		deadlock(p, "sigtimedwait");

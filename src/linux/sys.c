@@ -59,9 +59,24 @@ static int clock_ns(struct lx *p, int64_t clk, uint64_t *ns)
 	return -EINVAL;
 }
 
-static void sleep_for(struct lx *p, uint64_t ns)
+/* The program waits ns of modelled time off the hart: a voluntary
+ * context switch, as Linux schedules the idle task meanwhile. */
+void lx_sleep(struct lx *p, uint64_t ns)
 {
+	if (!ns)
+		return;
 	p->sleep_ns += ns;
+	p->nvcsw++;
+}
+
+void linux_sw_read(const struct hart *h, struct linux_sw *out)
+{
+	const struct lx *p = &lx_proc;
+	bool ours = p->h == h;
+	*out = (struct linux_sw){
+		.sleep_ns = ours ? p->sleep_ns : 0, .switches = ours ? p->nvcsw : 0,
+		.faults_user = h->mem.faults[0], .faults_kernel = h->mem.faults[1],
+	};
 }
 
 static long sys_clock_nanosleep(struct lx *p, const uint64_t *a)
@@ -75,9 +90,9 @@ static long sys_clock_nanosleep(struct lx *p, const uint64_t *a)
 		return t;
 	if (a[1] & 1) {                    /* TIMER_ABSTIME */
 		if ((uint64_t)t > now)
-			sleep_for(p, (uint64_t)t - now);
+			lx_sleep(p, (uint64_t)t - now);
 	} else {
-		sleep_for(p, (uint64_t)t);
+		lx_sleep(p, (uint64_t)t);
 	}
 	return 0;
 }
@@ -104,9 +119,9 @@ static long sys_futex(struct lx *p, const uint64_t *a)
 			uint64_t now;
 			clock_ns(p, ((int)a[1] & 256) ? 0 : 1, &now);
 			if (op == 0)
-				sleep_for(p, (uint64_t)t);
+				lx_sleep(p, (uint64_t)t);
 			else if ((uint64_t)t > now)
-				sleep_for(p, (uint64_t)t - now);
+				lx_sleep(p, (uint64_t)t - now);
 			return -ETIMEDOUT;
 		}
 		lx_warn(p, "rvpmu: %s: deadlock: futex wait on 0x%llx with no other thread to wake it",
@@ -317,7 +332,7 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		int64_t t = get_ts(p, a[0]);
 		if (t < 0)
 			return t;
-		sleep_for(p, (uint64_t)t);
+		lx_sleep(p, (uint64_t)t);
 		return 0;
 	}
 	case NR_clock_nanosleep:
@@ -351,6 +366,8 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			ru[0] = cpu / NS;
 			ru[1] = cpu % NS / 1000;
 			ru[4] = h->mem.mapped >> 10;      /* ru_maxrss in KiB */
+			ru[8] = h->mem.faults[0] + h->mem.faults[1];  /* ru_minflt */
+			ru[16] = p->nvcsw;                /* ru_nvcsw */
 		}
 		return lx_put(p, a[1], ru, sizeof(ru));
 	}

@@ -12,6 +12,9 @@
 
 #define KP 160                  /* longest key path */
 
+/* a profile's name: 1 to 31 of [A-Za-z0-9_-] (profile.c) */
+bool profile_is_name(const char *s);
+
 struct pc {                     /* parse context */
 	const char *file;
 	char *err;
