@@ -31,7 +31,8 @@ test: setup
 asan: setup
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all
-	@RVPMU=$(abspath build-asan/rvpmu) BUILD=$(abspath build-asan) tests/run.sh
+	@RVPMU=$(abspath build-asan/rvpmu) BUILD=$(abspath build-asan) \
+	  TEST_LDFLAGS="-fsanitize=address,undefined" tests/run.sh
 
 demo: setup
 	@$(MAKE) --no-print-directory all
