@@ -102,7 +102,9 @@ for i in 1 2; do
 	timeout "$T" "$RVPMU" stat -q -x, -e instructions -o "$out/bits$i.csv" "$out/random" bits \
 		</dev/null >"$out/bits$i.out" 2>"$E"
 done
-c1=$(cut -d, -f1 "$out/bits1.csv" 2>/dev/null) c2=$(cut -d, -f1 "$out/bits2.csv" 2>/dev/null)
+# the count's line (-o FILE starts with perf's "# started on" line)
+c1=$(awk -F, '$3 == "instructions" { print $1 }' "$out/bits1.csv" 2>/dev/null)
+c2=$(awk -F, '$3 == "instructions" { print $1 }' "$out/bits2.csv" 2>/dev/null)
 if [ -n "$c1" ] && [ "$c1" = "$c2" ] && [ -s "$out/bits1.out" ] && cmp -s "$out/bits1.out" "$out/bits2.out"; then
 	ok random-stat-deterministic
 else
