@@ -19,13 +19,19 @@ enum {
 	GP_CODE = 8,   /* decoded instructions are cached for this page */
 };
 
+/* What is mapped, one record per address space: every copy of its
+ * struct gmem (each hart that runs it holds one) points at the same. */
+struct gmem_acct {
+	uint64_t max_bytes; /* cap on mapped bytes (--max-mem), 0 = none */
+	uint64_t mapped;    /* bytes currently mapped */
+	bool hit_max;       /* a map was refused for max_bytes */
+};
+
 struct gmem {
 	uint8_t *base;      /* host address of guest address 0 */
 	uint8_t *pflags;    /* size >> GPAGE_SHIFT permission bytes */
 	uint64_t size;      /* guest addresses are [0, size) */
-	uint64_t max_bytes; /* cap on mapped bytes (--max-mem), 0 = none */
-	uint64_t mapped;    /* bytes currently mapped */
-	bool hit_max;       /* a map was refused for max_bytes */
+	struct gmem_acct *acct;
 };
 
 /* Memory this host lets rvpmu use: physical RAM, or the cgroup v2 limit

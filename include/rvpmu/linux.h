@@ -1,10 +1,12 @@
 /* User-mode Linux: load a static riscv64 ELF program onto a hart and run
  * it, answering its system calls with rvpmu's own small kernel.
  *
- * Use: hart_init(h); linux_load(h, &o, ...); status = linux_run(h, &o);
- * hart_free(h). One program per process: the loaded process's state
- * (fd table, brk, signal handlers) lives in this layer until the next
- * linux_load or linux_free.
+ * Use: hart_init(h); linux_load(h, &o, ...); [linux_add_cpu(h2) ...];
+ * status = linux_run(h, &o); linux_free(); hart_free(h). The program's
+ * threads run on the harts given, its processes' state (address spaces,
+ * fd tables, signal handlers) lives in this layer until the next
+ * linux_load or linux_free; linux_load takes over h's guest memory as
+ * the first process's address space (linux_free frees it).
  *
  * Everything rvpmu itself prints goes to o->warn_fd as whole lines that
  * start with "rvpmu:".
@@ -23,6 +25,8 @@ struct linux_opts {
 	                         linux_default_max_mem_mb(); LINUX_MEM_NONE =
 	                         no bound */
 	int warn_fd;          /* where rvpmu's own messages go; 0 = stderr */
+	unsigned cpus;        /* modelled harts the threads run on (--cpus):
+	                         0 = 1; the caller makes them (linux_add_cpu) */
 	int no_jit;           /* run in the step loop only, never translate */
 	/* Called after every stop of the hart (NULL: none): returns how many
 	 * instructions may run before it is called again, 0 = no limit. The
@@ -91,6 +95,10 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
  * LINUX_EXIT_TRAP_STORM after a trap storm (hart_storm_enter), or
  * 128 + *o->stop after printing "rvpmu: PROG: interrupted by SIG...". */
 int linux_run(struct hart *h, const struct linux_opts *o);
+
+/* After linux_load on hart 0: one more hart of the run, made with
+ * hart_init_sharing(h, hart 0) and set up as hart 0 was (at most 32). */
+void linux_add_cpu(struct hart *h);
 
 /* Where the loaded program's image was placed (static-pie), else 0. */
 uint64_t linux_load_bias(void);

@@ -30,12 +30,18 @@ void evspec_list(FILE *f, const struct profile *p);
 
 /* The S-mode driver's view of one profiled user-mode run (session.c). */
 struct linux_opts;
+#define SESSION_MAX_CPUS 32
 struct session {
 	struct hart h;
 	struct sbi_state sbi;
 	const struct profile *prof;
 	int models;
 	uint64_t cmask;         /* hardware counters, as counter_get_info says */
+	/* the run's harts (linux_opts.cpus): cpu[0] is h with sbi, the
+	 * others share its memory and have a firmware state of their own */
+	unsigned ncpus;
+	struct hart *cpu[SESSION_MAX_CPUS];
+	struct sbi_state *cpu_sbi[SESSION_MAX_CPUS];
 };
 
 enum {  /* SBI PMU function ids and flags the driver uses */
@@ -50,9 +56,12 @@ enum {  /* SBI PMU function ids and flags the driver uses */
 int session_open(struct session *ss, const struct profile *p, int models,
 		 const struct linux_opts *lo, int argc, char **argv, char **envp);
 void session_close(struct session *ss);
-/* An SBI PMU call, as the driver's ecall would make it. */
+/* An SBI PMU call, as the driver's ecall would make it (on hart 0). */
 long session_sbi(struct session *ss, unsigned fid, uint64_t a0, uint64_t a1, uint64_t a2,
 		 uint64_t a3, uint64_t a4, uint64_t *value);
+/* The same call made on hart cpu. */
+long session_sbi_on(struct session *ss, unsigned cpu, unsigned fid, uint64_t a0, uint64_t a1,
+		    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t *value);
 /* Can this core (with or without its models) count e at all? */
 int session_countable(const struct session *ss, const struct evspec *e);
 /* config_matching for e with its :u/:k filters: the counter's id and CSR. */

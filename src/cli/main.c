@@ -34,6 +34,9 @@ static const struct subcommand {
 	 "  --max-mem MB       bound the program's memory: brk/mmap beyond it fail\n"
 	 "                     with ENOMEM, as under a ulimit (default: half of the\n"
 	 "                     host's memory; 0: no bound)\n"
+	 "  --cpus N           modelled harts the program's threads run on (1..32,\n"
+	 "                     default 1); more threads than harts take turns in\n"
+	 "                     1 ms slices of modelled time (docs/architecture.md)\n"
 	 "  --sysroot DIR      prefix absolute guest paths with DIR (as qemu-user -L)\n"
 	 "  --insn-count FILE  write the retired instruction count to FILE at exit\n"
 	 "  --profile P        run on core profile P (virt, u74 or a .json file): its\n"
@@ -79,6 +82,7 @@ static const struct subcommand {
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
 	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"
+	 "  --cpus N           modelled harts for the program's threads (as rvpmu run)\n"
 	 "  --user-counters=off|mmap|all\n"
 	 "                     counter CSRs the program may read (as rvpmu run)\n"
 	 "  -h, --help         show this help\n"},
@@ -114,7 +118,8 @@ static const struct subcommand {
 	 "  --no-jit           no block translation (as rvpmu run)\n"
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
-	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"},
+	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"
+	 "  --cpus N           modelled harts for the program's threads (as rvpmu run)\n"},
 	{"report", cmd_report, "show where the samples of a perf.data file are",
 	 "usage: rvpmu report [-i FILE] [--sort sym|dso|srcline] [--stdio]\n"
 	 "                    [--folded] [--flamegraph FILE.svg] [--symfs DIR]\n"
@@ -311,6 +316,19 @@ int cli_max_mem(const char *v, uint64_t *mb)
 	}
 	if (!*mb)
 		*mb = LINUX_MEM_NONE;
+	return 0;
+}
+
+int cli_cpus(const char *v, unsigned *n)
+{
+	uint64_t c;
+	if (cli_parse_count("--cpus", v, &c))
+		return -1;
+	if (c < 1 || c > SESSION_MAX_CPUS) {
+		fprintf(stderr, "rvpmu: --cpus: '%s' is out of range (1..%d)\n", v, SESSION_MAX_CPUS);
+		return -1;
+	}
+	*n = (unsigned)c;
 	return 0;
 }
 

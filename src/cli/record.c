@@ -60,10 +60,11 @@ int cmd_record(int argc, char **argv)
 		{"--profile", NULL, 1}, {"--max-insns", NULL, 1}, {"--max-mem", NULL, 1},
 		{"--call-graph", NULL, 1},
 		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", NULL, 0},
-		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
+		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {"--cpus", NULL, 1},
+		{NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_MAX_MEM, O_CALL_GRAPH, O_FILTER,
-	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET };
+	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_CPUS };
 	char err[512];
 	const char *v;
 	uint64_t n;
@@ -114,6 +115,10 @@ int cmd_record(int argc, char **argv)
 				o.period = n, o.freq = 0;
 			else
 				o.freq = n, o.period = 0;
+			break;
+		case O_CPUS:
+			if (cli_cpus(v, &lo.cpus))
+				return 2;
 			break;
 		case O_G: o.callchain = 1; break;
 		case O_B: o.branch_stack = 1; break;

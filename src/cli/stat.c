@@ -23,10 +23,11 @@ int cmd_stat(int argc, char **argv)
 		{"-e", "--event", 1}, {"-x", NULL, 1}, {"-o", NULL, 1}, {"-r", NULL, 1},
 		{"--max-insns", NULL, 1}, {"--max-mem", NULL, 1}, {"--profile", NULL, 1}, {"--mux-interval", NULL, 1},
 		{"--user-counters", NULL, 1}, {"-j", "--json", 0}, {"--json-output", NULL, 0},
-		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
+		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {"--cpus", NULL, 1},
+		{NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_CSV, O_OUT, O_REPEAT, O_MAX_INSNS, O_MAX_MEM, O_PROFILE, O_MUX, O_UCNT, O_JSON,
-	       O_JSON2, O_NO_UARCH, O_NO_JIT, O_QUIET };
+	       O_JSON2, O_NO_UARCH, O_NO_JIT, O_QUIET, O_CPUS };
 	uint64_t n;
 	char err[512];
 	const char *v;
@@ -76,6 +77,10 @@ int cmd_stat(int argc, char **argv)
 		case O_NO_UARCH: o.models = 0; break;
 		case O_NO_JIT: lo.no_jit = 1; break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
+		case O_CPUS:
+			if (cli_cpus(v, &lo.cpus))
+				return 2;
+			break;
 		}
 	}
 	int end = cli_end("stat", k);

@@ -1,6 +1,7 @@
 /* User-mode guest address space (see gmem.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -25,6 +26,8 @@ uint64_t gmem_host_bytes(void)
 int gmem_init(struct gmem *m)
 {
 	memset(m, 0, sizeof(*m));
+	if (!(m->acct = calloc(1, sizeof(*m->acct))))
+		return -ENOMEM;
 	/* NORESERVE: only the pages the guest touches cost host memory. */
 	for (uint64_t size = GMEM_SPACE_MAX; size >= (1ull << 32); size >>= 1) {
 		void *b = mmap(NULL, size, PROT_READ | PROT_WRITE,
@@ -45,6 +48,8 @@ int gmem_init(struct gmem *m)
 		m->size = size;
 		return 0;
 	}
+	free(m->acct);
+	m->acct = NULL;
 	return -ENOMEM;
 }
 
@@ -54,7 +59,9 @@ void gmem_free(struct gmem *m)
 		munmap(m->base, m->size);
 	if (m->pflags)
 		munmap(m->pflags, m->size >> GPAGE_SHIFT);
+	free(m->acct);
 	m->base = m->pflags = NULL;
+	m->acct = NULL;
 }
 
 static bool range_ok(const struct gmem *m, uint64_t addr, uint64_t len)
@@ -71,8 +78,9 @@ static int64_t fresh_bytes(struct gmem *m, uint64_t addr, uint64_t len)
 	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
 		fresh += !m->pflags[p];
 	fresh *= GPAGE_SIZE;
-	if (m->max_bytes && m->mapped + fresh > m->max_bytes) {
-		m->hit_max = true;
+	struct gmem_acct *c = m->acct;
+	if (c->max_bytes && c->mapped + fresh > c->max_bytes) {
+		c->hit_max = true;
 		return -ENOMEM;
 	}
 	return (int64_t)fresh;
@@ -82,7 +90,7 @@ static void set_mapped(struct gmem *m, uint64_t addr, uint64_t len, unsigned pro
 {
 	memset(m->pflags + (addr >> GPAGE_SHIFT), (int)(prot & 7) | 0x10,
 	       len >> GPAGE_SHIFT);
-	m->mapped += fresh;
+	m->acct->mapped += fresh;
 }
 
 int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot)
@@ -142,7 +150,7 @@ void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len)
 		return;
 	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++) {
 		if (m->pflags[p])
-			m->mapped -= GPAGE_SIZE;
+			m->acct->mapped -= GPAGE_SIZE;
 		m->pflags[p] = 0;
 	}
 	madvise(m->base + addr, len, MADV_DONTNEED);

@@ -86,10 +86,10 @@ static void gfd_release(struct lx *p, int g)
  * kernel's own trees, which are the host's (as /dev/null must work). */
 static int get_path(struct lx *p, uint64_t ga, char *out, size_t size)
 {
-	long n = gmem_strlen(&p->h->mem, ga, PATH_MAX);
+	long n = gmem_strlen(&p->mm->mem, ga, PATH_MAX);
 	if (n < 0)
-		return ga && gmem_check(&p->h->mem, ga, 1, GP_R) ? -ENAMETOOLONG : -EFAULT;
-	const char *s = (const char *)p->h->mem.base + ga;
+		return ga && gmem_check(&p->mm->mem, ga, 1, GP_R) ? -ENAMETOOLONG : -EFAULT;
+	const char *s = (const char *)p->mm->mem.base + ga;
 	const char *root = p->o.sysroot;
 	bool host = !strncmp(s, "/dev/", 5) || !strncmp(s, "/proc/", 6) ||
 		    !strncmp(s, "/sys/", 5) || !strcmp(s, "/dev") || !strcmp(s, "/proc");
@@ -148,7 +148,7 @@ static long put_stat(struct lx *p, uint64_t ga, const struct stat *st)
  * mappings give back the pages past its new end. */
 static long resized(struct lx *p, long r)
 {
-	if (p->nfmap && r >= 0)
+	if (p->mm->nfmap && r >= 0)
 		lx_fmap_truncated(p);
 	return r;
 }
@@ -388,7 +388,7 @@ static long do_path2(struct lx *p, int nr, const uint64_t *a)
 
 static long do_symlinkat(struct lx *p, const uint64_t *a)
 {
-	long n = gmem_strlen(&p->h->mem, a[0], PATH_MAX);
+	long n = gmem_strlen(&p->mm->mem, a[0], PATH_MAX);
 	if (n < 0)
 		return -EFAULT;
 	char path[PATH_MAX + 256];
@@ -398,7 +398,7 @@ static long do_symlinkat(struct lx *p, const uint64_t *a)
 	int d = get_dirfd(p, a[1], path);
 	if (d < 0 && d != AT_FDCWD)
 		return d;
-	return ERR(symlinkat((const char *)p->h->mem.base + a[0], d, path));
+	return ERR(symlinkat((const char *)p->mm->mem.base + a[0], d, path));
 }
 
 static long do_dup3(struct lx *p, const uint64_t *a)
@@ -504,10 +504,16 @@ static long do_ppoll(struct lx *p, const uint64_t *a)
 		v[i].events = gp[i].events;
 	}
 	int r = poll(v, n, 0);
-	if (r == 0 && !a[2])
+	if (r == 0 && !a[2]) {
 		r = poll(v, n, -1);   /* block as the guest asked (e.g. stdin) */
-	else if (r == 0 && (tmo[0] || tmo[1]))
-		p->sleep_ns += (uint64_t)tmo[0] * 1000000000ull + (uint64_t)tmo[1];
+	} else if (r == 0 && (tmo[0] || tmo[1]) && p->t->w.woke != LX_WOKE_TIMEOUT) {
+		/* nothing ready: the timeout passes in modelled time, then
+		 * the call looks again */
+		free(v);
+		free(gp);
+		uint64_t dl = lx_now_ns(p) + (uint64_t)tmo[0] * 1000000000ull + (uint64_t)tmo[1];
+		return lx_wait_begin(p, LX_W_SLEEP, dl, true);
+	}
 	if (r < 0) {
 		r = -errno;
 		free(v);
@@ -693,10 +699,10 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_sync: case NR_syncfs:
 		return 0;
 	case NR_memfd_create: {
-		long n = gmem_strlen(&p->h->mem, a[0], 250);
+		long n = gmem_strlen(&p->mm->mem, a[0], 250);
 		if (n < 0)
 			return -EFAULT;
-		if ((h = memfd_create((const char *)p->h->mem.base + a[0], (unsigned)a[1])) < 0)
+		if ((h = memfd_create((const char *)p->mm->mem.base + a[0], (unsigned)a[1])) < 0)
 			return -errno;
 		return gfd_alloc(p, 0, h);
 	}

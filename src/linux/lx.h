@@ -48,6 +48,9 @@ enum {
 	NR_munlock = 229, NR_mlockall = 230, NR_munlockall = 231,
 	NR_wait4 = 260, NR_syncfs = 267, NR_memfd_create = 279,
 	NR_perf_event_open = 241,
+	NR_get_robust_list = 100, NR_sched_setaffinity = 122, NR_getcpu = 168,
+	NR_clone = 220, NR_execve = 221, NR_execveat = 281, NR_membarrier = 283,
+	NR_clone3 = 435,
 	LX_NSYSCALLS = 463,
 };
 
@@ -69,21 +72,21 @@ enum {
 #define LX_SS_DISABLE   2
 
 /* Memory layout of the emulated process, from the top of the guest space
- * (h->mem.size) down: the stack, a guard page, the signal return
+ * (p->mm->mem.size) down: the stack, a guard page, the signal return
  * trampoline page (Linux uses the vDSO's __vdso_rt_sigreturn; there is no
  * vDSO here), a gap, then mmap areas growing down. */
 #define LX_STACK_SIZE   (8ull << 20)
-#define LX_STACK_TOP(p)   ((p)->h->mem.size)
+#define LX_STACK_TOP(p)   ((p)->mm->mem.size)
 #define LX_TRAMPOLINE(p)  (LX_STACK_TOP(p) - LX_STACK_SIZE - 2 * GPAGE_SIZE)
 #define LX_MMAP_TOP(p)    (LX_TRAMPOLINE(p) - (256ull << 20))
 /* ELF_ET_DYN_BASE: two thirds of the user space, as Linux places PIEs. */
-#define LX_PIE_BASE(p)    (((p)->h->mem.size / 3 * 2) & ~0xffffull)
+#define LX_PIE_BASE(p)    (((p)->mm->mem.size / 3 * 2) & ~0xffffull)
 
 #define LX_NFD 1024
 /* host file, /dev/[u]random, procfs.c's file, a directory in /proc */
 enum { LX_FD_FILE, LX_FD_RANDOM, LX_FD_PROC, LX_FD_PROCDIR };
 #define LX_NRLIMIT 16
-#define LX_PID 1000   /* fixed so runs are deterministic */
+#define LX_PID 1000   /* the first process's: fixed so runs are deterministic */
 #define LX_PPID 1
 
 /* A file mapping (fmap.c): the guest pages [addr, addr+len) show the
@@ -102,6 +105,14 @@ struct lx_sigaction {
 	uint64_t handler, flags, mask;
 };
 
+/* Where a pending signal came from: siginfo's si_pid, si_code, and for
+ * SIGCHLD si_status. */
+struct lx_sigsrc {
+	int pid, code, status;
+};
+/* si_code values (include/uapi/asm-generic/siginfo.h) */
+enum { LX_SI_USER = 0, LX_SI_TKILL = -6, LX_CLD_EXITED = 1, LX_CLD_KILLED = 2 };
+
 /* What the program's exec set up, as Linux keeps it in its mm_struct
  * for /proc/<pid>/{maps,stat,status,auxv,cmdline,environ} (procfs.c). */
 #define LX_MAX_SEGS 16
@@ -118,40 +129,123 @@ struct lx_exec {
 	size_t auxv_bytes;
 };
 
-/* The emulated process: one per rvpmu run. */
-struct lx {
-	struct hart *h;
-	struct linux_opts o;
-	char *exe;              /* absolute path of the program (/proc/self/exe) */
-	char *name;             /* as given, for messages */
-	uint64_t load_bias;     /* where a static-pie was placed (0: ET_EXEC) */
-	int fd[LX_NFD];         /* guest fd -> host fd, -1 = closed */
-	uint8_t fkind[LX_NFD];  /* what guest fd is: LX_FD_* */
+/* An address space (Linux's mm_struct, reduced): the guest memory, its
+ * file mappings, brk and what exec set up. Shared by the threads of a
+ * process and by a vfork child until it execs. */
+struct lx_mm {
+	struct gmem mem;        /* this process's reservation (every hart that
+	                           runs it holds a copy) */
+	struct lx_fmap *fmap;
+	int nfmap;
 	uint64_t brk_start, brk_cur;
+	uint64_t load_bias;     /* where a static-pie was placed (0: ET_EXEC) */
 	struct lx_exec ex;
 	uint64_t vm_peak;       /* most bytes mapped at once (VmPeak) */
-	uint64_t sleep_ns;      /* modelled time spent in sleeps */
+	char *exe;              /* absolute path of the program (/proc/self/exe) */
+};
+
+/* What a waiting thread waits for (cpus.c parks it off its hart). */
+enum lx_wkind {
+	LX_W_NONE, LX_W_FUTEX, LX_W_SLEEP, LX_W_SIGNAL, LX_W_SIGWAIT,
+};
+/* Why a wait ended. */
+enum { LX_WOKE_NONE, LX_WOKE_EVENT, LX_WOKE_TIMEOUT, LX_WOKE_SIGNAL };
+struct lx_wait {
+	uint8_t kind;           /* LX_W_* */
+	uint8_t woke;           /* LX_WOKE_*: set when it ends */
+	bool retry;             /* the call runs again when it ends (else
+	                           it returns what the waker set) */
+	uint64_t deadline;      /* lx_now_ns it ends at, ~0: none */
+	uint64_t key[2];        /* futex: the word's key (futex.c) */
+	uint32_t bitset;        /* futex: WAIT_BITSET's mask */
+	uint64_t set;           /* sigtimedwait: the signals waited for */
+	uint64_t rem;           /* nanosleep: where the time left goes */
+};
+
+enum { LX_T_RUN, LX_T_WAIT, LX_T_DEAD };
+
+/* A thread (Linux's task_struct, reduced): a software context that
+ * cpus.c puts on a hart to run it. */
+struct lx_thread {
+	struct lx_thread *next;     /* every thread of the run, by tid */
+	struct lx_thread *rq_next;  /* the run queue */
+	struct lx_thread *fq_next;  /* the futex waiters (futex.c) */
+	struct lx *p;               /* its process */
+	int tid;
+	uint8_t state;              /* LX_T_* */
+	bool queued;                /* in the run queue */
+	bool yield;                 /* sched_yield: to the queue's end */
+	int cpu;                    /* the hart it is on, -1: none */
+	uint64_t affinity;          /* harts it may run on (bit i: hart i) */
+	/* its user context while it is off a hart */
+	uint64_t x[32], f[32], pc;
+	uint32_t fflags, frm;
+	/* signals: its mask, those sent to it, its alternate stack */
+	uint64_t sigmask, sigpending;
+	struct lx_sigsrc sigsrc[LX_NSIG + 1]; /* who sent each pending one */
+	uint64_t ss_sp, ss_size;
+	uint32_t ss_flags;
+	bool restore_mask;          /* sigsuspend: the frame saves saved_mask */
+	uint64_t saved_mask;
+	uint64_t clear_child_tid;   /* set_tid_address, CLONE_CHILD_CLEARTID */
+	uint64_t robust_list;       /* set_robust_list's head */
+	struct lx_wait w;
+	/* what it ran: instructions and modelled ns, up to when it last
+	 * went off a hart; what its hart showed when it went on */
+	uint64_t insns, run_ns, on_insns, on_ns;
+	uint64_t slice_end;         /* its time slice ends (hart ns) */
+	char comm[16];              /* prctl PR_SET_NAME */
+};
+
+/* A process (a thread group). */
+struct lx {
+	struct lx *next;        /* every process of the run */
+	struct hart *h;         /* during a call: the hart of the calling thread */
+	struct lx_thread *t;    /* during a call: the calling thread */
+	struct lx_mm *mm;
+	struct linux_opts o;
+	int pid, ppid;
+	char *name;             /* as given, for messages */
+	int fd[LX_NFD];         /* guest fd -> host fd, -1 = closed */
+	uint8_t fkind[LX_NFD];  /* what guest fd is: LX_FD_* */
 	uint64_t rng;           /* state of the deterministic random stream */
 	struct lx_sigaction sa[LX_NSIG + 1];
-	uint64_t sigmask, sigpending;
-	uint64_t ss_sp, ss_size; uint32_t ss_flags;
-	bool restore_mask;      /* sigsuspend: the frame saves saved_mask */
+	uint64_t sigpending;    /* sent to the process (kill), not a thread */
+	struct lx_sigsrc sigsrc[LX_NSIG + 1];
+	unsigned membarrier;    /* membarrier registrations */
 	bool cwd_in_proc;       /* the cwd is inside /proc (fs.c) */
-	uint64_t saved_mask;
-	bool exited;
+	bool exited;            /* every thread has ended */
 	bool noret;             /* the call set the registers itself */
 	bool warned_big;
 	bool warned_max;        /* said that the memory bound was reached */
-	struct lx_fmap *fmap;
-	int nfmap;
 	bool strace;            /* RVPMU_STRACE set: log each call to warn_fd */
 	uint64_t rlim[LX_NRLIMIT][2];
-	char comm[16];           /* prctl PR_SET_NAME */
+	char comm[16];           /* its first thread's name */
 	int status;             /* exit status once exited */
+	int nthreads;           /* threads not yet ended */
+	uint64_t dead_ns;       /* modelled ns its ended threads ran */
 	struct session *perf_ss;  /* perf_event.c: the PMU driver's session */
 	bool perf_live;         /* perf_event.c's event table belongs to us */
 	uint8_t warned[(LX_NSYSCALLS + 7) / 8];
 };
+
+/* The kernel's view of the machine (cpus.c): the harts and what runs
+ * on them. */
+#define LX_MAX_CPUS 32
+struct lx_kernel {
+	struct hart *cpu[LX_MAX_CPUS];
+	unsigned ncpus;
+	struct lx_thread *on[LX_MAX_CPUS];  /* the thread each hart runs */
+	uint64_t idle_ns[LX_MAX_CPUS];      /* modelled ns each hart idled */
+	struct lx_thread *threads;          /* every thread not yet freed */
+	struct lx_thread *rq, **rq_tail;    /* runnable, off a hart */
+	struct lx_thread *fq;               /* futex waiters, oldest first */
+	struct lx *procs;                   /* every process, the first first */
+	int next_id;                        /* the next pid or tid */
+	unsigned nlive;                     /* threads not ended: rounds when > 1 */
+	uint64_t now;                       /* ns: the current round's start */
+};
+extern struct lx_kernel lx_k;
 
 extern struct lx lx_proc;
 extern const char *const lx_sysname[LX_NSYSCALLS];
@@ -242,7 +336,7 @@ long lx_fmap_msync(struct lx *p, uint64_t a, uint64_t len, unsigned flags);
  * answers (exe: the program's file, which is r->host too; /proc/self),
  * r->closed for a path that exists but may not be opened (EACCES); or
  * -errno for a path that is absent. */
-enum { LX_PROC_CPUINFO = 100 };
+enum { LX_PROC_CPUINFO = 100, LX_PROC_CPULIST = 101 };
 struct lx_proc {
 	int gen;
 	const char *link;
@@ -253,6 +347,54 @@ int lx_proc_resolve(struct lx *p, const char *path, struct lx_proc *r);
 /* A host fd (read-only) holding the generated file, or -errno. */
 int lx_proc_open(struct lx *p, const struct lx_proc *r, int flags);
 
+/* cpus.c: harts, the scheduler, waiting */
+/* A handler's answer for a call that waits: its thread is parked. */
+#define LX_BLOCK (-0x40000000L)
+/* lx_wake's result for a retried call a signal interrupted: it restarts */
+#define LX_RESTART (-0x40000001L)
+/* CLOCK_REALTIME reads this fixed epoch (2026-01-01T00:00:00Z) plus the
+ * modelled time, so two runs of a program see the same clock. */
+#define LX_EPOCH 1767225600ull
+uint64_t lx_hart_ns(unsigned i);
+/* The guest's clock as the calling thread reads it. */
+uint64_t lx_now_ns(struct lx *p);
+/* Harts the scheduler may use, as a mask. */
+uint64_t lx_cpu_mask(void);
+int lx_cpu_of(const struct hart *h);
+void lx_enqueue(struct lx_thread *t);
+void lx_dequeue(struct lx_thread *t);
+/* The loaded program's first thread runs on hart i, its registers there. */
+void lx_thread_attach(struct lx_thread *t, unsigned i);
+uint64_t lx_thread_ns(const struct lx_thread *t);
+uint64_t lx_thread_insns(const struct lx_thread *t);
+/* The calling thread waits for kind until deadline (lx_now_ns; ~0: no
+ * end); retry: its call runs again when the wait ends, else it returns
+ * what lx_wake gives. Returns LX_BLOCK, for the handler to return. */
+long lx_wait_begin(struct lx *p, uint8_t kind, uint64_t deadline, bool retry);
+/* End t's wait (why: LX_WOKE_*) with its call's result. */
+void lx_wake(struct lx_thread *t, int why, long result);
+unsigned lx_nthreads(void);
+
+/* thread.c: threads, clone, exit */
+long lx_sys_thread(struct lx *p, int nr, const uint64_t *a, bool *handled);
+struct lx_thread *lx_thread_new(struct lx *p, int tid);
+void lx_thread_free(struct lx_thread *t);
+struct lx_thread *lx_thread_by_tid(int tid);
+/* exit(2) of thread t; the last one ends the process with code. */
+void lx_thread_exit(struct lx *p, struct lx_thread *t, int code);
+/* Every thread of p ends; the process's status is status. */
+void lx_group_exit(struct lx *p, int status);
+void lx_process_exit(struct lx *p, int status);
+/* fork.c: clone without CLONE_THREAD */
+long lx_fork(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid, uint64_t tls,
+	     uint64_t ctid);
+
+/* futex.c */
+long lx_sys_futex(struct lx *p, const uint64_t *a);
+/* Wake up to n waiters on the word at uaddr of p's address space. */
+long lx_futex_wake_addr(struct lx *p, uint64_t uaddr, long n);
+void lx_futex_unqueue(struct lx_thread *t);
+
 /* signal.c */
 long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled);
 /* An exception from the hart: send the signal Linux would (a handler
@@ -261,15 +403,19 @@ void lx_trap(struct lx *p);
 /* hart_storm_enter() found a trap storm: say which, and end the process
  * with LINUX_EXIT_TRAP_STORM. */
 void lx_trap_storm(struct lx *p);
-/* Take pending unblocked signals now (after a syscall returned). */
-void lx_signal_deliver_pending(struct lx *p);
+/* The calling thread returns to user mode: it takes a pending signal it
+ * does not block, and a sigsuspend's mask goes. */
+void lx_signal_return(struct lx *p);
+/* Send sig to process p, or to its thread to (NULL: any that takes
+ * it), with the siginfo of src. */
+void lx_signal_send(struct lx *p, struct lx_thread *to, int sig, struct lx_sigsrc src);
 /* End the process as killed by sig (the caller has said why). */
 void lx_die(struct lx *p, int sig);
 const char *lx_signame(int sig);
 
 /* sys.c: time, identity, limits, misc */
 long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled);
-uint64_t lx_now_ns(struct lx *p);
+uint64_t lx_process_ns(const struct lx *p);
 void lx_limits_init(struct lx *p);
 
 #endif

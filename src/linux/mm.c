@@ -28,14 +28,14 @@
 
 static bool range_in_space(struct lx *p, uint64_t a, uint64_t len)
 {
-	uint64_t size = p->h->mem.size;
+	uint64_t size = p->mm->mem.size;
 	return a >= GPAGE_SIZE && a < size && len <= size - a;
 }
 
 static bool range_free(struct lx *p, uint64_t a, uint64_t len)
 {
 	for (uint64_t q = a; q < a + len; q += GPAGE_SIZE)
-		if (p->h->mem.pflags[q >> GPAGE_SHIFT])
+		if (p->mm->mem.pflags[q >> GPAGE_SHIFT])
 			return false;
 	return true;
 }
@@ -43,32 +43,32 @@ static bool range_free(struct lx *p, uint64_t a, uint64_t len)
 static bool range_mapped(struct lx *p, uint64_t a, uint64_t len)
 {
 	for (uint64_t q = a; q < a + len; q += GPAGE_SIZE)
-		if (!p->h->mem.pflags[q >> GPAGE_SHIFT])
+		if (!p->mm->mem.pflags[q >> GPAGE_SHIFT])
 			return false;
 	return true;
 }
 
 static unsigned page_prot(struct lx *p, uint64_t a)
 {
-	return p->h->mem.pflags[a >> GPAGE_SHIFT] & (GP_R | GP_W | GP_X);
+	return p->mm->mem.pflags[a >> GPAGE_SHIFT] & (GP_R | GP_W | GP_X);
 }
 
 static long sys_brk(struct lx *p, uint64_t want)
 {
-	if (want < p->brk_start || want > LX_MMAP_TOP(p))
-		return (long)p->brk_cur;
-	uint64_t old = PAGE_UP(p->brk_cur), new = PAGE_UP(want);
+	if (want < p->mm->brk_start || want > LX_MMAP_TOP(p))
+		return (long)p->mm->brk_cur;
+	uint64_t old = PAGE_UP(p->mm->brk_cur), new = PAGE_UP(want);
 	if (new > old) {
 		if (!range_in_space(p, old, new - old) || !range_free(p, old, new - old) ||
-		    gmem_map(&p->h->mem, old, new - old, GP_R | GP_W))
-			return (long)p->brk_cur;
+		    gmem_map(&p->mm->mem, old, new - old, GP_R | GP_W))
+			return (long)p->mm->brk_cur;
 	} else if (new < old) {
 		if (lx_fmap_release(p, new, old))
-			return (long)p->brk_cur;
-		gmem_unmap(&p->h->mem, new, old - new);
+			return (long)p->mm->brk_cur;
+		gmem_unmap(&p->mm->mem, new, old - new);
 		hart_invalidate_code(p->h, new, old - new);
 	}
-	p->brk_cur = want;
+	p->mm->brk_cur = want;
 	return (long)want;
 }
 
@@ -79,7 +79,7 @@ static long sys_mmap(struct lx *p, const uint64_t *a)
 	unsigned type = flags & LX_MAP_TYPE;
 	bool anon = flags & LX_MAP_ANONYMOUS;
 	bool fixed = flags & (LX_MAP_FIXED | LX_MAP_FIXED_NOREPLACE);
-	struct gmem *m = &p->h->mem;
+	struct gmem *m = &p->mm->mem;
 	if (!len || (off & PAGE_MASK_) || prot & ~7u)
 		return -EINVAL;
 	if (type != LX_MAP_SHARED && type != LX_MAP_PRIVATE && type != LX_MAP_SHARED_VALIDATE)
@@ -137,7 +137,7 @@ static uint64_t mremap_target(struct lx *p, const uint64_t *a, uint64_t old, uin
 	uint64_t to = a[4];
 	*e = -EINVAL;
 	if (!(a[3] & LX_MREMAP_FIXED)) {
-		if (!(to = gmem_find_free(&p->h->mem, nlen, LX_MMAP_TOP(p))))
+		if (!(to = gmem_find_free(&p->mm->mem, nlen, LX_MMAP_TOP(p))))
 			*e = -ENOMEM;
 		return to;
 	}
@@ -145,7 +145,7 @@ static uint64_t mremap_target(struct lx *p, const uint64_t *a, uint64_t old, uin
 		return 0;
 	if ((*e = lx_fmap_release(p, to, to + nlen)))
 		return 0;
-	gmem_unmap(&p->h->mem, to, nlen);
+	gmem_unmap(&p->mm->mem, to, nlen);
 	return to;
 }
 
@@ -155,7 +155,7 @@ static long unmap(struct lx *p, uint64_t a, uint64_t b)
 	long e = lx_fmap_release(p, a, b);
 	if (e)
 		return e;
-	gmem_unmap(&p->h->mem, a, b - a);
+	gmem_unmap(&p->mm->mem, a, b - a);
 	hart_invalidate_code(p->h, a, b - a);
 	return 0;
 }
@@ -166,7 +166,7 @@ static long unmap(struct lx *p, uint64_t a, uint64_t b)
 static long sys_mremap(struct lx *p, const uint64_t *a)
 {
 	uint64_t old = a[0], olen = PAGE_UP(a[1]), nlen = PAGE_UP(a[2]), flags = a[3], to;
-	struct gmem *m = &p->h->mem;
+	struct gmem *m = &p->mm->mem;
 	long e;
 	if (a[1] > m->size || a[2] > m->size)
 		return -ENOMEM;
@@ -178,8 +178,8 @@ static long sys_mremap(struct lx *p, const uint64_t *a)
 	/* Linux: the range must lie in one mapping */
 	const struct lx_fmap *f = lx_fmap_at(p, old);
 	struct lx_fmap fr = f ? *f : (struct lx_fmap){ .addr = old };
-	for (int i = 0; i < p->nfmap; i++)
-		if (p->fmap[i].addr < old + olen && old < p->fmap[i].addr + p->fmap[i].len &&
+	for (int i = 0; i < p->mm->nfmap; i++)
+		if (p->mm->fmap[i].addr < old + olen && old < p->mm->fmap[i].addr + p->mm->fmap[i].len &&
 		    (!f || old + olen > fr.addr + fr.len))
 			return -EFAULT;
 	uint64_t foff = fr.off + (old - fr.addr);
@@ -228,7 +228,7 @@ static long sys_mremap(struct lx *p, const uint64_t *a)
 
 long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled)
 {
-	struct gmem *m = &p->h->mem;
+	struct gmem *m = &p->mm->mem;
 	*handled = true;
 	switch (nr) {
 	case NR_brk:

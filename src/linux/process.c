@@ -17,14 +17,23 @@ struct lx lx_proc;
 
 void linux_free(void)
 {
+	for (struct lx *p = lx_k.procs; p; p = p->next)
+		if (p->mm) {
+			lx_fmap_release_all(p);
+			lx_fd_close_all(p);
+		}
+	while (lx_k.threads)
+		lx_thread_free(lx_k.threads);
 	struct lx *p = &lx_proc;
-	if (p->h) {
-		lx_fmap_release_all(p);
-		lx_fd_close_all(p);
+	if (p->mm) {
+		gmem_free(&p->mm->mem);
+		free(p->mm->fmap);
+		free(p->mm->exe);
+		free(p->mm);
 	}
-	free(p->exe);
 	free(p->name);
 	memset(p, 0, sizeof(*p));
+	memset(&lx_k, 0, sizeof(lx_k));
 }
 
 int linux_load_image(struct hart *h, const struct linux_opts *o,
@@ -33,51 +42,69 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 {
 	struct lx *p = &lx_proc;
 	linux_free();
+	lx_k.rq_tail = &lx_k.rq;
+	lx_k.cpu[0] = h;
+	lx_k.ncpus = 1;
+	lx_k.procs = p;
 	p->h = h;
 	p->o = *o;
 	if (p->o.warn_fd <= 0)
 		p->o.warn_fd = 2;
+	p->pid = LX_PID;
+	p->ppid = LX_PPID;
+	lx_k.next_id = LX_PID + 1;
 	p->name = strdup(name);
+	p->mm = calloc(1, sizeof(*p->mm));
 	char *abs = realpath(name, NULL);
-	p->exe = abs ? abs : strdup(name);
-	if (!p->name || !p->exe) {
+	if (p->mm)
+		p->mm->exe = abs ? abs : strdup(name);
+	else
+		free(abs);
+	if (!p->name || !p->mm || !p->mm->exe || !(p->t = lx_thread_new(p, LX_PID))) {
 		snprintf(err, errlen, "%s: out of host memory", name);
 		return -1;
 	}
+	/* the process's address space is the hart's memory: from now on
+	 * this layer owns it (linux_free frees it) */
+	p->mm->mem = h->mem;
+	h->mem_borrowed = 1;
+	lx_thread_attach(p->t, 0);
 	h->no_jit = (uint8_t)o->no_jit;
 	uint64_t mb = o->max_mem_mb ? o->max_mem_mb : linux_default_max_mem_mb();
-	h->mem.max_bytes = mb == LINUX_MEM_NONE ? 0 : mb << 20;
+	p->mm->mem.acct->max_bytes = mb == LINUX_MEM_NONE ? 0 : mb << 20;
 	lx_fd_init(p);
 	p->strace = getenv("RVPMU_STRACE") != NULL;
 	lx_limits_init(p);
 	p->rng = 0x72767075ull;   /* "rvpu": fixed seed, deterministic runs */
 	const char *base = strrchr(name, '/');
 	snprintf(p->comm, sizeof(p->comm), "%s", base ? base + 1 : name);
+	memcpy(p->t->comm, p->comm, sizeof(p->comm));
 
 	char why[400];
 	struct lx_image img;
 	if (lx_elf_load(p, image, size, &img, why, sizeof(why)))
 		goto fail;
-	p->brk_start = p->brk_cur = (img.end + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1);
+	p->mm->brk_start = p->mm->brk_cur = (img.end + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1);
 
 	/* rt_sigreturn trampoline: li a7, 139; ecall */
 	static const uint32_t tramp[] = { 0x08b00893, 0x00000073 };
 	uint64_t t = LX_TRAMPOLINE(p);
-	if (gmem_map(&h->mem, t, GPAGE_SIZE, GP_R | GP_W)) {
+	struct gmem *m = &p->mm->mem;
+	if (gmem_map(m, t, GPAGE_SIZE, GP_R | GP_W)) {
 		snprintf(why, sizeof(why), "out of memory (memory limit %llu MiB)",
-			 (unsigned long long)(h->mem.max_bytes >> 20));
+			 (unsigned long long)(m->acct->max_bytes >> 20));
 		goto fail;
 	}
-	memcpy(h->mem.base + t, tramp, sizeof(tramp));
-	gmem_protect(&h->mem, t, GPAGE_SIZE, GP_R | GP_X);
+	memcpy(m->base + t, tramp, sizeof(tramp));
+	gmem_protect(m, t, GPAGE_SIZE, GP_R | GP_X);
 	hart_invalidate_code(h, t, GPAGE_SIZE);
 
 	if (lx_stack_init(p, &img, argc, argv, envp, why, sizeof(why)))
 		goto fail;
 	struct stat st;
-	if (!stat(p->exe, &st))
-		p->ex.dev = st.st_dev, p->ex.ino = st.st_ino;
-	p->vm_peak = h->mem.mapped;
+	if (!stat(p->mm->exe, &st))
+		p->mm->ex.dev = st.st_dev, p->mm->ex.ino = st.st_ino;
+	p->mm->vm_peak = m->acct->mapped;
 	return 0;
 fail:
 	snprintf(err, errlen, "%s: %s", name, why);
@@ -140,89 +167,10 @@ uint64_t linux_default_max_mem_mb(void)
 
 uint64_t linux_load_bias(void)
 {
-	return lx_proc.load_bias;
+	return lx_proc.mm ? lx_proc.mm->load_bias : 0;
 }
 
 const char *linux_exe_path(void)
 {
-	return lx_proc.exe;
-}
-
-/* RVPMU_JIT_STATS in the environment: say how much was translated (the
- * tests use it to know the translator really ran). */
-static void jit_report(struct lx *p, const struct hart *h)
-{
-	struct hart_jit_stats s;
-	if (!getenv("RVPMU_JIT_STATS"))
-		return;
-	hart_jit_stats(h, &s);
-	lx_warn(p, "rvpmu: jit: %llu blocks translated, %llu flushes, largest %u of %u bytes, "
-		"%llu code bytes, %llu branches gone on past", (unsigned long long)s.translated,
-		(unsigned long long)s.flushes, s.largest, s.room, (unsigned long long)s.bytes,
-		(unsigned long long)s.inner);
-}
-
-/* The run ends before the program does (limit, interruption). */
-static int cut_short(struct lx *p, int status)
-{
-	lx_fmap_release_all(p);
-	jit_report(p, p->h);
-	return status;
-}
-
-int linux_run(struct hart *h, const struct linux_opts *o)
-{
-	struct lx *p = &lx_proc;
-	if (p->h != h)
-		return 1;
-	/* --max-insns counts retired instructions and the traps taken with
-	 * none retired since the trap before (h->storm.idle) */
-	const uint64_t start = h->instret, idle_start = h->storm.idle;
-	while (!p->exited) {
-		uint64_t budget = LINUX_RUN_CHUNK;
-		if (o->max_insns) {
-			uint64_t used = h->instret - start + (h->storm.idle - idle_start);
-			if (used >= o->max_insns) {
-				lx_warn(p, "rvpmu: instruction limit %llu reached",
-					(unsigned long long)o->max_insns);
-				return cut_short(p, LINUX_EXIT_MAX_INSNS);
-			}
-			if (o->max_insns - used < budget)
-				budget = o->max_insns - used;
-		}
-		if (o->tick) {
-			uint64_t t = o->tick(o->tick_ctx, h);
-			if (t && t < budget)
-				budget = t;
-		}
-		if (o->progress) {
-			uint64_t t = o->progress(NULL, h);
-			if (t && t < budget)
-				budget = t;
-		}
-		if (o->stop && *o->stop) {  /* after the hooks: the display is erased */
-			int sig = *o->stop;  /* the host's SIGINT and SIGTERM are the guest's */
-			lx_warn(p, "rvpmu: %s: interrupted by %s after %llu instructions", p->name,
-				lx_signame(sig), (unsigned long long)(h->instret - start));
-			return cut_short(p, LINUX_EXIT_SIGNAL_BASE + sig);
-		}
-		switch (hart_run(h, budget)) {
-		case STOP_TRAP:
-			if (o->on_trap)
-				o->on_trap(h);
-			if (hart_storm_enter(h, h->cause, h->tval, 0))
-				lx_trap_storm(p);
-			else if (h->cause == CAUSE_USER_ECALL)
-				lx_syscall(p);
-			else
-				lx_trap(p);
-			break;
-		default:
-			/* budget, a state sync, or a WFI that retired (one thread:
-			 * nothing to wait for) all just go on */
-			break;
-		}
-	}
-	jit_report(p, h);
-	return p->status;
+	return lx_proc.mm ? lx_proc.mm->exe : NULL;
 }

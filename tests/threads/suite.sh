@@ -1,0 +1,116 @@
+#!/bin/sh
+# Threads in user mode (docs/architecture.md, "Threads and processes"):
+# pthreads, futex and the thread calls, C++ threads, OpenMP, a kernel
+# with known per-thread checksums, each compared with qemu-riscv64 (and
+# the kernel with a host build of itself) on 1, 2 and 4 modelled harts;
+# what a program sees of the harts, deadlock diagnosis, time slices on
+# one hart, and determinism (the same counts every run, with and without
+# block translation and the models). One line per check: "PASS threads
+# NAME" / "FAIL threads NAME: why".
+here=$(cd "$(dirname "$0")" && pwd)
+: "${RVPMU:=$here/../../build/rvpmu}" "${BUILD:=$here/../../build}"
+out=$BUILD/tests/threads
+mkdir -p "$out" || exit 1
+CC=${CROSS_CC:-riscv64-linux-gnu-gcc}
+CXX=${CROSS_CXX:-riscv64-linux-gnu-g++}
+QEMU=${QEMU:-qemu-riscv64}
+T=${GUEST_TIMEOUT:-60}
+ulimit -c 0 2>/dev/null
+O=$out/stdout E=$out/stderr
+
+ok() { echo "PASS threads $1"; }
+no() { echo "FAIL threads $1: $2"; sed "s/^/[threads $1] /" "$E" | head -n 5 >&2; }
+
+if [ ! -x "$RVPMU" ]; then
+	echo "FAIL threads rvpmu: $RVPMU not built"
+	exit 0
+fi
+# build NAME: progs from NAME.c or NAME.cc, static
+build() {
+	src=$here/$1.c flags="-pthread"
+	[ -f "$src" ] || src=$here/$1.cc
+	[ "$1" = omp ] && flags=-fopenmp
+	bin=$out/$1
+	{ [ -f "$bin" ] && [ "$bin" -nt "$src" ]; } && return 0
+	case $src in
+	*.cc) $CXX -static -O2 $flags -o "$bin" "$src" ;;
+	*) $CC -static -O2 $flags -o "$bin" "$src" 2>"$out/$1.build" ;;
+	esac || { echo "FAIL threads build-$1: does not build"; return 1; }
+}
+
+# rv ARGS...: rvpmu run ARGS; sets rc, output in $O and $E
+rv() {
+	timeout "$T" "$RVPMU" run "$@" </dev/null >"$O" 2>"$E"
+	rc=$?
+}
+
+# --- against qemu-riscv64 (and for the kernel a host build): stdout and
+# exit status alike on 1, 2 and 4 harts
+for p in pthreads futex cxx_threads omp kernel; do
+	build $p || continue
+	timeout "$T" "$QEMU" "$out/$p" </dev/null >"$out/$p.qemu" 2>/dev/null
+	q=$?
+	for c in 1 2 4; do
+		rv --cpus $c "$out/$p"
+		if [ "$rc" != "$q" ]; then no "$p-cpus$c" "exit $rc, qemu $q"
+		elif ! cmp -s "$O" "$out/$p.qemu"; then
+			no "$p-cpus$c" "stdout differs from qemu's: $(diff "$O" "$out/$p.qemu" | head -n 3 | tr '\n' '|')"
+		else ok "$p-cpus$c"; fi
+	done
+done
+if cc -O2 -pthread -o "$out/kernel.host" "$here/kernel.c" 2>/dev/null && "$out/kernel.host" >"$out/kernel.host.out"; then
+	rv --cpus 4 "$out/kernel"
+	cmp -s "$O" "$out/kernel.host.out" && ok kernel-checksums-host ||
+		no kernel-checksums-host "$(diff "$O" "$out/kernel.host.out" | head -n 2 | tr '\n' '|')"
+else
+	echo "FAIL threads kernel-checksums-host: no host build"
+fi
+
+# --- the harts a program sees (harts.c: ok/not ok lines)
+build harts && for c in 1 3 4; do
+	rv --cpus $c "$out/harts" $c
+	sed -n "s/^ok \(.*\)$/PASS threads harts$c-\1/p; s/^not ok \([^:]*\): \(.*\)$/FAIL threads harts$c-\1: \2/p" "$O"
+	[ "$rc" = 0 ] && grep -qx 'ALL OK' "$O" && ok "harts$c-complete" || no "harts$c-complete" "exit $rc"
+done
+rv --cpus 0 "$out/harts"
+[ "$rc" = 2 ] && grep -q "^rvpmu: --cpus: '0' is out of range (1..32)$" "$E" && ok cpus-0-refused || no cpus-0-refused "exit $rc"
+rv --cpus 33 "$out/harts"
+[ "$rc" = 2 ] && grep -q "out of range" "$E" && ok cpus-33-refused || no cpus-33-refused "exit $rc"
+
+# --- a deadlock ends the run (exit 125) with a line per waiting thread
+build deadlock && for c in 1 2; do
+	rv --cpus $c "$out/deadlock"
+	if [ "$rc" != 125 ]; then no "deadlock-cpus$c" "exit $rc, expected 125"
+	elif ! grep -q '^rvpmu: .*/deadlock: deadlock: every thread waits and nothing can wake one$' "$E" ||
+	     [ "$(grep -c '^rvpmu:   thread 100[012] (deadlock) of process 1000 waits for a futex at 0x' "$E")" != 3 ]; then
+		no "deadlock-cpus$c" "diagnosis: $(head -c 300 "$E" | tr '\n' '|')"
+	else ok "deadlock-cpus$c"; fi
+done
+
+# --- two threads spinning on a plain variable: one hart must slice them
+build pingpong && for c in 1 2; do
+	rv --cpus $c "$out/pingpong"
+	[ "$rc" = 0 ] && [ "$(cat "$O")" = "token 10" ] && ok "pingpong-cpus$c" || no "pingpong-cpus$c" "exit $rc: $(head -c 80 "$O")"
+done
+
+# --- determinism: the same counts every run, translated or not, with the
+# models or without
+count() {  # count NAME ARGS...: instructions,cycles of rvpmu stat into $out/NAME
+	n=$1
+	shift
+	timeout "$T" "$RVPMU" stat -q -x, -e instructions,cycles -o "$out/$n.csv" "$@" </dev/null >/dev/null 2>"$E"
+	cut -d, -f1 "$out/$n.csv" 2>/dev/null | tr '\n' ' '
+}
+for prof in "--no-uarch" "--profile u74"; do
+	a=$(count det1 $prof --cpus 4 "$out/kernel") b=$(count det2 $prof --cpus 4 "$out/kernel")
+	c=$(count det3 $prof --no-jit --cpus 4 "$out/kernel")
+	name=deterministic-$(echo "$prof" | tr -d ' -')
+	if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ]; then ok "$name"
+	else no "$name" "counts '$a', '$b', --no-jit '$c'"; fi
+done
+a=$(count det4 --cpus 2 "$out/pthreads") b=$(count det5 --cpus 2 --no-jit "$out/pthreads")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok deterministic-pthreads || no deterministic-pthreads "'$a' and --no-jit '$b'"
+RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" run --cpus 4 "$out/kernel" </dev/null >"$O" 2>"$E"
+n=$(sed -n 's/^rvpmu: jit: \([0-9]*\) blocks translated.*/\1/p' "$E")
+[ "${n:-0}" -gt 0 ] && ok jit-on-every-hart || no jit-on-every-hart "'$(head -c 100 "$E")'"
+exit 0
