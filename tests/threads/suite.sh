@@ -77,6 +77,17 @@ rv --cpus 0 "$out/harts"
 rv --cpus 33 "$out/harts"
 [ "$rc" = 2 ] && grep -q "out of range" "$E" && ok cpus-33-refused || no cpus-33-refused "exit $rc"
 
+# --- --max-mem bounds the process, whichever hart's thread maps
+build memlimit && {
+	rv --max-mem 200 --cpus 1 "$out/memlimit"
+	one=$(cat "$O")
+	rv --max-mem 200 --cpus 4 "$out/memlimit"
+	four=$(cat "$O")
+	m=$(echo "$one" | sed -n 's/^mapped \([0-9]*\) MiB$/\1/p')
+	if [ -n "$m" ] && [ "$m" -gt 100 ] && [ "$m" -lt 200 ] && [ "$one" = "$four" ]; then ok max-mem-shared
+	else no max-mem-shared "1 hart '$one', 4 harts '$four'"; fi
+}
+
 # --- a deadlock ends the run (exit 125) with a line per waiting thread
 build deadlock && for c in 1 2; do
 	rv --cpus $c "$out/deadlock"
