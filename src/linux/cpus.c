@@ -144,6 +144,7 @@ static void put_on(struct lx_thread *t, unsigned i)
 {
 	struct hart *h = lx_k.cpu[i];
 	lx_dequeue(t);
+	hart_switch_mem(h, &t->p->mm->mem);   /* another process's: flush */
 	memcpy(h->x, t->x, sizeof(t->x));
 	memcpy(h->f, t->f, sizeof(t->f));
 	h->pc = t->pc;
@@ -218,6 +219,8 @@ void lx_wake(struct lx_thread *t, int why, long result)
 	t->w.woke = (uint8_t)why;
 	/* a retried call runs again, unless a signal ended it (EINTR)
 	 * where Linux would not restart it */
+	if (why == LX_WOKE_SIGNAL && t->w.done)
+		result = (long)t->w.done;   /* a write cut short returns what it wrote */
 	if (result != LX_RESTART && (!t->w.retry || why == LX_WOKE_SIGNAL)) {
 		if (why == LX_WOKE_SIGNAL && t->w.kind == LX_W_SLEEP && t->w.rem) {
 			uint64_t left = t->w.deadline > lx_k.now ? t->w.deadline - lx_k.now : 0;
@@ -229,23 +232,31 @@ void lx_wake(struct lx_thread *t, int why, long result)
 	}
 	if (t->w.kind == LX_W_FUTEX)
 		lx_futex_unqueue(t);
+	free(t->w.fds);
+	t->w.fds = NULL;
 	t->w.kind = LX_W_NONE;
 	t->state = LX_T_RUN;
 	lx_enqueue(t);
 }
 
 /* Waits whose time has come by now end: a sleep returns 0, a futex wait
- * ETIMEDOUT, a retried call sees why (woke). */
+ * ETIMEDOUT, a retried call sees why (woke); so do waits on files that
+ * are ready. */
 static void expire(uint64_t now)
 {
-	for (struct lx_thread *t = lx_k.threads; t; t = t->next)
+	for (struct lx_thread *t = lx_k.threads, *next; t; t = next) {
+		next = t->next;
 		if (t->state == LX_T_WAIT && t->w.deadline <= now)
 			lx_wake(t, LX_WOKE_TIMEOUT, t->w.kind == LX_W_SLEEP ? 0 : -ETIMEDOUT);
+	}
+	lx_fd_waiters(false);
 }
 
 static const char *const wait_names[] = {
 	[LX_W_NONE] = "nothing", [LX_W_FUTEX] = "a futex", [LX_W_SLEEP] = "time",
 	[LX_W_SIGNAL] = "a signal (sigsuspend)", [LX_W_SIGWAIT] = "a signal (sigtimedwait)",
+	[LX_W_CHILD] = "a child (wait4, waitid)", [LX_W_VFORK] = "its vfork child to exec or exit",
+	[LX_W_FD] = "a pipe the program made",
 };
 
 /* Every thread waits and none has a timeout: say what each waits for and
@@ -268,15 +279,21 @@ static void deadlock(struct lx *init)
 	lx_group_exit(init, LINUX_EXIT_DEADLOCK);
 }
 
-/* Nothing runs: time jumps to the earliest timeout (every hart's clock
- * shows it), or the run deadlocks. Returns false after a deadlock. */
+/* Nothing runs: a wait on a file that is ready ends, or time jumps to
+ * the earliest timeout (every hart's clock shows it), or rvpmu waits for
+ * a file from outside, or the run deadlocks. Returns false after a
+ * deadlock. */
 static bool all_wait(struct lx *init)
 {
+	if (lx_fd_waiters(false) > 0)
+		return true;
 	uint64_t at = ~0ull;
 	for (struct lx_thread *t = lx_k.threads; t; t = t->next)
 		if (t->state == LX_T_WAIT && t->w.deadline < at)
 			at = t->w.deadline;
 	if (at == ~0ull) {
+		if (lx_fd_waiters(true) >= 0)
+			return true;
 		deadlock(init);
 		return false;
 	}
@@ -313,6 +330,15 @@ static uint64_t idle_traps(void)
 	for (unsigned i = 0; i < lx_k.ncpus; i++)
 		n += lx_k.cpu[i]->storm.idle;
 	return n;
+}
+
+/* The host's SIGINT or SIGTERM: it is the guest's. */
+static int interrupted(struct run *r)
+{
+	int sig = *r->o->stop;
+	lx_warn(r->init, "rvpmu: %s: interrupted by %s after %llu instructions", r->init->name,
+		lx_signame(sig), (unsigned long long)(all_insns() - r->start));
+	return LINUX_EXIT_SIGNAL_BASE + sig;
 }
 
 /* Hand a stop of thread t on hart h to the kernel. */
@@ -389,12 +415,8 @@ static int turn(struct run *r, unsigned i, uint64_t end)
 			if (k && k < budget)
 				budget = k;
 		}
-		if (o->stop && *o->stop) {  /* after the hooks: the display is erased */
-			int sig = *o->stop;  /* the host's SIGINT and SIGTERM are the guest's */
-			lx_warn(p, "rvpmu: %s: interrupted by %s after %llu instructions", r->init->name,
-				lx_signame(sig), (unsigned long long)(all_insns() - r->start));
-			return LINUX_EXIT_SIGNAL_BASE + sig;
-		}
+		if (o->stop && *o->stop)  /* after the hooks: the display is erased */
+			return interrupted(r);
 		if (end != ~0ull) {
 			uint64_t left = insns_until(i, end);
 			if (!left)
@@ -453,7 +475,10 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 	 * none retired since the trap before (h->storm.idle) */
 	r.start = all_insns();
 	r.idle_start = idle_traps();
+	lx_k.stop = o->stop;
 	while (!r.init->exited) {
+		if (o->stop && *o->stop)   /* a wait on the host may have ended for it */
+			return cut_short(interrupted(&r));
 		if (lx_k.nlive <= 1) {
 			/* one thread: it runs where it is until it waits or ends,
 			 * or makes another; the others' clocks catch up after */

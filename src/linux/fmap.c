@@ -114,16 +114,16 @@ static int split(struct lx *p, uint64_t x)
 static struct sigaction old_sigbus;
 static void on_host_sigbus(int sig, siginfo_t *si, void *uc)
 {
-	struct lx *p = &lx_proc;
 	const uint8_t *a = si->si_addr;
 	(void)uc;
-	if (p->mm && a >= p->mm->mem.base && a < p->mm->mem.base + p->mm->mem.size) {
-		static const char msg[] = "rvpmu: the program touched a file mapping past the "
-			"file's end (another process shrank the file): killed by SIGBUS\n";
-		ssize_t w = write(p->o.warn_fd, msg, sizeof(msg) - 1);
-		(void)w;
-		_exit(LINUX_EXIT_SIGNAL_BASE + LX_SIGBUS);
-	}
+	for (struct lx *p = lx_k.procs; p; p = p->next)
+		if (p->mm && a >= p->mm->mem.base && a < p->mm->mem.base + p->mm->mem.size) {
+			static const char msg[] = "rvpmu: the program touched a file mapping past the "
+				"file's end (another process shrank the file): killed by SIGBUS\n";
+			ssize_t w = write(p->o.warn_fd, msg, sizeof(msg) - 1);
+			(void)w;
+			_exit(LINUX_EXIT_SIGNAL_BASE + LX_SIGBUS);
+		}
 	sigaction(sig, &old_sigbus, NULL);   /* the access faults again, there */
 }
 

@@ -5,6 +5,7 @@
 #ifndef RVPMU_LX_H
 #define RVPMU_LX_H
 #include <limits.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,7 +51,10 @@ enum {
 	NR_perf_event_open = 241,
 	NR_get_robust_list = 100, NR_sched_setaffinity = 122, NR_getcpu = 168,
 	NR_clone = 220, NR_execve = 221, NR_execveat = 281, NR_membarrier = 283,
-	NR_clone3 = 435,
+	NR_clone3 = 435, NR_getpriority = 141, NR_setpriority = 140,
+	NR_fchownat = 54, NR_fchown = 55, NR_shmget = 194, NR_shmctl = 195,
+	NR_shmat = 196, NR_shmdt = 197, NR_socket = 198, NR_socketpair = 199,
+
 	LX_NSYSCALLS = 463,
 };
 
@@ -83,8 +87,10 @@ enum {
 #define LX_PIE_BASE(p)    (((p)->mm->mem.size / 3 * 2) & ~0xffffull)
 
 #define LX_NFD 1024
-/* host file, /dev/[u]random, procfs.c's file, a directory in /proc */
-enum { LX_FD_FILE, LX_FD_RANDOM, LX_FD_PROC, LX_FD_PROCDIR };
+/* host file, /dev/[u]random, procfs.c's file, a directory in /proc, a
+ * pipe the program made (only its processes use it), another file that
+ * may block (a pipe or terminal from outside, a FIFO, a device) */
+enum { LX_FD_FILE, LX_FD_RANDOM, LX_FD_PROC, LX_FD_PROCDIR, LX_FD_PIPE, LX_FD_STREAM };
 #define LX_NRLIMIT 16
 #define LX_PID 1000   /* the first process's: fixed so runs are deterministic */
 #define LX_PPID 1
@@ -133,6 +139,7 @@ struct lx_exec {
  * file mappings, brk and what exec set up. Shared by the threads of a
  * process and by a vfork child until it execs. */
 struct lx_mm {
+	int refs;
 	struct gmem mem;        /* this process's reservation (every hart that
 	                           runs it holds a copy) */
 	struct lx_fmap *fmap;
@@ -144,9 +151,18 @@ struct lx_mm {
 	char *exe;              /* absolute path of the program (/proc/self/exe) */
 };
 
+/* A process's fd table (Linux's files_struct): shared by its threads,
+ * and with CLONE_FILES. */
+struct lx_files {
+	int refs;
+	int fd[LX_NFD];         /* guest fd -> host fd, -1 = closed */
+	uint8_t fkind[LX_NFD];  /* what guest fd is: LX_FD_* */
+};
+
 /* What a waiting thread waits for (cpus.c parks it off its hart). */
 enum lx_wkind {
-	LX_W_NONE, LX_W_FUTEX, LX_W_SLEEP, LX_W_SIGNAL, LX_W_SIGWAIT,
+	LX_W_NONE, LX_W_FUTEX, LX_W_SLEEP, LX_W_SIGNAL, LX_W_SIGWAIT, LX_W_CHILD,
+	LX_W_VFORK, LX_W_FD,
 };
 /* Why a wait ended. */
 enum { LX_WOKE_NONE, LX_WOKE_EVENT, LX_WOKE_TIMEOUT, LX_WOKE_SIGNAL };
@@ -160,6 +176,11 @@ struct lx_wait {
 	uint32_t bitset;        /* futex: WAIT_BITSET's mask */
 	uint64_t set;           /* sigtimedwait: the signals waited for */
 	uint64_t rem;           /* nanosleep: where the time left goes */
+	struct pollfd *fds;     /* LX_W_FD: host fds and events (malloc'd) */
+	int nfds;
+	bool inside;            /* LX_W_FD: only the run can make them ready
+	                           (pipes it made): never waited for on the host */
+	uint64_t done;          /* a write to a pipe: bytes written so far */
 };
 
 enum { LX_T_RUN, LX_T_WAIT, LX_T_DEAD };
@@ -204,17 +225,25 @@ struct lx {
 	struct lx_thread *t;    /* during a call: the calling thread */
 	struct lx_mm *mm;
 	struct linux_opts o;
-	int pid, ppid;
+	int pid, ppid, pgid, sid;
+	struct lx *parent;      /* NULL: its parent is gone (init reaps it) */
 	char *name;             /* as given, for messages */
-	int fd[LX_NFD];         /* guest fd -> host fd, -1 = closed */
-	uint8_t fkind[LX_NFD];  /* what guest fd is: LX_FD_* */
+	struct lx_files *files;
+	int cwd;                /* host fd of its working directory (O_PATH) */
+	unsigned umask;
+	int exit_signal;        /* sent to its parent as it ends (SIGCHLD) */
+	struct lx_thread *vfork_parent; /* waits until it execs or ends */
+	uint64_t child_ns;      /* modelled ns its reaped children ran */
 	uint64_t rng;           /* state of the deterministic random stream */
 	struct lx_sigaction sa[LX_NSIG + 1];
 	uint64_t sigpending;    /* sent to the process (kill), not a thread */
 	struct lx_sigsrc sigsrc[LX_NSIG + 1];
 	unsigned membarrier;    /* membarrier registrations */
 	bool cwd_in_proc;       /* the cwd is inside /proc (fs.c) */
-	bool exited;            /* every thread has ended */
+	bool exited;            /* every thread has ended: a zombie until reaped */
+	bool reaped;            /* waited for (freed with its last thread) */
+	int term_sig;           /* the signal that killed it, or 0 */
+	int nstructs;           /* its threads not yet freed */
 	bool noret;             /* the call set the registers itself */
 	bool warned_big;
 	bool warned_max;        /* said that the memory bound was reached */
@@ -241,14 +270,20 @@ struct lx_kernel {
 	struct lx_thread *rq, **rq_tail;    /* runnable, off a hart */
 	struct lx_thread *fq;               /* futex waiters, oldest first */
 	struct lx *procs;                   /* every process, the first first */
+	struct lx *cwd_owner;               /* whose cwd and umask the host's are */
+	const volatile int *stop;           /* linux_opts.stop of the run */
 	int next_id;                        /* the next pid or tid */
 	unsigned nlive;                     /* threads not ended: rounds when > 1 */
 	uint64_t now;                       /* ns: the current round's start */
 };
 extern struct lx_kernel lx_k;
 
-extern struct lx lx_proc;
 extern const char *const lx_sysname[LX_NSYSCALLS];
+
+/* process.c: the image of a program into p's (empty) address space and
+ * its first thread's registers on p->h; 0, or -1 with why. */
+int lx_load_image(struct lx *p, const void *image, size_t size, const char *name, int argc,
+		  char **argv, char **envp, char *why, size_t n);
 
 /* elf.c */
 struct lx_image {
@@ -280,13 +315,43 @@ int lx_get(struct lx *p, uint64_t addr, void *v, size_t len);
 
 /* fs.c */
 long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled);
-void lx_fd_init(struct lx *p);
+/* What host fd h is: LX_FD_* */
+uint8_t lx_fd_kind(int h);
+/* Open the guest's path (from dirfd) to execute it (empty_path: dirfd
+ * itself): a host fd of a regular file, or -errno as execve answers. */
+int lx_open_exec(struct lx *p, uint64_t dirfd, const char *path, bool empty_path);
+/* Before a call of p: the host's cwd and umask are p's. */
+void lx_enter(struct lx *p);
+
+/* pipe.c: calls that wait on files */
+long lx_pipe2(struct lx *p, uint64_t ua, int flags);
+long lx_ppoll(struct lx *p, const uint64_t *a);
+/* A read or write of n bytes at buf on guest fd g, a pipe or another
+ * file that may block: *done when this answered it (its result: bytes,
+ * -errno, or LX_BLOCK after parking the thread); else the caller does
+ * the host call, which will not wait. */
+long lx_stream_rw(struct lx *p, uint64_t g, bool rd, void *buf, uint64_t n, bool *done);
+/* End the waits on fds that are ready: how many ended. wait: every
+ * thread waits and no timeout is due, so first block on the host until
+ * a file from outside the run is ready; -1 when none waits on one (only
+ * the run could end those waits: a deadlock). */
+int lx_fd_waiters(bool wait);
+
+/* fdtable.c: a new table for p (0, 1, 2: the host's), or -ENOMEM */
+int lx_fd_init(struct lx *p);
+/* A copy (fork): each host fd duplicated, close-on-exec kept; NULL */
+struct lx_files *lx_fd_copy(const struct lx_files *from);
+/* Drop a reference; the last closes every fd. */
+void lx_fd_put(struct lx_files *f);
+/* exec: the fds marked close-on-exec go. */
+void lx_fd_close_on_exec(struct lx *p);
 /* Host fd behind guest fd g, or -1. */
 int lx_host_fd(struct lx *p, uint64_t g);
-void lx_fd_close_all(struct lx *p);
-
-/* Allocate the lowest free guest fd for host fd h (closed on failure). */
+/* The lowest free guest fd from min for host fd h, of kind LX_FD_* (h is
+ * closed on failure: -EMFILE). */
+int lx_fd_alloc_kind(struct lx *p, int min, int h, uint8_t kind);
 int lx_fd_alloc(struct lx *p, int h);
+void lx_fd_release(struct lx *p, int g);
 
 /* perf_event.c: perf_event_open and its fds */
 long lx_sys_perf(struct lx *p, int nr, const uint64_t *a, bool *handled);
@@ -382,12 +447,30 @@ void lx_thread_free(struct lx_thread *t);
 struct lx_thread *lx_thread_by_tid(int tid);
 /* exit(2) of thread t; the last one ends the process with code. */
 void lx_thread_exit(struct lx *p, struct lx_thread *t, int code);
+/* Thread t ends at once (exit_group, exec, a fatal signal). */
+void lx_thread_end(struct lx_thread *t);
 /* Every thread of p ends; the process's status is status. */
 void lx_group_exit(struct lx *p, int status);
 void lx_process_exit(struct lx *p, int status);
-/* fork.c: clone without CLONE_THREAD */
+/* fork.c: address spaces and processes */
 long lx_fork(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid, uint64_t tls,
 	     uint64_t ctid);
+/* A new address space (limits as p's), or NULL. */
+struct lx_mm *lx_mm_new(const struct lx *p);
+void lx_mm_put(struct lx_mm *mm);
+/* A new process, a child of parent's (NULL: the first) with its
+ * settings; no address space, files or thread yet. */
+struct lx *lx_process_new(struct lx *parent);
+void lx_process_free(struct lx *p);
+
+/* wait.c: the end of processes, wait4, kill, process groups */
+long lx_sys_proc(struct lx *p, int nr, const uint64_t *a, bool *handled);
+struct lx *lx_process_by_pid(int pid);
+/* Its parent waited for it, or nobody will: freed with its last thread. */
+void lx_reap(struct lx *p);
+
+/* exec.c */
+long lx_sys_exec(struct lx *p, int nr, const uint64_t *a, bool *handled);
 
 /* futex.c */
 long lx_sys_futex(struct lx *p, const uint64_t *a);

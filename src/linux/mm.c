@@ -1,10 +1,12 @@
 /* Address space syscalls: brk, mmap, munmap, mprotect, mremap, madvise,
  * msync. Page permissions live in gmem's page flags; PROT_READ/WRITE/EXEC
  * are the same bits as GP_R/W/X. File mappings are fmap.c's. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "lx.h"
 
@@ -72,6 +74,18 @@ static long sys_brk(struct lx *p, uint64_t want)
 	return (long)want;
 }
 
+/* MAP_SHARED|MAP_ANONYMOUS: a file of zeros of its own (as shmem backs
+ * it on Linux), mapped shared, so that a forked child shares it. */
+static long shared_anon(struct lx *p, uint64_t addr, uint64_t len, unsigned prot)
+{
+	int h = memfd_create("dev/zero", MFD_CLOEXEC);
+	if (h < 0)
+		return -ENOMEM;
+	long e = ftruncate(h, (off_t)len) ? -ENOMEM : lx_fmap_map(p, addr, len, prot, true, h, 0);
+	close(h);
+	return e;
+}
+
 static long sys_mmap(struct lx *p, const uint64_t *a)
 {
 	uint64_t addr = a[0], len = a[1], off = a[5];
@@ -95,7 +109,7 @@ static long sys_mmap(struct lx *p, const uint64_t *a)
 		return pe;
 	if (!anon && !perf && (h = lx_host_fd(p, a[4])) < 0)
 		return -EBADF;
-	if (!anon && !perf && p->fkind[a[4]] != LX_FD_FILE)
+	if (!anon && !perf && p->files->fkind[a[4]] != LX_FD_FILE && p->files->fkind[a[4]] != LX_FD_STREAM)
 		return -ENODEV;   /* /dev/[u]random and /proc files cannot be mapped */
 
 	if (fixed) {
@@ -117,7 +131,9 @@ static long sys_mmap(struct lx *p, const uint64_t *a)
 	long e = lx_fmap_release(p, addr, addr + len);
 	if (e)
 		return e;
-	if (anon || perf)
+	if (anon && (type & LX_MAP_SHARED))
+		e = shared_anon(p, addr, len, prot);
+	else if (anon || perf)
 		e = gmem_map(m, addr, len, prot);
 	else if ((e = lx_fmap_map(p, addr, len, prot, type & LX_MAP_SHARED, h, off)) && fixed)
 		gmem_unmap(m, addr, len);   /* as Linux: what MAP_FIXED replaced is gone */

@@ -147,7 +147,7 @@ static void ensure(struct lx *p)
 
 void linux_perf_attach(struct session *ss)
 {
-	struct lx *p = &lx_proc;
+	struct lx *p = lx_k.procs;
 	p->perf_live = false;
 	ensure(p);
 	p->perf_ss = ss;
@@ -769,7 +769,7 @@ static void note_close(struct lx *p, struct pe *e, uint64_t g)
 {
 	for (int i = 0; i < LX_NFD; i++) {
 		struct stat sb;
-		if ((uint64_t)i != g && p->fd[i] >= 0 && !fstat(p->fd[i], &sb) &&
+		if ((uint64_t)i != g && p->files->fd[i] >= 0 && !fstat(p->files->fd[i], &sb) &&
 		    sb.st_dev == e->dev && sb.st_ino == e->ino)
 			return;
 	}

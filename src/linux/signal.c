@@ -60,6 +60,7 @@ static bool default_ignored(int sig)
 
 void lx_die(struct lx *p, int sig)
 {
+	p->term_sig = sig;
 	lx_group_exit(p, LINUX_EXIT_SIGNAL_BASE + sig);
 }
 
@@ -173,7 +174,7 @@ static void raise_sig(struct lx *p, int sig, int code, bool fault, uint64_t addr
 	if (sa->handler == SIG_DFL_ || sig == LX_SIGKILL) {
 		if (fault)
 			report_fault(p, sig);
-		else
+		else if (p == lx_k.procs)   /* a child's parent learns it from wait */
 			lx_warn(p, "rvpmu: %s: killed by signal %s", p->name, lx_signame(sig));
 		lx_die(p, sig);
 		return;
@@ -499,17 +500,6 @@ static long sys_rt_sigtimedwait(struct lx *p, const uint64_t *a)
 	return sig;
 }
 
-/* kill(pid, sig): this process by its pid, its group, or everyone. */
-static long sys_kill(struct lx *p, int64_t pid, int64_t sig)
-{
-	if (sig < 0 || sig > LX_NSIG)
-		return -EINVAL;
-	if (pid != p->pid && pid != 0 && pid != -1 && pid != -p->pid)
-		return -ESRCH;
-	lx_signal_send(p, NULL, (int)sig, (struct lx_sigsrc){ p->pid, LX_SI_USER, 0 });
-	return 0;
-}
-
 /* tgkill(tgid, tid, sig), tkill(tid, sig) (tgid -1): one thread. */
 static long sys_tgkill(struct lx *p, int64_t tgid, int64_t tid, int64_t sig)
 {
@@ -538,8 +528,6 @@ long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			return -EINVAL;
 		return lx_put(p, a[0], &pend, a[1]);
 	}
-	case NR_kill:
-		return sys_kill(p, (int32_t)a[0], (int32_t)a[1]);
 	case NR_tkill:
 		return sys_tgkill(p, -1, (int32_t)a[0], (int32_t)a[1]);
 	case NR_tgkill:

@@ -183,12 +183,6 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		return p->pid;
 	case NR_getppid:
 		return p->ppid;
-	case NR_getpgid: case NR_getsid:
-		return (a[0] == 0 || a[0] == (uint64_t)p->pid) ? p->pid : -ESRCH;
-	case NR_setpgid:
-		return -EPERM;
-	case NR_setsid:
-		return -EPERM;      /* already a process group leader */
 	case NR_getgroups:
 		return 0;
 	case NR_getresuid: case NR_getresgid: {
@@ -198,8 +192,6 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			return -EFAULT;
 		return 0;
 	}
-	case NR_wait4: case NR_waitid:
-		return -ECHILD;     /* no fork, so never a child */
 	case NR_mlock: case NR_munlock: case NR_mlockall: case NR_munlockall:
 		return 0;
 	case NR_getuid: return getuid();
@@ -285,7 +277,8 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		return lx_put(p, a[0], si, sizeof(si));
 	}
 	case NR_umask:
-		return (long)umask((mode_t)(a[0] & 0777));
+		p->umask = (unsigned)(a[0] & 0777);
+		return (long)umask((mode_t)p->umask);
 	case NR_prctl:
 		if (a[0] == 15) {               /* PR_SET_NAME */
 			long n = gmem_strlen(&p->mm->mem, a[1], 16);

@@ -76,8 +76,10 @@ void lx_syscall(struct lx *p)
 	bool handled = false;
 	long r = 0;
 	p->noret = false;
+	lx_enter(p);
 	long (*const part[])(struct lx *, int, const uint64_t *, bool *) = {
-		lx_sys_fs, lx_sys_mm, lx_sys_signal, lx_sys_thread, lx_sys_misc, lx_sys_perf,
+		lx_sys_fs, lx_sys_mm, lx_sys_signal, lx_sys_thread, lx_sys_proc, lx_sys_exec,
+		lx_sys_misc, lx_sys_perf,
 	};
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]) && !handled; i++)
 		r = part[i](p, nr, a, &handled);
@@ -94,6 +96,13 @@ void lx_syscall(struct lx *p)
 				(long long)h->x[17]);
 		}
 		r = -ENOSYS;
+	}
+	if (p->exited) {   /* its last thread ended it: nothing to return to */
+		if (p->strace)
+			lx_warn(p, "rvpmu: strace: %s(%#llx) ends the process",
+				nr >= 0 && nr < LX_NSYSCALLS && lx_sysname[nr] ? lx_sysname[nr] : "?",
+				(unsigned long long)a[0]);
+		return;
 	}
 	struct gmem_acct *m = p->mm->mem.acct;
 	if (m->mapped > p->mm->vm_peak)
@@ -117,6 +126,7 @@ void lx_syscall(struct lx *p)
 	if (r == LX_BLOCK || t->state == LX_T_DEAD)
 		return;   /* it waits, off its hart: a waker or its retry finishes the call */
 	t->w.woke = LX_WOKE_NONE;
+	t->w.done = 0;
 	if (!p->noret) {
 		h->x[10] = (uint64_t)r;
 		h->pc += 4;

@@ -56,6 +56,7 @@ struct lx_thread *lx_thread_new(struct lx *p, int tid)
 		q = &(*q)->next;
 	*q = t;
 	p->nthreads++;
+	p->nstructs++;
 	lx_k.nlive++;
 	return t;
 }
@@ -69,8 +70,12 @@ void lx_thread_free(struct lx_thread *t)
 		}
 	lx_dequeue(t);
 	lx_futex_unqueue(t);
-	t->p->dead_ns += t->run_ns;
+	struct lx *p = t->p;
+	p->dead_ns += t->run_ns;
+	free(t->w.fds);
 	free(t);
+	if (!--p->nstructs && p->reaped)
+		lx_process_free(p);
 }
 
 struct lx_thread *lx_thread_by_tid(int tid)
@@ -127,7 +132,7 @@ static void release(struct lx *p, struct lx_thread *t)
 }
 
 /* Thread t is gone (its hart drops it at its next look, or now). */
-static void end_thread(struct lx_thread *t)
+void lx_thread_end(struct lx_thread *t)
 {
 	struct lx *p = t->p;
 	if (t->state == LX_T_DEAD)
@@ -145,7 +150,7 @@ static void end_thread(struct lx_thread *t)
 void lx_thread_exit(struct lx *p, struct lx_thread *t, int code)
 {
 	release(p, t);
-	end_thread(t);
+	lx_thread_end(t);
 	if (!p->nthreads && !p->exited)
 		lx_process_exit(p, code & 0xff);
 }
@@ -158,16 +163,10 @@ void lx_group_exit(struct lx *p, int status)
 		n = t->next;
 		if (t->p == p && t->state != LX_T_DEAD) {
 			release(p, t);
-			end_thread(t);
+			lx_thread_end(t);
 		}
 	}
 	lx_process_exit(p, status);
-}
-
-void lx_process_exit(struct lx *p, int status)
-{
-	p->exited = true;
-	p->status = status;
 }
 
 /* A new thread of p, as the calling thread's copy: it returns 0 from the
@@ -348,15 +347,4 @@ long lx_sys_thread(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	}
 	*handled = false;
 	return 0;
-}
-
-long lx_fork(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid, uint64_t tls,
-	     uint64_t ctid)
-{
-	(void)flags, (void)sp, (void)ptid, (void)tls, (void)ctid;
-	if (!(p->warned[NR_clone / 8] & (1u << (NR_clone % 8)))) {
-		p->warned[NR_clone / 8] |= (uint8_t)(1u << (NR_clone % 8));
-		lx_warn(p, "rvpmu: warning: clone without CLONE_THREAD (a new process) is not supported yet");
-	}
-	return -ENOSYS;
 }

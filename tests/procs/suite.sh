@@ -1,0 +1,88 @@
+#!/bin/sh
+# Processes in user mode (docs/architecture.md, "Threads and processes"):
+# fork, exec, posix_spawn, wait statuses, pipes between processes, shared
+# anonymous memory, kill and process groups, system() and popen() through
+# a small sh in a --sysroot, a pipeline of three processes, #! scripts,
+# and a deadlock between processes. Each program is also built for the
+# host and run natively: rvpmu's output must be the host Linux's
+# (qemu-riscv64 cannot exec a riscv64 program without binfmt_misc). One
+# line per check: "PASS procs NAME" / "FAIL procs NAME: why".
+here=$(cd "$(dirname "$0")" && pwd)
+: "${RVPMU:=$here/../../build/rvpmu}" "${BUILD:=$here/../../build}"
+out=$BUILD/tests/procs
+mkdir -p "$out" || exit 1
+CC=${CROSS_CC:-riscv64-linux-gnu-gcc}
+T=${GUEST_TIMEOUT:-60}
+ulimit -c 0 2>/dev/null
+O=$out/stdout E=$out/stderr
+
+ok() { echo "PASS procs $1"; }
+no() { echo "FAIL procs $1: $2"; sed "s/^/[procs $1] /" "$E" | head -n 5 >&2; }
+
+if [ ! -x "$RVPMU" ]; then
+	echo "FAIL procs rvpmu: $RVPMU not built"
+	exit 0
+fi
+# build NAME: $out/NAME (riscv64, static) and $out/NAME.host
+build() {
+	src=$here/$1.c
+	{ [ -f "$out/$1" ] && [ "$out/$1" -nt "$src" ] && [ -f "$out/$1.host" ]; } && return 0
+	$CC -static -O2 -o "$out/$1" "$src" && cc -O2 -o "$out/$1.host" "$src" ||
+		{ echo "FAIL procs build-$1: does not build"; return 1; }
+}
+for p in procs system pipeline minish cat args deadpipe; do build $p; done
+root=$out/sysroot
+rm -rf "$root" && mkdir -p "$root/bin" && cp "$out/minish" "$root/bin/sh" && cp "$out/cat" "$root/bin/cat" &&
+	cp "$out/args" "$root/bin/args"
+
+# rv ARGS...: rvpmu run ARGS; sets rc, output in $O and $E
+rv() {
+	timeout "$T" "$RVPMU" run "$@" </dev/null >"$O" 2>"$E"
+	rc=$?
+}
+
+# --- the same output as the host's Linux, on 1 and 4 harts
+for p in procs system pipeline; do
+	(cd "$out" && timeout "$T" "./$p.host" </dev/null >"$out/$p.host.out" 2>/dev/null)
+	hrc=$?
+	# system() runs sh and cat from the sysroot; the others exec themselves
+	sys=""
+	[ $p = system ] && sys="--sysroot $root"
+	for c in 1 4; do
+		rv --cpus $c $sys "$out/$p"
+		if [ "$rc" != "$hrc" ]; then no "$p-cpus$c" "exit $rc, on the host $hrc"
+		elif ! cmp -s "$O" "$out/$p.host.out"; then
+			no "$p-cpus$c" "stdout differs from the host's: $(diff "$O" "$out/$p.host.out" | head -n 3 | tr '\n' '|')"
+		else ok "$p-cpus$c"; fi
+	done
+done
+
+# --- a #! script: its interpreter gets interp, the optional argument,
+# the script's path, then the script's arguments (fs/binfmt_script.c)
+printf '#!/bin/args -x\nnot read\n' > "$root/script" && chmod +x "$root/script"
+rv --sysroot "$root" "$root/bin/sh" -c "/script a1 a2"
+want="argv[0] /bin/args
+argv[1] -x
+argv[2] /script
+argv[3] a1
+argv[4] a2"
+[ "$rc" = 0 ] && [ "$(cat "$O")" = "$want" ] && ok script-interpreter || no script-interpreter "exit $rc: $(head -c 200 "$O" | tr '\n' '|')"
+# a program that is no riscv64 executable (the host's own) is ENOEXEC
+rv --sysroot "$root" "$root/bin/sh" -c "$out/args.host"
+[ "$rc" = 127 ] && grep -q "not found" "$E" && ok exec-foreign-enoexec || no exec-foreign-enoexec "exit $rc"
+
+# --- processes that wait for each other through pipes: a deadlock
+rv "$out/deadpipe"
+if [ "$rc" = 125 ] && grep -q 'deadlock: every thread waits' "$E" &&
+   [ "$(grep -c 'waits for a pipe the program made' "$E")" = 2 ]; then ok deadlock-pipes
+else no deadlock-pipes "exit $rc: $(head -c 300 "$E" | tr '\n' '|')"; fi
+
+# --- determinism: the same count every run, translated or not
+count() {
+	timeout "$T" "$RVPMU" stat -q -x, -e instructions -o "$out/c.csv" "$@" </dev/null >/dev/null 2>"$E"
+	cut -d, -f1 "$out/c.csv" 2>/dev/null
+}
+a=$(count --cpus 2 "$out/pipeline") b=$(count --cpus 2 "$out/pipeline") c=$(count --cpus 2 --no-jit "$out/pipeline")
+[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ] && grep -q "stage 2: status 5" "$out/pipeline.host.out" &&
+	ok deterministic || no deterministic "'$a' '$b' --no-jit '$c'"
+exit 0
