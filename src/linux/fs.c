@@ -379,7 +379,8 @@ static long do_path(struct lx *p, int nr, const uint64_t *a)
 	const char *path = pr.host;
 	int e;
 	bool empty_ok = (nr == NR_newfstatat && (a[3] & LX_AT_EMPTY_PATH)) ||
-			(nr == NR_statx && (a[2] & LX_AT_EMPTY_PATH));
+			(nr == NR_statx && (a[2] & LX_AT_EMPTY_PATH)) ||
+			(nr == NR_fchownat && (a[4] & LX_AT_EMPTY_PATH));
 	if ((nr != NR_utimensat || a[1]) && (e = get_proc_path(p, a[0], a[1], &pr)))
 		return e;
 	int d = get_dirfd(p, a[0], path);
@@ -410,6 +411,8 @@ static long do_path(struct lx *p, int nr, const uint64_t *a)
 		return ERR(mkdirat(d, path, (mode_t)a[2]));
 	case NR_fchmodat:
 		return ERR(fchmodat(d, path, (mode_t)a[2], 0));
+	case NR_fchownat:
+		return ERR(fchownat(d, path, (uid_t)a[2], (gid_t)a[3], (int)a[4]));
 	case NR_utimensat: {
 		const void *ts = NULL;
 		if (a[2] && !(ts = lx_rptr(p, a[2], 32)))
@@ -556,8 +559,12 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		return put_stat(p, a[1], &st);
 	}
 	case NR_newfstatat: case NR_statx: case NR_faccessat: case NR_faccessat2:
-	case NR_unlinkat: case NR_mkdirat: case NR_fchmodat: case NR_utimensat:
+	case NR_unlinkat: case NR_mkdirat: case NR_fchmodat: case NR_utimensat: case NR_fchownat:
 		return do_path(p, nr, a);
+	case NR_fchown:
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		return ERR(fchown(h, (uid_t)a[1], (gid_t)a[2]));
 	case NR_renameat2: case NR_linkat:
 		return do_path2(p, nr, a);
 	case NR_symlinkat:

@@ -239,6 +239,8 @@ struct lx {
 	uint64_t sigpending;    /* sent to the process (kill), not a thread */
 	struct lx_sigsrc sigsrc[LX_NSIG + 1];
 	unsigned membarrier;    /* membarrier registrations */
+	int pdeathsig;          /* prctl PR_SET_PDEATHSIG */
+	bool no_new_privs;
 	bool cwd_in_proc;       /* the cwd is inside /proc (fs.c) */
 	bool exited;            /* every thread has ended: a zombie until reaped */
 	bool reaped;            /* waited for (freed with its last thread) */
@@ -368,6 +370,12 @@ void lx_perf_unmap(struct lx *p, uint64_t a, uint64_t b);
 
 /* mm.c */
 long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled);
+/* [a, b) stops being mapped: 0 or -errno. */
+long lx_munmap(struct lx *p, uint64_t a, uint64_t b);
+
+/* shm.c: System V shared memory */
+long lx_sys_shm(struct lx *p, int nr, const uint64_t *a, bool *handled);
+void lx_shm_free_all(void);
 
 /* fmap.c: file mappings. Map [addr, addr+len) (page aligned, free or
  * released) to host fd h from off; 0 or -errno as mmap(2) gives. */

@@ -165,8 +165,7 @@ static uint64_t mremap_target(struct lx *p, const uint64_t *a, uint64_t old, uin
 	return to;
 }
 
-/* [a, b) stops being mapped. */
-static long unmap(struct lx *p, uint64_t a, uint64_t b)
+long lx_munmap(struct lx *p, uint64_t a, uint64_t b)
 {
 	long e = lx_fmap_release(p, a, b);
 	if (e)
@@ -209,7 +208,7 @@ static long sys_mremap(struct lx *p, const uint64_t *a)
 	}
 	if (!(flags & LX_MREMAP_FIXED)) {
 		if (nlen <= olen)
-			return nlen < olen && (e = unmap(p, old + nlen, old + olen)) ? e : (long)old;
+			return nlen < olen && (e = lx_munmap(p, old + nlen, old + olen)) ? e : (long)old;
 		if (range_in_space(p, old + olen, nlen - olen) && range_free(p, old + olen, nlen - olen)) {
 			e = f ? lx_fmap_map(p, old + olen, nlen - olen, fr.prot, fr.shared, fr.fd, foff + olen)
 			      : gmem_map(m, old + olen, nlen - olen, page_prot(p, old + olen - GPAGE_SIZE));
@@ -238,7 +237,7 @@ static long sys_mremap(struct lx *p, const uint64_t *a)
 			gmem_protect(m, to + q, GPAGE_SIZE, q < olen ? page_prot(p, old + q) : tail);
 	}
 	hart_invalidate_code(p->h, to, nlen);
-	e = unmap(p, old, old + olen);
+	e = lx_munmap(p, old, old + olen);
 	return e ? e : (long)to;
 }
 
@@ -256,7 +255,7 @@ long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		if ((a[0] & PAGE_MASK_) || !a[1] || a[1] > m->size || a[0] >= m->size ||
 		    len > m->size - a[0])
 			return -EINVAL;
-		return unmap(p, a[0], a[0] + len);
+		return lx_munmap(p, a[0], a[0] + len);
 	}
 	case NR_mprotect: {
 		uint64_t len = PAGE_UP(a[1]);

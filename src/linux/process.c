@@ -23,6 +23,7 @@ void linux_free(void)
 		lx_thread_free(lx_k.threads);
 	while (lx_k.procs)
 		lx_process_free(lx_k.procs);
+	lx_shm_free_all();
 	memset(&lx_k, 0, sizeof(lx_k));
 }
 

@@ -170,6 +170,36 @@ static long sys_uname(struct lx *p, uint64_t ga)
 	return lx_put(p, ga, u, sizeof(u));
 }
 
+/* prctl options programs ask about (include/uapi/linux/prctl.h): what
+ * they set is kept and read back; the rest is EINVAL, as for an option
+ * Linux does not know. */
+static long prctl_basic(struct lx *p, const uint64_t *a)
+{
+	uint32_t v;
+	switch (a[0]) {
+	case 1:                             /* PR_SET_PDEATHSIG */
+		if (a[1] > LX_NSIG)
+			return -EINVAL;
+		p->pdeathsig = (int)a[1];
+		return 0;
+	case 2:                             /* PR_GET_PDEATHSIG */
+		v = (uint32_t)p->pdeathsig;
+		return lx_put(p, a[1], &v, 4);
+	case 3: case 39: case 37:           /* GET_DUMPABLE, GET_NO_NEW_PRIVS, GET_CHILD_SUBREAPER */
+		return a[0] == 3 ? 1 : a[0] == 39 ? p->no_new_privs : (v = 0, lx_put(p, a[1], &v, 4));
+	case 4: case 36:                    /* SET_DUMPABLE, SET_CHILD_SUBREAPER */
+		return 0;
+	case 38:                            /* PR_SET_NO_NEW_PRIVS */
+		if (a[1] != 1)
+			return -EINVAL;
+		p->no_new_privs = true;
+		return 0;
+	case 30:                            /* PR_GET_TIMERSLACK: 50 us */
+		return 50000;
+	}
+	return -EINVAL;
+}
+
 long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 {
 	struct hart *h = p->h;
@@ -179,6 +209,12 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	switch (nr) {
 	case NR_rseq:
 		return -ENOSYS;     /* glibc carries on without it */
+	case NR_socket: case NR_socketpair:
+		return -EAFNOSUPPORT;   /* no network and no sockets, said without a warning */
+	case NR_getpriority:
+		return 20;          /* nice 0, as the kernel encodes it (20 - nice) */
+	case NR_setpriority:
+		return 0;
 	case NR_getpid:
 		return p->pid;
 	case NR_getppid:
@@ -293,7 +329,7 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		}
 		if (a[0] == 16)                 /* PR_GET_NAME */
 			return lx_put(p, a[1], p->t->comm, 16);
-		return -EINVAL;
+		return prctl_basic(p, a);
 	case NR_futex:
 		return lx_sys_futex(p, a);
 	case NR_riscv_hwprobe:

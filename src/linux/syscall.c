@@ -79,7 +79,7 @@ void lx_syscall(struct lx *p)
 	lx_enter(p);
 	long (*const part[])(struct lx *, int, const uint64_t *, bool *) = {
 		lx_sys_fs, lx_sys_mm, lx_sys_signal, lx_sys_thread, lx_sys_proc, lx_sys_exec,
-		lx_sys_misc, lx_sys_perf,
+		lx_sys_shm, lx_sys_misc, lx_sys_perf,
 	};
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]) && !handled; i++)
 		r = part[i](p, nr, a, &handled);

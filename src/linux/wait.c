@@ -58,6 +58,8 @@ void lx_process_exit(struct lx *p, int status)
 			continue;
 		c->parent = NULL;   /* init's now: it reaps them */
 		c->ppid = 1;
+		if (c->pdeathsig)
+			lx_signal_send(c, NULL, c->pdeathsig, (struct lx_sigsrc){ p->pid, LX_SI_USER, 0 });
 		if (c->exited)
 			lx_reap(c);
 	}

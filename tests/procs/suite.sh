@@ -30,7 +30,7 @@ build() {
 	$CC -static -O2 -o "$out/$1" "$src" && cc -O2 -o "$out/$1.host" "$src" ||
 		{ echo "FAIL procs build-$1: does not build"; return 1; }
 }
-for p in procs system pipeline minish cat args deadpipe; do build $p; done
+for p in procs system pipeline shm minish cat args deadpipe nosock; do build $p; done
 root=$out/sysroot
 rm -rf "$root" && mkdir -p "$root/bin" && cp "$out/minish" "$root/bin/sh" && cp "$out/cat" "$root/bin/cat" &&
 	cp "$out/args" "$root/bin/args"
@@ -42,7 +42,7 @@ rv() {
 }
 
 # --- the same output as the host's Linux, on 1 and 4 harts
-for p in procs system pipeline; do
+for p in procs system pipeline shm; do
 	(cd "$out" && timeout "$T" "./$p.host" </dev/null >"$out/$p.host.out" 2>/dev/null)
 	hrc=$?
 	# system() runs sh and cat from the sysroot; the others exec themselves
@@ -70,6 +70,11 @@ argv[4] a2"
 # a program that is no riscv64 executable (the host's own) is ENOEXEC
 rv --sysroot "$root" "$root/bin/sh" -c "$out/args.host"
 [ "$rc" = 127 ] && grep -q "not found" "$E" && ok exec-foreign-enoexec || no exec-foreign-enoexec "exit $rc"
+
+# --- socket: EAFNOSUPPORT, and rvpmu says nothing about it
+rv "$out/nosock"
+[ "$rc" = 0 ] && [ "$(cat "$O")" = "socket: -1 Address family not supported by protocol" ] && [ ! -s "$E" ] &&
+	ok socket-eafnosupport || no socket-eafnosupport "exit $rc: $(cat "$O") $(head -c 100 "$E")"
 
 # --- processes that wait for each other through pipes: a deadlock
 rv "$out/deadpipe"
