@@ -17,6 +17,12 @@
 #include <stdint.h>
 #include "rvpmu/hart.h"
 
+/* A thread as the host tool sees it. */
+struct linux_task {
+	int pid, tid;
+	const char *comm;
+};
+
 struct linux_opts {
 	const char *sysroot;  /* prefix for absolute guest paths, NULL = none */
 	uint64_t max_insns;   /* stop after this many instructions, 0 = none */
@@ -42,6 +48,11 @@ struct linux_opts {
 	 * number, the run ends at the next check, at most LINUX_RUN_CHUNK
 	 * instructions later, and linux_run returns 128 + that number. */
 	const volatile int *stop;   /* a sig_atomic_t: int on Linux */
+	/* Called as a thread leaves hart h (NULL: none): what h counted
+	 * since the thread went on is that thread's (perf's per-task
+	 * counting reads its counters at each context switch). */
+	void (*switch_out)(void *ctx, struct hart *h, const struct linux_task *t);
+	void *switch_ctx;
 	/* Counter CSRs readable from U, as riscv Linux's kernel.perf_user_access
 	 * (applied by linux_perf_attach): LINUX_UCNT_ALL (the default) every
 	 * counter, LINUX_UCNT_OFF only time, LINUX_UCNT_MMAP time plus the
@@ -99,6 +110,9 @@ int linux_run(struct hart *h, const struct linux_opts *o);
 /* After linux_load on hart 0: one more hart of the run, made with
  * hart_init_sharing(h, hart 0) and set up as hart 0 was (at most 32). */
 void linux_add_cpu(struct hart *h);
+
+/* The thread on hart h now: 0 with *t filled, or -1 when none is. */
+int linux_task_on(const struct hart *h, struct linux_task *t);
 
 /* Where the loaded program's image was placed (static-pie), else 0. */
 uint64_t linux_load_bias(void);

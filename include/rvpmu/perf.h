@@ -67,6 +67,9 @@ int session_countable(const struct session *ss, const struct evspec *e);
 /* config_matching for e with its :u/:k filters: the counter's id and CSR. */
 long session_config(struct session *ss, const struct evspec *e, uint64_t extra_flags,
 		    unsigned *idx, unsigned *csr);
+/* The same on hart cpu. */
+long session_config_on(struct session *ss, unsigned cpu, const struct evspec *e,
+		       uint64_t extra_flags, unsigned *idx, unsigned *csr);
 
 struct stat_opts {
 	struct evspec ev[EVSPEC_MAX];
@@ -78,6 +81,9 @@ struct stat_opts {
 	int models;             /* run the microarchitecture models */
 	int json;               /* -j: perf stat's JSON lines */
 	uint64_t mux_interval;  /* multiplexing tick in cycles, 0 = 4 ms modelled */
+	int per_thread;         /* --per-thread: a row per thread and event */
+	int per_cpu;            /* -A, --per-cpu: a row per hart and event */
+	int no_inherit;         /* --no-inherit: the first thread alone */
 };
 
 struct record_opts {

@@ -83,6 +83,11 @@ static const struct subcommand {
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
 	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"
 	 "  --cpus N           modelled harts for the program's threads (as rvpmu run)\n"
+	 "  --per-thread       a row per thread (comm-tid) and event\n"
+	 "  -A, --per-cpu      a row per modelled hart and event\n"
+	 "  -i, --no-inherit   count the first thread only (default: every thread\n"
+	 "                     and child process, as perf's inherit)\n"
+	 "  --sysroot DIR      prefix absolute guest paths with DIR (as rvpmu run)\n"
 	 "  --user-counters=off|mmap|all\n"
 	 "                     counter CSRs the program may read (as rvpmu run)\n"
 	 "  -h, --help         show this help\n"},

@@ -24,10 +24,12 @@ int cmd_stat(int argc, char **argv)
 		{"--max-insns", NULL, 1}, {"--max-mem", NULL, 1}, {"--profile", NULL, 1}, {"--mux-interval", NULL, 1},
 		{"--user-counters", NULL, 1}, {"-j", "--json", 0}, {"--json-output", NULL, 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {"--cpus", NULL, 1},
-		{NULL, NULL, 0},
+		{"--per-thread", NULL, 0}, {"-A", "--per-cpu", 0}, {"-i", "--no-inherit", 0},
+		{"--sysroot", NULL, 1}, {NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_CSV, O_OUT, O_REPEAT, O_MAX_INSNS, O_MAX_MEM, O_PROFILE, O_MUX, O_UCNT, O_JSON,
-	       O_JSON2, O_NO_UARCH, O_NO_JIT, O_QUIET, O_CPUS };
+	       O_JSON2, O_NO_UARCH, O_NO_JIT, O_QUIET, O_CPUS, O_PER_THREAD, O_PER_CPU, O_NO_INHERIT,
+	       O_SYSROOT };
 	uint64_t n;
 	char err[512];
 	const char *v;
@@ -81,6 +83,10 @@ int cmd_stat(int argc, char **argv)
 			if (cli_cpus(v, &lo.cpus))
 				return 2;
 			break;
+		case O_PER_THREAD: o.per_thread = 1; break;
+		case O_PER_CPU: o.per_cpu = 1; break;
+		case O_NO_INHERIT: o.no_inherit = 1; break;
+		case O_SYSROOT: lo.sysroot = v; break;
 		}
 	}
 	int end = cli_end("stat", k);
@@ -88,6 +94,8 @@ int cmd_stat(int argc, char **argv)
 		return end;
 	if (o.json && o.csv_sep)
 		return cli_error("stat: -x and -j cannot be used together%s", "");
+	if (o.per_thread && o.per_cpu)
+		return cli_error("stat: --per-thread and -A cannot be used together%s", "");
 	if (i >= argc) {
 		fprintf(stderr, "rvpmu: stat: no program given (see 'rvpmu help stat')\n");
 		return 2;

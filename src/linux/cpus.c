@@ -169,10 +169,26 @@ uint64_t lx_thread_insns(const struct lx_thread *t)
 	return t->insns + (t->cpu >= 0 ? lx_k.cpu[t->cpu]->instret - t->on_insns : 0);
 }
 
+int linux_task_on(const struct hart *h, struct linux_task *lt)
+{
+	int i = lx_cpu_of(h);
+	const struct lx_thread *t = i >= 0 ? lx_k.on[i] : NULL;
+	if (!t)
+		return -1;
+	*lt = (struct linux_task){ t->p->pid, t->tid, t->comm };
+	return 0;
+}
+
 static void take_off(unsigned i)
 {
 	struct lx_thread *t = lx_k.on[i];
 	struct hart *h = lx_k.cpu[i];
+	const struct linux_opts *o = lx_k.o;
+	if (o && o->switch_out) {
+		struct linux_task lt;
+		linux_task_on(h, &lt);
+		o->switch_out(o->switch_ctx, h, &lt);
+	}
 	memcpy(t->x, h->x, sizeof(t->x));
 	memcpy(t->f, h->f, sizeof(t->f));
 	t->pc = h->pc;
@@ -476,6 +492,7 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 	r.start = all_insns();
 	r.idle_start = idle_traps();
 	lx_k.stop = o->stop;
+	lx_k.o = o;
 	while (!r.init->exited) {
 		if (o->stop && *o->stop)   /* a wait on the host may have ended for it */
 			return cut_short(interrupted(&r));

@@ -274,6 +274,7 @@ struct lx_kernel {
 	struct lx *procs;                   /* every process, the first first */
 	struct lx *cwd_owner;               /* whose cwd and umask the host's are */
 	const volatile int *stop;           /* linux_opts.stop of the run */
+	const struct linux_opts *o;         /* linux_run's */
 	int next_id;                        /* the next pid or tid */
 	unsigned nlive;                     /* threads not ended: rounds when > 1 */
 	uint64_t now;                       /* ns: the current round's start */

@@ -115,17 +115,24 @@ int session_countable(const struct session *ss, const struct evspec *e)
 long session_config(struct session *ss, const struct evspec *e, uint64_t extra_flags,
 		    unsigned *idx, unsigned *csr)
 {
+	return session_config_on(ss, 0, e, extra_flags, idx, csr);
+}
+
+long session_config_on(struct session *ss, unsigned cpu, const struct evspec *e,
+		       uint64_t extra_flags, unsigned *idx, unsigned *csr)
+{
 	uint64_t flags = SBI_CFG_CLEAR_VALUE | extra_flags |
 			 (e->exclude_kernel ? SBI_CFG_SET_SINH : 0) |
 			 (e->exclude_user ? SBI_CFG_SET_UINH : 0);
 	uint64_t v, info;
 	if (!session_countable(ss, e))
 		return SBI_ERR_NOT_SUPPORTED;
-	long r = session_sbi(ss, SBI_PMU_CFG_MATCH, 0, ss->cmask, flags, e->event_idx, e->event_data, &v);
+	long r = session_sbi_on(ss, cpu, SBI_PMU_CFG_MATCH, 0, ss->cmask, flags, e->event_idx,
+				e->event_data, &v);
 	if (r != SBI_SUCCESS)
 		return r;
 	*idx = (unsigned)v;
-	session_sbi(ss, SBI_PMU_GET_INFO, v, 0, 0, 0, 0, &info);
+	session_sbi_on(ss, cpu, SBI_PMU_GET_INFO, v, 0, 0, 0, 0, &info);
 	*csr = (unsigned)(info & 0xfff);
 	return SBI_SUCCESS;
 }

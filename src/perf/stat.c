@@ -7,6 +7,7 @@
  * count * enabled / running. Output follows perf stat's table, -x CSV and
  * -j JSON layouts (Linux 6.1, the perf Debian 12 ships). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "rvpmu/hart.h"
 #include "rvpmu/linux.h"
@@ -38,8 +39,23 @@ struct unit {
 	int m[EVSPEC_MAX];
 };
 
+/* What one thread counted (--per-thread, --no-inherit). */
+#define STAT_MAX_THREADS 256
+struct thread_counts {
+	int pid, tid;
+	char comm[16];
+	uint64_t v[EVSPEC_MAX];
+};
+
 struct stat_state {
 	struct session ss;
+	/* per-task counting: each hart's counter values when its counts
+	 * were last charged, what each thread and each hart counted */
+	uint64_t last[SESSION_MAX_CPUS][EVSPEC_MAX];
+	uint64_t cpu_v[SESSION_MAX_CPUS][EVSPEC_MAX];
+	struct thread_counts thr[STAT_MAX_THREADS];
+	int nthr;
+	int first_tid;          /* the program's first thread */
 	const struct stat_opts *o;
 	struct counted c[EVSPEC_MAX];
 	struct unit u[EVSPEC_MAX];
@@ -57,14 +73,61 @@ static int claim(struct stat_state *st, int i, unsigned ctr)
 	struct session *ss = &st->ss;
 	uint64_t all = ss->cmask;
 	ss->cmask = 1ull << ctr;
-	long r = session_config(ss, &st->o->ev[i], 0, &st->c[i].idx, &st->c[i].csr);
+	long r = SBI_SUCCESS;
+	unsigned idx, csr;   /* every hart's firmware picks the same counter */
+	for (unsigned c = 0; c < ss->ncpus && r == SBI_SUCCESS; c++)
+		r = session_config_on(ss, c, &st->o->ev[i], 0, c ? &idx : &st->c[i].idx,
+				      c ? &csr : &st->c[i].csr);
 	ss->cmask = all;
 	return r == SBI_SUCCESS ? 0 : -1;
 }
 
 static void release(struct stat_state *st, int i)
 {
-	session_sbi(&st->ss, SBI_PMU_STOP, st->c[i].idx, 1, SBI_STOP_RESET, 0, 0, NULL);
+	for (unsigned c = 0; c < st->ss.ncpus; c++)
+		session_sbi_on(&st->ss, c, SBI_PMU_STOP, st->c[i].idx, 1, SBI_STOP_RESET, 0, 0, NULL);
+}
+
+/* What hart c counted for event i since the last charge goes to the
+ * thread on it (perf's per-task counts); the value read is v. */
+static void charge(struct stat_state *st, unsigned c, int i, uint64_t v, const struct linux_task *t)
+{
+	uint64_t d = v - st->last[c][i];
+	st->last[c][i] = v;
+	if (st->o->no_inherit && (!t || t->tid != st->first_tid))
+		return;   /* -A --no-inherit: the first thread on each hart */
+	st->cpu_v[c][i] += d;
+	if (!t)
+		return;
+	int k = 0;
+	while (k < st->nthr && st->thr[k].tid != t->tid)
+		k++;
+	if (k == st->nthr) {
+		if (k == STAT_MAX_THREADS)
+			return;   /* --per-thread lists the first 256 */
+		st->nthr++;
+		st->thr[k] = (struct thread_counts){ .pid = t->pid, .tid = t->tid };
+	}
+	snprintf(st->thr[k].comm, sizeof(st->thr[k].comm), "%s", t->comm);
+	st->thr[k].v[i] += d;
+}
+
+/* A thread leaves hart h: what h counted is that thread's. */
+static void switch_out(void *ctx, struct hart *h, const struct linux_task *t)
+{
+	struct stat_state *st = ctx;
+	unsigned c = 0;
+	while (c < st->ss.ncpus && st->ss.cpu[c] != h)
+		c++;
+	if (c == st->ss.ncpus)
+		return;
+	hart_sync_pmu(h);
+	for (int i = 0; i < st->o->nev; i++)
+		if (st->c[i].on) {
+			uint64_t v = 0;
+			hart_csr(h, PRIV_S, st->c[i].csr, HART_CSR_READ, 0, &v);
+			charge(st, c, i, v, t);
+		}
 }
 
 /* Bipartite matching of a unit's members onto free counters (Kuhn's
@@ -101,16 +164,26 @@ static int match(const struct stat_state *st, const struct unit *u, uint64_t ava
 static void sched_out(struct stat_state *st, uint64_t now)
 {
 	struct session *ss = &st->ss;
-	hart_sync_pmu(&ss->h);
+	for (unsigned k = 0; k < ss->ncpus; k++) {
+		struct linux_task t;
+		int has = !linux_task_on(ss->cpu[k], &t);
+		hart_sync_pmu(ss->cpu[k]);
+		for (int i = 0; i < st->o->nev; i++) {
+			struct counted *c = &st->c[i];
+			if (!c->on)
+				continue;
+			uint64_t v = 0;
+			session_sbi_on(ss, k, SBI_PMU_STOP, c->idx, 1, 0, 0, 0, NULL);
+			hart_csr(ss->cpu[k], PRIV_S, c->csr, HART_CSR_READ, 0, &v);
+			charge(st, k, i, v, has ? &t : NULL);
+			c->value += v;
+		}
+	}
 	for (int i = 0; i < st->o->nev; i++) {
 		struct counted *c = &st->c[i];
 		if (!c->on)
 			continue;
-		uint64_t v = 0;
-		session_sbi(ss, SBI_PMU_STOP, c->idx, 1, 0, 0, 0, NULL);
-		hart_csr(&ss->h, PRIV_S, c->csr, HART_CSR_READ, 0, &v);
 		release(st, i);
-		c->value += v;
 		c->running += now - c->since;
 		c->on = 0;
 	}
@@ -123,7 +196,8 @@ static int sched_in(struct stat_state *st, uint64_t now)
 {
 	struct session *ss = &st->ss;
 	uint64_t used = 0;
-	hart_sync_pmu(&ss->h);
+	for (unsigned k = 0; k < ss->ncpus; k++)
+		hart_sync_pmu(ss->cpu[k]);
 	for (int k = 0; k < st->nunits; k++) {
 		const struct unit *u = &st->u[st->order[k]];
 		int owner[64], ok = match(st, u, ss->cmask & ~used, owner);
@@ -135,7 +209,11 @@ static int sched_in(struct stat_state *st, uint64_t now)
 				ok = 0;  /* the probe said it could: not expected */
 				break;
 			}
-			session_sbi(ss, SBI_PMU_START, st->c[i].idx, 1, SBI_START_SET_INIT_VALUE, 0, 0, NULL);
+			for (unsigned k = 0; k < ss->ncpus; k++) {
+				session_sbi_on(ss, k, SBI_PMU_START, st->c[i].idx, 1, SBI_START_SET_INIT_VALUE,
+					       0, 0, NULL);
+				st->last[k][i] = 0;
+			}
 			st->c[i].on = 1;
 			st->c[i].since = now;
 			used |= 1ull << b;
@@ -143,7 +221,7 @@ static int sched_in(struct stat_state *st, uint64_t now)
 		if (!ok) {
 			for (int j = 0; j < u->n; j++)  /* all or nothing */
 				if (st->c[u->m[j]].on) {
-					session_sbi(ss, SBI_PMU_STOP, st->c[u->m[j]].idx, 1, SBI_STOP_RESET, 0, 0, NULL);
+					release(st, u->m[j]);
 					st->c[u->m[j]].on = 0;
 				}
 			return 0;
@@ -227,9 +305,13 @@ static int run_once(struct stat_state *st, const struct linux_opts *lo_in, int a
 	struct linux_opts lo = *lo_in;
 	lo.tick = mux_tick;
 	lo.tick_ctx = st;
+	lo.switch_out = switch_out;
+	lo.switch_ctx = st;
 	if (session_open(&st->ss, o->prof, o->models, &lo, argc, argv, envp))
 		return -1;
 	struct session *ss = &st->ss;
+	struct linux_task first;
+	st->first_tid = linux_task_on(&ss->h, &first) ? -1 : first.tid;
 	/* which counters can count each event: ask the firmware for each */
 	for (int i = 0; i < o->nev; i++) {
 		struct counted *c = &st->c[i];
@@ -275,6 +357,16 @@ static int run_once(struct stat_state *st, const struct linux_opts *lo_in, int a
 	for (int i = 0; i < o->nev; i++)
 		if (st->c[i].supported)
 			st->c[i].enabled = st->end - st->start;
+	if (o->no_inherit) {   /* perf's --no-inherit: the first thread alone */
+		int k = 0;
+		while (k < st->nthr && st->thr[k].tid != st->first_tid)
+			k++;
+		for (int i = 0; i < o->nev; i++)
+			st->c[i].value = k < st->nthr ? st->thr[k].v[i] : 0;
+		if (k < st->nthr)
+			st->thr[0] = st->thr[k];
+		st->nthr = k < st->nthr;
+	}
 	session_close(ss);
 	return status;
 }
@@ -292,29 +384,39 @@ struct metric {
 	double v;
 };
 
-static struct row row_of(const struct stat_state *st, int i)
+/* What one row of the printout counts: the whole run, a thread
+ * (--per-thread) or a hart (-A); v[i] is event i's raw count. */
+struct view {
+	const uint64_t *v;
+	const char *thread;     /* comm, or NULL */
+	int id;                 /* the thread's tid or the hart, -1: totals */
+};
+
+static struct row row_of(const struct stat_state *st, const struct view *w, int i)
 {
 	const struct counted *c = &st->c[i];
 	struct row r = {.run = c->running, .ena = c->enabled};
 	r.ok = c->supported && r.run && r.ena;
 	if (r.ok) {
-		/* perf_counts_values__scale: (u64)(val * ena / run) */
-		r.val = r.run < r.ena ? (double)(uint64_t)((double)c->value * (double)r.ena / (double)r.run)
-				      : (double)c->value;
+		/* perf_counts_values__scale: (u64)(val * ena / run); a thread
+		 * or hart shares its event's time on the counters */
+		double v = (double)w->v[i];
+		r.val = r.run < r.ena ? (double)(uint64_t)(v * (double)r.ena / (double)r.run) : v;
 	}
 	return r;
 }
 
 /* perf's runtime_stat for the shadow metrics: the mean of the counted
  * events of one generic kind with the same :u/:k context. */
-static int stat_of(const struct stat_state *st, int i, uint32_t idx, double *avg)
+static int stat_of(const struct stat_state *st, const struct view *w, int i, uint32_t idx,
+		   double *avg)
 {
 	const struct evspec *e = &st->o->ev[i];
 	double sum = 0;
 	int n = 0;
 	for (int j = 0; j < st->o->nev; j++) {
 		const struct evspec *f = &st->o->ev[j];
-		struct row r = row_of(st, j);
+		struct row r = row_of(st, w, j);
 		if (f->event_idx == idx && r.ok && f->exclude_user == e->exclude_user &&
 		    f->exclude_kernel == e->exclude_kernel)
 			sum += r.val, n++;
@@ -325,7 +427,8 @@ static int stat_of(const struct stat_state *st, int i, uint32_t idx, double *avg
 
 /* The metrics perf 6.1 prints for the generic events; returns how many
  * (a second one goes on its own line). */
-static int metrics(const struct stat_state *st, int i, double val, struct metric *m)
+static int metrics(const struct stat_state *st, const struct view *w, int i, double val,
+		   struct metric *m)
 {
 	static const struct { uint32_t idx, base; const char *fmt, *unit; } ratio[] = {
 		{0x6, 0x5, "%7.2f%%", "of all branches"},
@@ -340,11 +443,11 @@ static int metrics(const struct stat_state *st, int i, double val, struct metric
 	double total, t2;
 	m[0] = (struct metric){NULL, NULL, 0};
 	if (idx == 0x2) {
-		stat_of(st, i, 0x1, &total);
+		stat_of(st, w, i, 0x1, &total);
 		m[0] = total ? (struct metric){"%7.2f ", "insn per cycle", val / total}
 			     : (struct metric){NULL, "insn per cycle", 0};
-		stat_of(st, i, 0x8, &total);
-		stat_of(st, i, 0x9, &t2);
+		stat_of(st, w, i, 0x8, &total);
+		stat_of(st, w, i, 0x9, &t2);
 		if (t2 > total)
 			total = t2;
 		if (total && val) {
@@ -358,14 +461,14 @@ static int metrics(const struct stat_state *st, int i, double val, struct metric
 		return 1;
 	}
 	if (idx == 0x8 || idx == 0x9) {
-		stat_of(st, i, 0x1, &total);
+		stat_of(st, w, i, 0x1, &total);
 		m[0] = (struct metric){"%7.2f%%", idx == 0x8 ? "frontend cycles idle" : "backend cycles idle",
 				       total ? val / total * 100.0 : 0};
 		return 1;
 	}
 	for (size_t k = 0; k < sizeof(ratio) / sizeof(ratio[0]); k++)
 		if (ratio[k].idx == idx) {
-			if (stat_of(st, i, ratio[k].base, &total))
+			if (stat_of(st, w, i, ratio[k].base, &total))
 				m[0] = (struct metric){ratio[k].fmt, ratio[k].unit, total ? val / total * 100.0 : 0};
 			else
 				m[0] = (struct metric){NULL, ratio[k].unit, 0};
@@ -438,22 +541,41 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void print_row(const struct stat_state *st, int i)
+/* The thread or hart a row is about, as perf's aggr_printout. */
+static void print_who(const struct stat_state *st, const struct view *w)
+{
+	FILE *f = st->o->out;
+	const char *x = st->o->csv_sep;
+	if (w->id < 0)
+		return;
+	if (st->o->json && w->thread)
+		fprintf(f, "\"thread\" : \"%s-%d\", ", w->thread, w->id);
+	else if (st->o->json)
+		fprintf(f, "\"cpu\" : \"%d\", ", w->id);
+	else if (w->thread)
+		fprintf(f, "%*s-%*d%s", x ? 0 : 16, w->thread, x ? 0 : -8, w->id, x ? x : " ");
+	else
+		fprintf(f, "CPU%*d%s", x ? 0 : -7, w->id, x ? x : " ");
+}
+
+static void print_row(const struct stat_state *st, const struct view *w, int i)
 {
 	const struct stat_opts *o = st->o;
 	FILE *f = o->out;
 	const char *x = o->csv_sep, *name = o->ev[i].name;
 	const char *bad = st->c[i].supported ? "<not counted>" : "<not supported>";
-	struct row r = row_of(st, i);
+	struct row r = row_of(st, w, i);
 	struct metric m[2];
-	int nm = r.ok ? metrics(st, i, r.val, m) : 0;
+	int nm = r.ok ? metrics(st, w, i, r.val, m) : 0;
 	if (!r.ok)  /* perf prints an empty metric for an uncounted event */
 		m[0] = (struct metric){NULL, "", 0}, nm = 1;
 	if (o->json) {
+		fputc('{', f);
+		print_who(st, w);
 		if (r.ok)
-			fprintf(f, "{\"counter-value\" : \"%f\", ", r.val);
+			fprintf(f, "\"counter-value\" : \"%f\", ", r.val);
 		else
-			fprintf(f, "{\"counter-value\" : \"%s\", ", bad);
+			fprintf(f, "\"counter-value\" : \"%s\", ", bad);
 		fprintf(f, "\"unit\" : \"\", \"event\" : ");
 		json_str(f, name);
 		fprintf(f, ", ");
@@ -470,6 +592,7 @@ static void print_row(const struct stat_state *st, int i)
 		}
 		fputc('\n', f);
 	} else if (x) {
+		print_who(st, w);
 		if (r.ok)
 			fprintf(f, "%.0f%s", r.val, x);
 		else
@@ -485,6 +608,7 @@ static void print_row(const struct stat_state *st, int i)
 		}
 		fputc('\n', f);
 	} else {
+		print_who(st, w);
 		if (r.ok)
 			print_count(f, r.val);
 		else
@@ -501,7 +625,33 @@ static void print_row(const struct stat_state *st, int i)
 	}
 }
 
-static void print_all(const struct stat_state *st, int argc, char **argv)
+/* perf's --per-thread order: an event's threads by count, highest first */
+static int by_count_event;
+static int by_count(const void *a, const void *b)
+{
+	const struct thread_counts *x = a, *y = b;
+	uint64_t u = x->v[by_count_event], v = y->v[by_count_event];
+	return u != v ? (u < v ? 1 : -1) : x->tid - y->tid;
+}
+
+/* --per-thread and -A: for each event, a row per thread or hart. */
+static void print_split(struct stat_state *st)
+{
+	const struct stat_opts *o = st->o;
+	for (int i = 0; i < o->nev; i++) {
+		if (o->per_cpu) {
+			for (unsigned c = 0; c < st->ss.ncpus; c++)
+				print_row(st, &(struct view){st->cpu_v[c], NULL, (int)c}, i);
+			continue;
+		}
+		by_count_event = i;
+		qsort(st->thr, (size_t)st->nthr, sizeof(st->thr[0]), by_count);
+		for (int k = 0; k < st->nthr; k++)
+			print_row(st, &(struct view){st->thr[k].v, st->thr[k].comm, st->thr[k].tid}, i);
+	}
+}
+
+static void print_all(struct stat_state *st, int argc, char **argv)
 {
 	const struct stat_opts *o = st->o;
 	FILE *f = o->out;
@@ -515,8 +665,15 @@ static void print_all(const struct stat_state *st, int argc, char **argv)
 			fprintf(f, " (%u runs)", st->runs);
 		fprintf(f, ":\n\n");
 	}
-	for (int i = 0; i < o->nev; i++)
-		print_row(st, i);
+	if (o->per_thread || o->per_cpu) {
+		print_split(st);
+	} else {
+		uint64_t v[EVSPEC_MAX];
+		for (int i = 0; i < o->nev; i++)
+			v[i] = st->c[i].value;
+		for (int i = 0; i < o->nev; i++)
+			print_row(st, &(struct view){v, NULL, -1}, i);
+	}
 	if (!table)
 		return;
 	double secs = (double)(st->end - st->start) / (double)o->prof->clock_hz;
@@ -550,6 +707,10 @@ int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv,
 			memcpy(first.c, st.c, sizeof(st.c));
 			first.start = st.start, first.end = st.end;
 			first.o = o;
+			memcpy(first.thr, st.thr, sizeof(st.thr));
+			memcpy(first.cpu_v, st.cpu_v, sizeof(st.cpu_v));
+			first.nthr = st.nthr;
+			first.ss.ncpus = st.ss.ncpus;
 		}
 		if (lo->stop && *lo->stop) {
 			/* interrupted: as perf stat, the counts so far (of a first

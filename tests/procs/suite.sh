@@ -82,6 +82,18 @@ if [ "$rc" = 125 ] && grep -q 'deadlock: every thread waits' "$E" &&
    [ "$(grep -c 'waits for a pipe the program made' "$E")" = 2 ]; then ok deadlock-pipes
 else no deadlock-pipes "exit $rc: $(head -c 300 "$E" | tr '\n' '|')"; fi
 
+# --- rvpmu stat counts the process tree (perf's inherit): system()'s sh
+# and cat each get their rows by comm after exec, and they add up
+timeout "$T" "$RVPMU" stat -q -x, -o "$out/all.csv" -e instructions --sysroot "$root" "$out/system" </dev/null >/dev/null 2>"$E"
+timeout "$T" "$RVPMU" stat -q -x, -o "$out/thr.csv" --per-thread -e instructions --sysroot "$root" "$out/system" </dev/null >/dev/null 2>>"$E"
+timeout "$T" "$RVPMU" stat -q -x, -o "$out/first.csv" -i -e instructions --sysroot "$root" "$out/system" </dev/null >/dev/null 2>>"$E"
+tot=$(cut -d, -f1 "$out/all.csv") sum=$(awk -F, '{ s += $2 } END { print s }' "$out/thr.csv")
+comms=$(sed 's/-[0-9]*,.*//' "$out/thr.csv" | sort -u | tr '\n' ' ')
+first=$(sed -n 's/^system-1000,\([0-9]*\),.*/\1/p' "$out/thr.csv")
+if [ -n "$tot" ] && [ "$sum" = "$tot" ] && [ "$comms" = "cat sh system " ] && [ "$(cut -d, -f1 "$out/first.csv")" = "$first" ]; then
+	ok stat-process-tree
+else no stat-process-tree "total '$tot', threads' sum '$sum', comms '$comms', -i '$(cut -d, -f1 "$out/first.csv")' vs '$first'"; fi
+
 # --- determinism: the same count every run, translated or not
 count() {
 	timeout "$T" "$RVPMU" stat -q -x, -e instructions -o "$out/c.csv" "$@" </dev/null >/dev/null 2>"$E"

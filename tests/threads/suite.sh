@@ -121,6 +121,52 @@ for prof in "--no-uarch" "--profile u74"; do
 done
 a=$(count det4 --cpus 2 "$out/pthreads") b=$(count det5 --cpus 2 --no-jit "$out/pthreads")
 [ -n "$a" ] && [ "$a" = "$b" ] && ok deterministic-pthreads || no deterministic-pthreads "'$a' and --no-jit '$b'"
+# --- counting as perf does: the whole process by default (inherit),
+# --per-thread, -A over the harts, --no-inherit the first thread. The
+# kernel with no checksum rounds: thread i's counted loop is 3 * (i + 1)
+# * 100000 instructions, everything else the same for each thread.
+stat_csv() {  # stat_csv NAME ARGS...: rvpmu stat -x, into $out/NAME.csv
+	n=$1
+	shift
+	timeout "$T" "$RVPMU" stat -q -x, -o "$out/$n.csv" "$@" </dev/null >/dev/null 2>"$E"
+}
+if stat_csv tot -e instructions:u --cpus 2 "$out/kernel" 4 0 &&
+   stat_csv thr --per-thread -e instructions:u --cpus 2 "$out/kernel" 4 0 &&
+   stat_csv cpu -A -e instructions:u --cpus 2 "$out/kernel" 4 0 &&
+   stat_csv first --no-inherit -e instructions:u --cpus 2 "$out/kernel" 4 0 &&
+   stat_csv thr1 -i --per-thread -e instructions:u --cpus 2 "$out/kernel" 4 0; then
+	tot=$(cut -d, -f1 "$out/tot.csv")
+	# kernel-TID,COUNT,...: by thread, the counted loop's steps apart
+	steps=$(sort -t, -k1,1 "$out/thr.csv" | awk -F, '
+		{ split($1, w, "-"); tid[NR] = w[2]; v[NR] = $2; sum += $2 }
+		END { for (i = 3; i <= NR; i++) printf "%d ", v[i] - v[i - 1]; printf "%d %s", sum, tid[1] }')
+	[ "$steps" = "300000 300000 300000 $tot 1000" ] && [ "$(wc -l <"$out/thr.csv")" = 5 ] &&
+		[ "$(cut -d- -f1 "$out/thr.csv" | sort -u)" = kernel ] && ok stat-per-thread ||
+		no stat-per-thread "total $tot, by thread: $(tr '\n' '|' <"$out/thr.csv")"
+	sum=$(awk -F, '{ s += $2 } END { print s }' "$out/cpu.csv")
+	[ "$(cut -d, -f1 "$out/cpu.csv" | tr '\n' ' ')" = "CPU0 CPU1 " ] && [ "$sum" = "$tot" ] && ok stat-per-cpu ||
+		no stat-per-cpu "total $tot, by hart: $(tr '\n' '|' <"$out/cpu.csv")"
+	main=$(sed -n 's/^kernel-1000,\([0-9]*\),.*/\1/p' "$out/thr.csv")
+	[ -n "$main" ] && [ "$(cut -d, -f1 "$out/first.csv")" = "$main" ] && [ "$main" -lt "$tot" ] &&
+		[ "$(cut -d, -f1,2 "$out/thr1.csv")" = "kernel-1000,$main" ] && ok stat-no-inherit ||
+		no stat-no-inherit "first thread $main: $(tr '\n' '|' <"$out/first.csv") -i --per-thread: $(tr '\n' '|' <"$out/thr1.csv")"
+else
+	no stat-split "rvpmu stat failed: $(head -c 200 "$E")"
+fi
+# the table and JSON layouts of perf 6.1's --per-thread and -A
+if timeout "$T" "$RVPMU" stat -q --per-thread -e instructions --cpus 2 "$out/kernel" 2 0 </dev/null >/dev/null 2>"$O" &&
+   timeout "$T" "$RVPMU" stat -q -A -j -e instructions --cpus 2 "$out/kernel" 2 0 </dev/null >/dev/null 2>"$E"; then
+	grep -Eq '^          kernel-1000    {1,18}[0-9,]+      instructions ' "$O" &&
+		[ "$(grep -c '^          kernel-100[0-2]  ' "$O")" = 3 ] && ok stat-per-thread-table ||
+		no stat-per-thread-table "$(head -n 6 "$O" | tr '\n' '|')"
+	[ "$(grep -c '^{"cpu" : "[01]", "counter-value" : "[0-9]*\.000000", "unit" : "", "event" : "instructions", ' "$E")" = 2 ] &&
+		ok stat-per-cpu-json || no stat-per-cpu-json "$(head -c 300 "$E")"
+else
+	no stat-split-layouts "exit status $?"
+fi
+a=$(stat_csv d1 --per-thread -e instructions,cycles --profile u74 --cpus 4 "$out/kernel" && cat "$out/d1.csv")
+b=$(stat_csv d2 --per-thread -e instructions,cycles --profile u74 --cpus 4 --no-jit "$out/kernel" && cat "$out/d2.csv")
+[ -n "$a" ] && [ "$a" = "$b" ] && ok stat-per-thread-deterministic || no stat-per-thread-deterministic "differ"
 RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" run --cpus 4 "$out/kernel" </dev/null >"$O" 2>"$E"
 n=$(sed -n 's/^rvpmu: jit: \([0-9]*\) blocks translated.*/\1/p' "$E")
 [ "${n:-0}" -gt 0 ] && ok jit-on-every-hart || no jit-on-every-hart "'$(head -c 100 "$E")'"
