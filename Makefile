@@ -3,7 +3,7 @@ CC      ?= gcc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 ALL_CFLAGS = $(CFLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude -MMD -MP
-LDLIBS  += -lelf -ldw -lfdt -ljansson -lm
+LDLIBS  += -lelf -ldw -lfdt -ljansson -liberty -lm
 BUILD   ?= build
 
 SRC := $(wildcard src/*/*.c)

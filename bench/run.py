@@ -273,6 +273,12 @@ def linux_boot(rvpmu, runs, timeout):
 			"--no-sbi-snapshot", "--kernel", img, "--initrd", rd, "--append", "console=hvc0 " + app]),
 		("rvpmu with the virt models, built-in SBI", [rvpmu, "system", "--profile", "virt",
 			"--no-sbi-snapshot", "--kernel", img, "--initrd", rd, "--append", "console=hvc0 " + app]),
+		("rvpmu --no-uarch, built-in SBI, --smp 4", [rvpmu, "system", "--profile", "virt", "--no-uarch",
+			"--smp", "4", "--no-sbi-snapshot", "--kernel", img, "--initrd", rd,
+			"--append", "console=hvc0 " + app]),
+		("rvpmu --no-uarch, OpenSBI fw_jump, --smp 4", [rvpmu, "system", "--profile", "virt",
+			"--no-uarch", "--smp", "4", "--bios", OPENSBI, "--kernel", img, "--initrd", rd,
+			"--append", "console=hvc0 " + app]),
 		("qemu-system-riscv64 7.2, OpenSBI fw_jump", [qemu, "-M", "virt", "-cpu", "rv64,sscofpmf=true",
 			"-smp", "1", "-m", "256M", "-nographic", "-monitor", "none", "-serial", "stdio",
 			"-bios", OPENSBI, "-kernel", img, "-initrd", rd, "-append", "console=ttyS0 " + app]),
@@ -283,14 +289,22 @@ def linux_boot(rvpmu, runs, timeout):
 			res[name].append(boot_once(argv, timeout))
 			sys.stderr.write(".")
 			sys.stderr.flush()
-	rows = []
+	rows, init = [], {}
 	for name, _ in sides:
 		ok = [r for r in res[name] if r]
 		if len(ok) != len(res[name]):
 			rows.append(f"| {name} | - | - | failed ({len(res[name]) - len(ok)} of {runs} runs) |")
 			continue
-		rows.append(f"| {name} | {statistics.median(r[0] for r in ok):.2f} | "
+		init[name] = statistics.median(r[0] for r in ok)
+		rows.append(f"| {name} | {init[name]:.2f} | "
 			    f"{statistics.median(r[1] for r in ok):.2f} | {ok[0][2]} |")
+	smp = []
+	for fw in ("built-in SBI", "OpenSBI fw_jump"):
+		one, four = f"rvpmu --no-uarch, {fw}", f"rvpmu --no-uarch, {fw}, --smp 4"
+		if one in init and four in init:
+			r = init[four] / init[one]
+			smp.append(f"- {fw}: 4 harts take {r:.2f}x one hart's CPU time to init "
+				   f"(target: under 2x, {'met' if r < 2 else 'NOT met'})")
 	return [
 		"## Linux boot",
 		"",
@@ -302,7 +316,7 @@ def linux_boot(rvpmu, runs, timeout):
 		"",
 		"| machine | CPU s to init | CPU s to power-off | guest result |",
 		"|---|---:|---:|---|",
-	] + rows + [""]
+	] + rows + [""] + (smp + [""] if smp else [])
 
 
 def smc_section(rvpmu, prog, args, runs, timeout):
@@ -339,6 +353,59 @@ def smc_section(rvpmu, prog, args, runs, timeout):
 		f"`{lines[-1] if lines else ''}` |",
 		"",
 	]
+
+
+SMP_BUSY = "smp-busy"
+SMP_INSNS = 400_000_000
+
+
+def smp_section(rvpmu, cc, runs, timeout):
+	"""The same instruction budget on one busy hart and on four (the
+	bare-metal smp-busy loop, ended by --max-insns), without and with the
+	virt models, interleaved: Markdown lines, or None when a run failed."""
+	src = os.path.join(SRC, SMP_BUSY + ".S")
+	prog = os.path.join(OUTDIR, SMP_BUSY)
+	if not os.path.exists(prog) or os.path.getmtime(prog) < os.path.getmtime(src):
+		cmd = [cc, "-nostdlib", "-nostartfiles", "-static",
+		       "-Wl,-N,-Ttext=0x80000000,--no-relax,--build-id=none,--no-warn-rwx-segments",
+		       "-o", prog, src]
+		print("bench: " + " ".join(cmd), file=sys.stderr)
+		if subprocess.call(cmd) != 0:
+			die(f"building {SMP_BUSY} failed")
+	kinds = [("functional", [], SMP_INSNS), ("virt models", ["--profile", "virt"], SMP_INSNS // 4)]
+	sides = [(k, n, [rvpmu, "system", "--bios", "none", "--smp", str(n), "--max-insns", str(budget)]
+		  + extra + ["--kernel", prog]) for k, extra, budget in kinds for n in (1, 4)]
+	res = {(k, n): [] for k, n, _ in sides}
+	for _ in range(runs):
+		for k, n, argv in sides:
+			res[(k, n)].append(measure(argv, timeout))
+			sys.stderr.write(".")
+			sys.stderr.flush()
+	rows = []
+	for k, extra, budget in kinds:
+		mips = {}
+		for n in (1, 4):
+			bad = [r for r in res[(k, n)] if r["status"] != 124 or b"instruction limit" not in r["err"]]
+			if bad:
+				print(f"bench: {SMP_BUSY} --smp {n} ({k}): exit {bad[0]['status']}: "
+				      f"{bad[0]['err'].decode(errors='replace').strip()}", file=sys.stderr)
+				return None
+			mips[n] = budget / statistics.median(r["cpu"] for r in res[(k, n)]) / 1e6
+		ratio = mips[4] / mips[1]
+		rows.append(f"| {k} | {budget // 1_000_000} M | {mips[1]:.1f} | {mips[4]:.1f} | {ratio:.3f} | "
+			    f"{'met' if ratio >= 0.85 else 'NOT met'} |")
+	return [
+		"## Many harts",
+		"",
+		f"`{SMP_BUSY}` (bench/workloads/{SMP_BUSY}.S): every hart runs the same loop over "
+		"its own page, bare metal (`rvpmu system --bios none`), until `--max-insns` "
+		f"(all harts together) ends the run; {runs} runs each, interleaved, MIPS = "
+		"instructions / median user+sys CPU s. Target: four busy harts keep at least "
+		"85% of one hart's MIPS (the round-robin of harts costs little).",
+		"",
+		"| mode | instructions | 1 hart MIPS | 4 harts MIPS | 4/1 | target |",
+		"|---|---:|---:|---:|---:|---|",
+	] + rows + [""]
 
 
 def read_count(path):
@@ -686,6 +753,10 @@ def main():
 	if smc:
 		print("\n".join(smc))
 		md += smc
+	many = smp_section(rvpmu, cc, runs, timeout) if rv and not filt else None
+	if many:
+		print("\n".join(many))
+		md += many
 	boot = linux_boot(rvpmu, runs, timeout) if rv and not filt else None
 	if boot:
 		print("\n".join(boot))

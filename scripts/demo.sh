@@ -16,4 +16,4 @@ run build/rvpmu stat --profile u74 -e cycles,instructions,branches,branch-misses
 run build/rvpmu stat -e cycles,instructions,L1-dcache-loads,L1-dcache-load-misses,branch-misses,dTLB-load-misses \
 	-- "$out/branchy" 5 2>&1
 run build/rvpmu record -g -o "$out/perf.data" -- "$out/branchy" 5 2>&1
-run build/rvpmu report -i "$out/perf.data" 2>&1 | head -16
+run build/rvpmu report -i "$out/perf.data" 2>&1 | head -30

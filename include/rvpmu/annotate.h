@@ -8,7 +8,10 @@
 
 struct annotate_opts {
 	const char *input;         /* perf.data path (default "perf.data") */
-	const char *symbol;        /* the function to annotate */
+	const char *symbol;        /* the function to annotate (its name or the
+				      demangled one), or NULL: every function with
+				      percent_limit of the samples */
+	double percent_limit;      /* 0: 0.5 */
 	const char *symfs;         /* prefix for mapped paths, or NULL */
 	int no_source;             /* leave out the source lines */
 	FILE *out;                 /* NULL = stdout */

@@ -13,6 +13,10 @@
 /* The space is the Sv39 user half (256 GiB) when the host grants that
  * reservation, else smaller (valgrind allows 32 GiB): see gmem.size. */
 #define GMEM_SPACE_MAX (1ull << 38)
+/* The most gmem_init tries to reserve (GMEM_SPACE_MAX; at least 4 GiB):
+ * the system-mode fuzzer asks for less, which its sanitizer sets up and
+ * tears down far faster at each run. */
+extern uint64_t gmem_space;
 
 enum {
 	GP_R = 1, GP_W = 2, GP_X = 4,

@@ -126,6 +126,8 @@ struct machine {
 	/* the built-in firmware's state of each hart: its PMU, and HSM */
 	struct sbi_state sbi[MACHINE_MAX_HARTS];
 	struct sbi_hart sbih[MACHINE_MAX_HARTS];
+	/* the harts' models kept coherent, over their shared L2 (core_share) */
+	struct uarch_domain coh;
 	uint64_t dtb_addr;
 	uint64_t initrd_start, initrd_end;
 };

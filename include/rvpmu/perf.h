@@ -15,6 +15,8 @@ struct evspec {
 	uint64_t event_data;
 	int exclude_user, exclude_kernel;
 	int group;              /* index of its group's leader, or -1 */
+	int sample_read;        /* group modifier S: the leader samples, the
+				   others are read with its samples */
 };
 
 struct profile;
@@ -96,7 +98,13 @@ struct record_opts {
 	int callchain_ctr;      /* --call-graph ctr: chains from CTR calls */
 	uint64_t branch_filter; /* -j: PERF_SAMPLE_BRANCH_* bits, 0 = any */
 	const char *trace;      /* --trace: retire-order trace file, or NULL */
-	const char *output;
+	int callchain_dwarf;    /* --call-graph dwarf: user registers and stack */
+	uint32_t stack_dump;    /* its stack bytes per sample */
+	uint64_t delay_ms;      /* -D: sampling starts after this much modelled time */
+	int switch_signal;      /* --switch-output: a new file at each SIGUSR2 */
+	uint64_t switch_size;   /* --switch-output=SIZE: ... when a file has SIZE bytes */
+	uint64_t switch_ms;     /* --switch-output=TIME: ... every TIME of modelled time */
+	const char *output;     /* "-": perf's pipe format on standard output */
 	const struct profile *prof;
 	int models;
 };

@@ -35,6 +35,15 @@ struct perfdata_event {
 	int callchain;             /* samples carry PERF_SAMPLE_CALLCHAIN */
 	int branch_stack;          /* samples carry PERF_SAMPLE_BRANCH_STACK */
 	uint64_t branch_sample_type; /* PERF_SAMPLE_BRANCH_* (0: ANY|USER) */
+	/* --call-graph dwarf: PERF_SAMPLE_REGS_USER of these registers and
+	 * PERF_SAMPLE_STACK_USER of this many bytes (the user part of the
+	 * callchain excluded, as perf asks) */
+	uint64_t regs_user;
+	uint32_t stack_user;
+	/* leader sampling ({a,b}:S): PERF_SAMPLE_READ of the group's
+	 * counts (PERF_FORMAT_GROUP | ID) */
+	int read_group;
+	int group;                 /* 1 + its group leader's index; 0: alone */
 };
 
 /* perf_branch_entry.type (PERF_BR_*) */
@@ -58,23 +67,35 @@ struct perfdata_branch {
 /* One overflow sample. Optional parts are NULL/0 when absent. */
 struct perfdata_sample {
 	uint64_t ip;
+	int kernel;                /* taken in kernel mode (PERF_RECORD_MISC_KERNEL) */
 	uint32_t pid, tid;
 	uint64_t time;             /* ns */
 	uint64_t period;
 	uint32_t cpu;
-	/* user call chain, innermost first; callchain[0] should be ip (as
-	 * the kernel records it). The writer adds PERF_CONTEXT_USER. */
+	/* call chain, innermost first; callchain[0] should be ip (as the
+	 * kernel records it). The writer adds PERF_CONTEXT_USER (or, for a
+	 * kernel sample, PERF_CONTEXT_KERNEL). */
 	const uint64_t *callchain;
 	uint32_t nr_callchain;
 	/* branch records, newest first (as LBR/CTR report them) */
 	const struct perfdata_branch *branches;
 	uint32_t nr_branches;
+	/* PERF_SAMPLE_READ: the group's counts, leader first (event order) */
+	const uint64_t *read;
+	uint32_t nr_read;
+	/* REGS_USER (in the event's regs_user bit order) and STACK_USER:
+	 * stack_size bytes from sp, of which dyn_size are the stack */
+	const uint64_t *regs;
+	const uint8_t *stack;
+	uint32_t stack_size, dyn_size;
 };
 
 struct perfdata_writer;
 
 /* Create path and start writing events[0..nevents). argv is the recorded
- * command line (HEADER_CMDLINE). Returns NULL with a reason in err. */
+ * command line (HEADER_CMDLINE). Path "-" writes perf's pipe format to
+ * standard output (the attrs and features as records, nothing seeks).
+ * Returns NULL with a reason in err. */
 struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_event *events,
 					unsigned nevents, int argc, char *const *argv,
 					char *err, size_t errlen);
@@ -92,7 +113,13 @@ int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perf
 int perfdata_exit(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t time);
 /* Finish the file and free w (also on error). Returns 0 or -1 with err. */
 int perfdata_close(struct perfdata_writer *w, char *err, size_t errlen);
+/* The same, with the file put in place under another name. */
+int perfdata_close_as(struct perfdata_writer *w, const char *path, char *err, size_t errlen);
 uint64_t perfdata_nsamples(const struct perfdata_writer *w);
+/* Bytes written so far, and the FINISHED_ROUND records among them (a
+ * round is what perf writes per wakeup). */
+uint64_t perfdata_size(const struct perfdata_writer *w);
+uint64_t perfdata_rounds(const struct perfdata_writer *w);
 
 /* ---- reader ---- */
 
@@ -100,7 +127,11 @@ struct perfdata_rd_event {
 	char name[64];
 	uint32_t type;
 	uint64_t config, sample_period, sample_type, read_format, branch_sample_type;
-	int freq, sample_id_all, exclude_user, exclude_kernel;
+	uint64_t sample_regs_user;  /* PERF_SAMPLE_REGS_USER: which registers */
+	uint32_t sample_stack_user; /* PERF_SAMPLE_STACK_USER: bytes asked for */
+	int freq, sample_id_all, exclude_user, exclude_kernel, exclude_callchain_user;
+	int leader;                /* its group's leader (itself when alone) */
+	void *attr;                /* the struct perf_event_attr as read */
 	uint64_t *ids;
 	unsigned nids;
 	uint64_t nsamples, total_period;
@@ -127,6 +158,14 @@ struct perfdata_rd_sample {
 	uint32_t nr_callchain;
 	const struct perfdata_branch *branches;
 	uint32_t nr_branches;
+	/* PERF_SAMPLE_REGS_USER: the event's sample_regs_user registers in
+	 * bit order (NULL when the abi said none); PERF_SAMPLE_STACK_USER:
+	 * the copied user stack from the sampled sp (points into the parsed
+	 * image, which must outlive the file) */
+	const uint64_t *regs;
+	uint32_t nr_regs;
+	const uint8_t *stack;
+	uint64_t stack_size;
 };
 
 struct perfdata_buildid {
@@ -146,18 +185,24 @@ struct perfdata_file {
 	size_t ncomms;
 	struct perfdata_buildid *buildids;
 	size_t nbuildids;
-	char arch[32], hostname[64], osrelease[64], version[64];
+	char arch[32], hostname[64], osrelease[64], version[64], cpudesc[128];
 	char *cmdline;             /* the argv joined by spaces, or NULL */
 	uint32_t nr_cpus_online, nr_cpus_avail;
 	uint64_t nrecords, nunknown, lost;
+	uint64_t first_time, last_time;   /* HEADER_SAMPLE_TIME */
+	int pipe;                  /* read from perf's pipe format */
+	uint64_t data_offset, data_size, feat_offset;  /* the file's sections */
+	uint64_t feat_bits[4];     /* the features the file has */
 	/* storage the samples point into */
 	uint64_t *u64pool;
 	struct perfdata_branch *brpool;
+	void *image;               /* perfdata_read's copy of the file */
 };
 
 /* Parse a perf.data image (not necessarily written by rvpmu). Returns 0,
  * or -1 with a one-line reason in err; never reads outside buf. */
 int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *err, size_t errlen);
+/* path "-" reads standard input (perf's pipe format or a whole file). */
 int perfdata_read(const char *path, struct perfdata_file *f, char *err, size_t errlen);
 /* The perf.data code's error text: printf into err, control characters
  * (from names in files) made '?', so a message stays one line. */
@@ -176,6 +221,17 @@ void sym_close(struct sym_elf *s);
 int sym_offset_to_addr(const struct sym_elf *s, uint64_t off, uint64_t *addr);
 /* The function holding addr, or NULL; *off = addr - symbol start. */
 const char *sym_lookup(const struct sym_elf *s, uint64_t addr, uint64_t *off);
+/* The same, with *start (when start is not NULL) the function's start
+ * and its name demangled when demangle is set and it is a C++ or Rust
+ * name. */
+const char *sym_lookup_dm(const struct sym_elf *s, uint64_t addr, uint64_t *off,
+			  uint64_t *start, int demangle);
+/* len bytes of the file at link-time address addr: 0, or -1 when no
+ * segment holds them. */
+int sym_read(const struct sym_elf *s, uint64_t addr, void *buf, size_t len);
+/* name demangled as perf shows it (libiberty's cplus_demangle, without
+ * parameter lists): a malloc'd string, or NULL when it is not mangled. */
+char *sym_demangle(const char *name);
 /* The file:line of addr from DWARF into buf (file is the basename);
  * returns 0, or -1 when there is no line information. */
 int sym_srcline(struct sym_elf *s, uint64_t addr, char *buf, size_t len);
@@ -188,27 +244,5 @@ unsigned sym_build_id(const char *path, uint8_t *id, unsigned max);
  * reason naming file in err. */
 int sym_check_build_id(const struct perfdata_file *f, const char *path, const char *file,
 		       char *err, size_t errlen);
-
-/* ---- report ---- */
-
-enum report_sort { REPORT_SORT_SYM, REPORT_SORT_DSO, REPORT_SORT_SRCLINE };
-
-struct report_opts {
-	const char *input;         /* perf.data path (default "perf.data") */
-	enum report_sort sort;
-	int folded;                /* print folded stacks instead of the table */
-	const char *flamegraph;    /* write an SVG flame graph here, or NULL */
-	const char *symfs;         /* prefix for mapped paths, or NULL */
-	int branch;                /* --branch: edges and blocks from branch stacks */
-	FILE *out;                 /* NULL = stdout */
-};
-
-/* Parse "sym", "symbol", "dso", "srcline"; -1 when unknown. */
-int report_parse_sort(const char *s);
-/* rvpmu report: returns 0, or 1 after printing "rvpmu: reason" to stderr. */
-int report_main(const struct report_opts *o);
-/* The same on an already parsed file (the fuzzer and tests use it). */
-int report_file(const struct report_opts *o, const struct perfdata_file *f, char *err,
-		size_t errlen);
 
 #endif

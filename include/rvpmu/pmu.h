@@ -50,17 +50,27 @@ enum pmu_event {
 	PMU_EV_COUNT
 };
 /* Ids PMU_EV_COUNT..PMU_EV_MAX-1 are the microarchitectural events that
- * core profiles define (include/rvpmu/profile.h); sets are 64-bit. */
-#define PMU_EV_MAX 64
-#define PMU_EV_BIT(e) (UINT64_C(1) << (e))
+ * core profiles define (include/rvpmu/profile.h). A set of events is a
+ * 128-bit mask (bit e: event e), room for more ids than PMU_EV_MAX, which
+ * sizes the arrays of counts. */
+#define PMU_EV_MAX 80
+typedef unsigned __int128 pmu_evset;
+#define PMU_EV_BIT(e) ((pmu_evset)1 << (e))
+_Static_assert(PMU_EV_MAX <= 128, "event sets are 128-bit");
+/* The lowest event of a non-empty set. */
+static inline unsigned pmu_evset_first(pmu_evset s)
+{
+	return (uint64_t)s ? (unsigned)__builtin_ctzll((uint64_t)s)
+			   : 64 + (unsigned)__builtin_ctzll((uint64_t)(s >> 64));
+}
 
 /* A profile's mhpmevent selector decoder: the canonical events (a set of
  * PMU_EV_BIT()s) counted for selector bits 55:0 of an mhpmevent value. */
-typedef uint64_t pmu_decode_fn(void *ctx, uint64_t selector);
+typedef pmu_evset pmu_decode_fn(void *ctx, uint64_t selector);
 
 /* Default "virt" decoder: selector = an enum pmu_event value (1 = cycles,
  * 2 = instructions, ...); 0 and unknown values count nothing. */
-uint64_t pmu_decode_virt(void *ctx, uint64_t selector);
+pmu_evset pmu_decode_virt(void *ctx, uint64_t selector);
 const char *pmu_event_name(enum pmu_event e);
 
 struct pmu_config {
@@ -88,7 +98,7 @@ struct pmu {
 	struct pmu_config cfg;
 	uint64_t ctr[32];       /* [0] mcycle, [2] minstret, [3..31] mhpmcounterN */
 	uint64_t event[32];     /* [3..31] mhpmeventN */
-	uint64_t evset[32];     /* decoded canonical events of each counter */
+	pmu_evset evset[32];    /* decoded canonical events of each counter */
 	uint64_t cyclecfg, instretcfg;   /* Smcntrpmf mcyclecfg / minstretcfg */
 	uint32_t mcountinhibit, mcounteren, scounteren;
 	bool cde;               /* menvcfg.CDE (input from the hart) */
@@ -100,7 +110,7 @@ struct pmu {
 	 * first write (held): its own events count by them */
 	bool held;
 	uint32_t held_active[4];
-	uint64_t held_evset[32];
+	pmu_evset held_evset[32];
 	bool lcofi_req;         /* count-overflow interrupt request not yet taken */
 };
 
@@ -170,7 +180,7 @@ uint64_t pmu_horizon_cycles(const struct pmu *p, unsigned priv, uint64_t *cycles
 /* Events counter i needs until it wraps (2^W - value). */
 uint64_t pmu_to_wrap(const struct pmu *p, unsigned i);
 /* Union of the events counted at priv: events the hart must report. */
-uint64_t pmu_events_in_use(const struct pmu *p, unsigned priv);
+pmu_evset pmu_events_in_use(const struct pmu *p, unsigned priv);
 
 /* mip bits to set: MIP_LCOFIP (bit 13) once per pending count-overflow
  * request, which this call consumes. Software clears mip.LCOFIP. */

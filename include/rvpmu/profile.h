@@ -71,7 +71,11 @@
 	X(STALL_INT_MUL, "stall-int-mul", "cycles stalled on an integer multiply result") \
 	X(STALL_FP, "stall-fp", "cycles stalled on a floating-point result") \
 	X(STALL_FRONTEND, "stall-frontend", "cycles no instruction issued for want of fetched instructions") \
-	X(STALL_BACKEND, "stall-backend", "cycles no instruction issued for want of operands or units")
+	X(STALL_BACKEND, "stall-backend", "cycles no instruction issued for want of operands or units") \
+	X(COHERENCE_MISS, "coherence-misses", "L1 data cache misses taking the line from another hart's L1D (it held it Exclusive or Modified)") \
+	X(COHERENCE_INVAL, "coherence-invalidations", "L1 data cache lines lost to another hart's write (invalidations received)") \
+	X(COHERENCE_UPGRADE, "coherence-upgrades", "stores to a Shared L1 data cache line, invalidating other harts' copies (upgrades)") \
+	X(SNOOP_HIT, "snoop-hits", "lines held Exclusive or Modified in the L1 data cache that another hart's miss took (interventions)")
 
 enum profile_uevent {
 	PROF_EV_BEFORE_ = PMU_EV_COUNT - 1,
@@ -80,7 +84,7 @@ enum profile_uevent {
 #undef PROF_X_
 	PROF_EV_COUNT           /* all canonical ids are < this */
 };
-#define PROF_EV_BIT(e) (UINT64_C(1) << (e))
+#define PROF_EV_BIT(e) PMU_EV_BIT(e)
 /* The ids above PMU_EV_COUNT that the retire stream raises itself, with
  * no model: the instruction-commit refinements and MMIO accesses. */
 #define PROF_EV_RETIRE_SET                                                    \
@@ -90,7 +94,7 @@ enum profile_uevent {
 	 PROF_EV_BIT(PROF_EV_FP_ADD) | PROF_EV_BIT(PROF_EV_FP_MUL) |          \
 	 PROF_EV_BIT(PROF_EV_FP_FMA) | PROF_EV_BIT(PROF_EV_FP_DIVSQRT) |      \
 	 PROF_EV_BIT(PROF_EV_FP_OTHER) | PROF_EV_BIT(PROF_EV_MMIO_ACCESS))
-_Static_assert(PROF_EV_COUNT <= 64, "canonical event sets are uint64_t");
+_Static_assert(PROF_EV_COUNT <= PMU_EV_MAX, "canonical ids fit the PMU's sets and arrays");
 
 /* Name of canonical id e ("loads", "l1d-read-misses", ...), NULL if none. */
 const char *profile_event_name(unsigned e);
@@ -111,6 +115,7 @@ struct profile_cache {
 	bool write_back;        /* false: write-through */
 	bool write_allocate;    /* false: no-write-allocate */
 	unsigned hit_latency;   /* cycles from request to data on a hit here */
+	bool shared;            /* one for all harts (l2 only), else each hart's own */
 };
 
 struct profile_tlb {
@@ -161,7 +166,7 @@ enum profile_encoding {
 struct profile_class {
 	unsigned id;                /* selector bits 7:0 */
 	char name[32];
-	uint64_t bit_events[PROFILE_MASK_BITS];  /* [b-8]: canonical set of mask bit b */
+	pmu_evset bit_events[PROFILE_MASK_BITS];  /* [b-8]: canonical set of mask bit b */
 };
 
 #define PROFILE_MAX_SBI 96
@@ -242,15 +247,12 @@ int profile_write_perf_json(const struct profile *p, FILE *f);
 /* ---- selector decoding (mhpmevent bits 55:0 -> canonical set) */
 
 /* The full set (PROF_EV_BIT()s). 0 = counts nothing. */
-uint64_t profile_decode_set(const struct profile *p, uint64_t selector);
-/* pmu_decode_fn-compatible (ctx = struct profile *): the enum pmu_event
- * ids (< PMU_EV_COUNT) of profile_decode_set(). Until enum pmu_event grows
- * to PROF_EV_COUNT and the PMU's sets widen to 64 bits, the ids of enum
- * profile_uevent are dropped (such selectors count nothing yet). */
-uint64_t profile_decode(void *profile, uint64_t selector);
+pmu_evset profile_decode_set(const struct profile *p, uint64_t selector);
+/* pmu_decode_fn-compatible (ctx = struct profile *): profile_decode_set(). */
+pmu_evset profile_decode(void *profile, uint64_t selector);
 /* The canonical set an SBI type 0/1 event_idx stands for in the SBI
  * encoding (what virt counts for it), 0 if not modelled. */
-uint64_t profile_sbi_event_set(uint32_t event_idx);
+pmu_evset profile_sbi_event_set(uint32_t event_idx);
 
 /* The PMU configuration the profile describes (decoder = profile_decode,
  * decode_ctx = p, which must outlive the PMU). */

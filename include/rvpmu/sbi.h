@@ -53,9 +53,10 @@ enum sbi_hsm_state {
 	SBI_HSM_SUSPENDED, SBI_HSM_SUSPEND_PENDING, SBI_HSM_RESUME_PENDING,
 };
 
-/* Remote fences asked of a hart, done when its software interrupt comes
- * (RFENCE extension, as OpenSBI does them through IPIs). */
-enum { SBI_RFENCE_I = 1, SBI_RFENCE_VMA = 2, SBI_RFENCE_VMA_ASID = 4 };
+/* The kinds of remote fence asked of a hart, done when its software
+ * interrupt comes (RFENCE extension, as OpenSBI does them through IPIs),
+ * in the order of the RFENCE function ids. */
+enum { SBI_RFENCE_I, SBI_RFENCE_VMA, SBI_RFENCE_VMA_ASID, SBI_RFENCE_KINDS };
 
 /* The firmware's view of one hart besides its PMU. */
 struct sbi_hart {
@@ -63,7 +64,8 @@ struct sbi_hart {
 	uint64_t start_addr, opaque;   /* hart_start and non-retentive suspend */
 	int suspended;                 /* waits in hart_suspend: 1 retentive,
 	                                  2 non-retentive */
-	unsigned rfence;               /* SBI_RFENCE_* not done yet */
+	uint32_t rfence[SBI_RFENCE_KINDS];   /* requests of each kind not
+	                                        done yet */
 	int ipi;                       /* an S software interrupt to raise */
 };
 

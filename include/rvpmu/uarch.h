@@ -74,6 +74,9 @@ typedef unsigned (*uarch_walk_fn)(void *ctx, uint64_t va, uint64_t *pte, unsigne
 	X(L1D_WRITEBACK, "l1d_writeback") \
 	X(L2_ACCESS, "l2_access") X(L2_MISS, "l2_miss") X(L2_WRITEBACK, "l2_writeback") \
 	X(L2_WRITE_ACCESS, "l2_write_access") X(L2_WRITE_MISS, "l2_write_miss") \
+	/* coherence among harts' L1Ds (struct uarch_domain) */ \
+	X(COHERENCE_MISS, "coherence_miss") X(INVALIDATION, "invalidation") \
+	X(UPGRADE, "upgrade") X(SNOOP_HIT, "snoop_hit") \
 	X(ITLB_ACCESS, "itlb_access") X(ITLB_MISS, "itlb_miss") \
 	X(DTLB_ACCESS, "dtlb_access") X(DTLB_MISS, "dtlb_miss") \
 	X(DTLB_WRITE_ACCESS, "dtlb_write_access") X(DTLB_WRITE_MISS, "dtlb_write_miss") \
@@ -164,6 +167,8 @@ struct uarch_cache {
 	uint64_t *tag;          /* [set * ways + way]: line number + 1, 0 = invalid */
 	uint64_t *age;          /* LRU: last-use stamp per line; PLRU: tree bits per set */
 	uint64_t *plru;         /* PLRU: per way, the tree bits a touch keeps and sets */
+	/* per line: bit 0 dirty, UARCH_LINE_SHARED (an L1D in a coherence
+	 * domain: other harts may hold the line too) */
 	uint8_t *dirty;
 	/* sets of 16 ways or fewer: a byte of each line's tag ([set * ways +
 	 * way], padded by 16), so a lookup compares one vector, not each tag */
@@ -198,7 +203,13 @@ struct uarch_cache {
 	uint8_t *nold, *iold;   /* [set]: entries, next entry */
 };
 #define UARCH_CACHE_OLD 8     /* entries per wide LRU set */
-enum { UARCH_HIT = 0, UARCH_MISS = 1, UARCH_WB = 2 };
+/* A line's MESI state in an L1D: invalid (tag 0); Modified (dirty); Shared
+ * (this bit: clean, and other harts' L1Ds may hold it); else Exclusive.
+ * Only lines of a cache in a coherence domain are ever Shared. */
+#define UARCH_LINE_SHARED 2
+/* UARCH_UPGRADE: a write hit a Shared line, which is now Modified; the
+ * other harts' copies are the caller's to invalidate */
+enum { UARCH_HIT = 0, UARCH_MISS = 1, UARCH_WB = 2, UARCH_UPGRADE = 4 };
 int uarch_cache_init(struct uarch_cache *c, const struct uarch_cache_config *cfg);
 void uarch_cache_free(struct uarch_cache *c);
 void uarch_cache_invalidate(struct uarch_cache *c);   /* drops dirty lines too */
@@ -217,32 +228,40 @@ static inline void uarch_cache_touch(struct uarch_cache *c, uint32_t set, uint32
 	c->mru[set] = slot;
 	c->mkey[set] = c->tag[slot];
 }
+/* A write's hit on slot: the line is dirtied, unless it is Shared (a
+ * store to it needs the others' copies invalidated first: 0, for the slow
+ * path). One branch, never taken with a single hart. */
+static inline int uarch_cache_dirty(struct uarch_cache *c, uint32_t slot, int write)
+{
+	if (write) {
+		if (__builtin_expect(c->dirty[slot] & UARCH_LINE_SHARED, 0))
+			return 0;
+		c->dirty[slot] |= 1;
+	}
+	return 1;
+}
 /* What uarch_cache_access() does for line without its slow path: 1 when
  * the line hits as the last one touched, its set's most recent line or
  * the one touched before the last (the state then updated as the access
- * would), else 0, having changed nothing. */
+ * would), else 0, having changed nothing (a write to a Shared line too). */
 static inline int uarch_cache_hit(struct uarch_cache *c, uint64_t line, int write)
 {
 	const uint64_t key = line + 1;
 	/* The filter's first line is the last one touched, so the most recent
 	 * of its set: touching it again changes no replacement state. */
-	if (__builtin_expect(key == c->f_key[0], 1)) {
-		if (write)
-			c->dirty[c->f_slot[0]] |= (uint8_t)write;
-		return 1;
-	}
+	if (__builtin_expect(key == c->f_key[0], 1))
+		return uarch_cache_dirty(c, c->f_slot[0], write);
 	/* Nor does touching any set's most recent line (the filter stays). */
 	const uint32_t set = (uint32_t)line & c->set_mask;
-	if (c->set_mask && c->mkey[set] == key) {
-		c->dirty[c->mru[set]] |= (uint8_t)write;
-		return 1;
-	}
+	if (c->set_mask && c->mkey[set] == key)
+		return uarch_cache_dirty(c, c->mru[set], write);
 	/* The filter's second line (two lines or pages in turn), not the most
 	 * recent of its set: touched. */
 	if (key == c->f_key[1]) {
 		const uint32_t slot = c->f_slot[1];
+		if (!uarch_cache_dirty(c, slot, write))
+			return 0;
 		uarch_cache_touch(c, set, slot);
-		c->dirty[slot] |= (uint8_t)write;
 		c->f_key[1] = c->f_key[0];
 		c->f_slot[1] = c->f_slot[0];
 		c->f_key[0] = key;
@@ -252,14 +271,17 @@ static inline int uarch_cache_hit(struct uarch_cache *c, uint64_t line, int writ
 	return 0;
 }
 /* Past uarch_cache_hit(), for translated code: 1 when line hits all the
- * same (as an access: touched, dirtied), else 0 having changed nothing. */
+ * same (as an access: touched, dirtied), else 0 having changed nothing.
+ * Never a write to a cache whose lines can be Shared (translated code
+ * leaves those stores to uarch_block_slow()). */
 int uarch_cache_find(struct uarch_cache *c, uint64_t line, int write);
 /* uarch_cache_access() of a line known not to be in the cache (translated
  * code looked): the miss, without a search */
 unsigned uarch_cache_miss(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim);
 /* Access the line holding addr, allocating it on a miss (write-allocate; a
- * write makes the line dirty). Returns UARCH_HIT or UARCH_MISS, or'ed with
- * UARCH_WB when a dirty line was evicted (its address in *victim). */
+ * write makes the line dirty). Returns UARCH_HIT, UARCH_UPGRADE (a write
+ * hit a Shared line) or UARCH_MISS, or'ed with UARCH_WB when a dirty line
+ * was evicted (its address in *victim). */
 static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, int write,
 					  uint64_t *victim)
 {
@@ -269,6 +291,11 @@ static inline unsigned uarch_cache_access(struct uarch_cache *c, uint64_t addr, 
 	return uarch_cache_access_slow(c, line, write, victim);
 }
 int uarch_cache_holds(const struct uarch_cache *c, uint64_t addr);  /* no state change */
+/* The slot holding line, or -1; no state change. */
+int64_t uarch_cache_slot(const struct uarch_cache *c, uint64_t line);
+/* Invalidate slot's line (another hart took it), as if never filled: its
+ * way is the first a miss of its set fills. */
+void uarch_cache_drop(struct uarch_cache *c, uint32_t slot);
 
 struct uarch_tlb {
 	struct uarch_cache c;   /* a cache of page numbers with page-sized lines */
@@ -373,12 +400,18 @@ struct uarch_misses {
 	uint32_t m[2 * 3 * 64];
 };
 
+struct uarch_domain;
 struct uarch {
 	/* the events' totals; cycles are the timing's clock, tm.now, and
 	 * ev[UARCH_EV_CYCLES] stays 0 (one add per block, not two):
 	 * uarch_event() reads them */
 	uint64_t ev[UARCH_EV_COUNT];
-	struct uarch_cache l1i, l1d, l2;
+	struct uarch_cache l1i, l1d;
+	/* the L2 it uses: its own (l2_own), or its domain's shared one */
+	struct uarch_cache *l2, l2_own;
+	/* the harts whose L1Ds its L1D is kept coherent with (NULL: none,
+	 * and no line is ever Shared) */
+	struct uarch_domain *dom;
 	struct uarch_tlb itlb, dtlb, l2tlb;
 	struct uarch_bpred bp;
 	struct uarch_timing tm;
@@ -462,7 +495,8 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 /* For translated code retiring all of b as uarch_retire_block() would:
  * the part of op i (at = i << 1 | 0 for its TLB lookup, | 1 for its cache
  * lookup) that missed (translated code looked at every line it could be),
- * with its events; its miss cycles are kept in u->jmiss. */
+ * with its events; its miss cycles are kept in u->jmiss. With a domain
+ * (u->dom), a store's L1D part is looked up here whole, hit or not. */
 void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
 		      uint32_t at);
 /* ... then the rest, all ops and the predictor being done (pen: the
@@ -474,6 +508,23 @@ void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc
 /* 0, or -1 with a message in err (which may be NULL) naming the bad field.
  * On failure nothing stays allocated. */
 int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t errsz);
+
+/* Harts over one memory (src/uarch/coherence.c): their models' L1Ds kept
+ * coherent by MESI with invalidation, snooping each other's L1Ds on a
+ * miss and on a store to a Shared line, and, when the L2 is shared, one
+ * L2 that all of them use (each counting its own accesses). */
+#define UARCH_DOMAIN_MAX 8
+struct uarch_domain {
+	unsigned n;
+	struct uarch *u[UARCH_DOMAIN_MAX];
+	struct uarch_cache l2;   /* the shared L2 (present: it is used) */
+};
+/* Make u[0..n) one domain (n <= UARCH_DOMAIN_MAX), their L2 one shared
+ * cache of u[0]'s geometry when share_l2 (their own L2s are freed):
+ * 0, or -1 when out of memory. n = 1 changes nothing: a hart alone has
+ * no domain. The models must have the same geometry; d outlives them. */
+int uarch_domain_init(struct uarch_domain *d, struct uarch *const *u, unsigned n, int share_l2);
+void uarch_domain_free(struct uarch_domain *d);
 void uarch_free(struct uarch *u);
 /* Cold state (empty caches, TLBs, predictor, idle pipeline), ev[] = 0. */
 void uarch_reset(struct uarch *u);

@@ -12,6 +12,9 @@ int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_buildid_list(int argc, char **argv);
 
 /* SIGINT and SIGTERM (src/cli/interrupt.c). cli_interrupt_begin (after
  * progress_begin) returns the stop flag for linux_opts.stop or

@@ -1,6 +1,7 @@
-/* rvpmu record and rvpmu report. */
+/* rvpmu record: option parsing. */
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "rvpmu/linux.h"
@@ -48,6 +49,55 @@ static int parse_branch_filter(const char *v, uint64_t *out)
 	return 0;
 }
 
+#define MAX_SAMPLE_RATE 100000
+
+/* --call-graph fp|dwarf[,SIZE]|ctr */
+static int parse_call_graph(const char *v, struct record_opts *o)
+{
+	o->callchain = 1;
+	o->callchain_ctr = !strcmp(v, "ctr");
+	o->callchain_dwarf = !strncmp(v, "dwarf", 5) && (!v[5] || v[5] == ',');
+	if (!o->callchain_dwarf && strcmp(v, "fp") && !o->callchain_ctr) {
+		cli_error("record: --call-graph '%s': use fp, dwarf[,SIZE] or ctr", v);
+		return -1;
+	}
+	uint64_t size = 8192;   /* perf's default stack dump */
+	if (o->callchain_dwarf && v[5] && cli_parse_count("--call-graph dwarf", v + 6, &size))
+		return -1;
+	/* as perf: a multiple of 8, at most what a sample record can hold */
+	if (o->callchain_dwarf && (!size || size % 8 || size > 65528 - 1024)) {
+		cli_error("record: --call-graph dwarf,%s: the stack size must be a multiple of 8 "
+			  "from 8 to 64504", v + 6);
+		return -1;
+	}
+	o->stack_dump = (uint32_t)size;
+	return 0;
+}
+
+/* --switch-output[=signal|SIZE|TIME]: SIZE with B, K, M or G; TIME with
+ * s, m, h or d, in modelled time */
+static int parse_switch(const char *v, struct record_opts *o)
+{
+	char *end;
+	if (!strcmp(v, "signal")) {
+		o->switch_signal = 1;
+		return 0;
+	}
+	unsigned long long n = strtoull(v, &end, 10);
+	static const struct { char c; uint64_t size, ms; } u[] = {
+		{'B', 1, 0}, {'K', 1 << 10, 0}, {'M', 1 << 20, 0}, {'G', 1 << 30, 0},
+		{'s', 0, 1000}, {'m', 0, 60000}, {'h', 0, 3600000}, {'d', 0, 86400000},
+	};
+	for (size_t i = 0; n && end != v && end[0] && !end[1] && i < sizeof(u) / sizeof(u[0]); i++)
+		if (end[0] == u[i].c || (u[i].size && end[0] == u[i].c + 32)) {
+			o->switch_size = n * u[i].size;
+			o->switch_ms = n * u[i].ms;
+			return 0;
+		}
+	cli_error("record: --switch-output='%s': use signal, a size (10M) or a modelled time (30s)", v);
+	return -1;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static struct record_opts o;
@@ -56,15 +106,16 @@ int cmd_record(int argc, char **argv)
 	static struct cli_events events;
 	const char *profile = "virt";
 	static const struct cli_opt opts[] = {
-		{"-e", NULL, 1}, {"-c", NULL, 1}, {"-F", NULL, 1}, {"-o", NULL, 1},
+		{"-e", "--event", 1}, {"-c", "--count", 1}, {"-F", "--freq", 1}, {"-o", "--output", 1},
 		{"--profile", NULL, 1}, {"--max-insns", NULL, 1}, {"--max-mem", NULL, 1},
 		{"--call-graph", NULL, 1},
-		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", NULL, 0},
-		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {"--cpus", NULL, 1},
+		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", "--branch-any", 0},
+		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0},
+		{"-T", "--timestamp", 0}, {"-D", "--delay", 1}, {"--switch-output", NULL, 0}, {"--cpus", NULL, 1},
 		{NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_MAX_MEM, O_CALL_GRAPH, O_FILTER,
-	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_CPUS };
+	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_TIMESTAMP, O_DELAY, O_SWITCH, O_CPUS };
 	char err[512];
 	const char *v;
 	uint64_t n;
@@ -72,7 +123,14 @@ int cmd_record(int argc, char **argv)
 	o.freq = 4000;
 	o.output = "perf.data";
 	o.models = 1;
-	while ((k = cli_next("record", opts, argc, argv, &i, &v)) >= 0) {
+	for (;;) {
+		/* --switch-output takes its value only attached, as perf's
+		 * optional arguments (--switch-output=10M) */
+		const char *sw = !strncmp(i < argc ? argv[i] : "", "--switch-output=", 16) ? argv[i] + 16 : NULL;
+		if (sw)
+			argv[i][15] = 0;
+		if ((k = cli_next("record", opts, argc, argv, &i, &v)) < 0)
+			break;
 		switch (k) {
 		case O_EVENT:
 			if (cli_add_events("record", &events, v))
@@ -89,11 +147,19 @@ int cmd_record(int argc, char **argv)
 				return 2;
 			break;
 		case O_CALL_GRAPH:
-			/* perf's fp and rvpmu's ctr (CTR call records); implies -g */
-			if (strcmp(v, "fp") && strcmp(v, "ctr"))
-				return cli_error("record: --call-graph '%s': use fp or ctr", v);
-			o.callchain = 1;
-			o.callchain_ctr = !strcmp(v, "ctr");
+			/* perf's fp and dwarf[,SIZE], rvpmu's ctr (CTR call
+			 * records); each implies -g */
+			if (parse_call_graph(v, &o))
+				return 2;
+			break;
+		case O_TIMESTAMP: break;  /* samples always carry their (modelled) time */
+		case O_DELAY:
+			if (cli_parse_count("-D", v, &o.delay_ms))
+				return 2;
+			break;
+		case O_SWITCH:
+			if (parse_switch(sw ? sw : "signal", &o))
+				return 2;
 			break;
 		case O_FILTER:
 			/* perf refuses a second list rather than drop one */
@@ -107,8 +173,14 @@ int cmd_record(int argc, char **argv)
 		case O_TRACE: o.trace = v; break;
 		case O_PERIOD:
 		case O_FREQ:
-			if (cli_parse_count(opts[k].name, v, &n))
+			if (k == O_FREQ && !strcmp(v, "max")) {
+				/* Linux's default perf_event_max_sample_rate */
+				fprintf(stderr, "info: Using a maximum frequency rate of %d Hz\n",
+					MAX_SAMPLE_RATE);
+				n = MAX_SAMPLE_RATE;
+			} else if (cli_parse_count(opts[k].name, v, &n)) {
 				return 2;
+			}
 			if (!n)
 				return cli_error("record: %s must be positive", opts[k].name);
 			if (k == O_PERIOD)
@@ -139,6 +211,8 @@ int cmd_record(int argc, char **argv)
 	o.prof = &prof;
 	if (o.freq > prof.clock_hz)
 		return cli_error("record: -F is above the core's clock%s", "");
+	if (!strcmp(o.output, "-") && (o.switch_signal || o.switch_size || o.switch_ms))
+		return cli_error("record: --switch-output needs a file, not -o -%s", "");
 	if ((o.nev = cli_events("record", &events, "cycles", &prof, o.ev)) < 0)
 		return 2;
 	progress_begin("record", lo.max_insns, quiet);
@@ -149,46 +223,4 @@ int cmd_record(int argc, char **argv)
 	int status = record_run(&o, &lo, argc - i, argv + i, environ);
 	progress_end();
 	return status;
-}
-
-int cmd_report(int argc, char **argv)
-{
-	struct report_opts o = {.input = "perf.data"};
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			cli_usage("report", stdout);
-			return 0;
-		}
-		if (!strcmp(a, "--stdio"))
-			continue;  /* the only interface */
-		if (!strcmp(a, "--folded")) {
-			o.folded = 1;
-			continue;
-		}
-		if (!strcmp(a, "--branch")) {
-			o.branch = 1;
-			continue;
-		}
-		int takes = !strcmp(a, "-i") || !strcmp(a, "--input") || !strcmp(a, "--sort") ||
-			    !strcmp(a, "-s") || !strcmp(a, "--flamegraph") || !strcmp(a, "--symfs");
-		if (!takes)
-			return cli_error("report: unknown option or argument '%s' (see 'rvpmu help report')", a);
-		if (i + 1 >= argc)
-			return cli_error("report: %s needs a value", a);
-		const char *v = argv[++i];
-		if (!strcmp(a, "-i") || !strcmp(a, "--input")) {
-			o.input = v;
-		} else if (!strcmp(a, "--flamegraph")) {
-			o.flamegraph = v;
-		} else if (!strcmp(a, "--symfs")) {
-			o.symfs = v;
-		} else {
-			int s = report_parse_sort(v);
-			if (s < 0)
-				return cli_error("report: --sort '%s': use sym, dso or srcline", v);
-			o.sort = (enum report_sort)s;
-		}
-	}
-	return report_main(&o);
 }

@@ -468,12 +468,12 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	h->rr_bare = (uint8_t)(h->system ? (h->vm_fetch ? 0 : UARCH_RF_BARE_FETCH) |
 				     (h->vm_data ? 0 : UARCH_RF_BARE_DATA) : 0);
 #ifdef RVPMU_NO_PMU  /* the bench's baseline: no counting at all */
-	const uint64_t in_use = 0;
-	const uint64_t class_events = (h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data |
+	const pmu_evset in_use = 0;
+	const pmu_evset class_events = (h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data |
 		(h->trace != NULL);
 #else
-	const uint64_t in_use = pmu_events_in_use(&h->pmu, h->priv);
-	const uint64_t class_events = (in_use &
+	const pmu_evset in_use = pmu_events_in_use(&h->pmu, h->priv);
+	const pmu_evset class_events = (in_use &
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
 		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data | (h->trace != NULL);
 #endif

@@ -23,13 +23,15 @@ uint64_t gmem_host_bytes(void)
 	return ram;
 }
 
+uint64_t gmem_space = GMEM_SPACE_MAX;
+
 int gmem_init(struct gmem *m)
 {
 	memset(m, 0, sizeof(*m));
 	if (!(m->acct = calloc(1, sizeof(*m->acct))))
 		return -ENOMEM;
 	/* NORESERVE: only the pages the guest touches cost host memory. */
-	for (uint64_t size = GMEM_SPACE_MAX; size >= (1ull << 32); size >>= 1) {
+	for (uint64_t size = gmem_space; size >= (1ull << 32); size >>= 1) {
 		void *b = mmap(NULL, size, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (b == MAP_FAILED)

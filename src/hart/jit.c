@@ -44,6 +44,7 @@ struct jit {
 	uint8_t counting, classes;
 	uint8_t superblocks;            /* blocks go on past branches and jumps */
 	const struct uarch *uarch;      /* the models they were made for */
+	uint8_t coherent;               /* with other harts' (uarch->dom): stores' L1D parts in C */
 	uint64_t uev;                   /* and the model events they count */
 	struct retire_jblock *rb;       /* [block] */
 	struct retire_jblock *prb;      /* [MAX_BLOCKS], nprb used: of inner ways out */
@@ -247,6 +248,17 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 	side_exit(t, CC_NE, pc);
 }
 
+/* The models' code for a data access looks up one L1D line
+ * (jit_models.c data()), which an aligned access is within unless it is
+ * wider than a line: with a profile's 4-byte lines, an 8-byte one is in
+ * two, which the step loop looks up both of (uarch.c data_access_at()).
+ * Such an access is left to the step loop: its instruction ends the
+ * block. */
+static int two_lines(const struct tx *t, unsigned size)
+{
+	return t->rb && t->j->uarch && size > 1u << t->j->uarch->dline_shift;
+}
+
 static int translate_load(struct tx *t, const struct dinsn *d, uint64_t pc)
 {
 	static const struct { uint8_t size, w, esc, op; } f[] = {
@@ -269,6 +281,8 @@ static int translate_load(struct tx *t, const struct dinsn *d, uint64_t pc)
 	case INSN_LWU: k = 6; break;
 	default: return 0;
 	}
+	if (two_lines(t, f[k].size))
+		return 0;
 	address(t, d, f[k].size, GP_R, GP_R, pc);
 	int rd = dst(t, d->rd);
 	op_sib(&t->e, 0, f[k].w, f[k].esc, f[k].op, rd < 0 ? RCX : rd, R15, RAX, 0);
@@ -285,6 +299,8 @@ static int translate_store(struct tx *t, const struct dinsn *d, uint64_t pc)
 	case INSN_SD: size = 8; break;
 	default: return 0;
 	}
+	if (two_lines(t, size))
+		return 0;
 	int v = d->rs2 ? pool_get(t, d->rs2, 1) : -1;  /* before the checks clobber rcx */
 	address(t, d, size, GP_W | GP_CODE, GP_W, pc);
 	if (v < 0) {
@@ -518,7 +534,7 @@ static int translate_fmem(struct tx *t, const struct dinsn *d, uint64_t pc)
 {
 	struct em *e = &t->e;
 	int w = d->id == INSN_FLD || d->id == INSN_FSD;
-	if (t->h->fp_slow)
+	if (t->h->fp_slow || two_lines(t, w ? 8 : 4))
 		return 0;
 	switch (d->id) {
 	case INSN_FLW:
@@ -1047,7 +1063,8 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
 		u = NULL;
 		uev = 0;
 	}
-	if (on == j->counting && u == j->uarch) {
+	/* the models' hit paths are made for a hart alone or among others */
+	if (on == j->counting && u == j->uarch && (u && u->dom) == j->coherent) {
 		classes |= j->classes;
 		uev |= j->uev;
 		if (classes == j->classes && uev == j->uev)
@@ -1079,6 +1096,7 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
 	j->counting = (uint8_t)on;
 	j->classes = (uint8_t)classes;
 	j->uarch = u;
+	j->coherent = u && u->dom;
 	j->uev = uev;
 	return 1;
 }

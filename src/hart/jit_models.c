@@ -116,6 +116,7 @@ static void dirty(struct jm *m, int32_t co)
 }
 
 static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write, uint32_t stamp);
+static void stamp_sync(struct jm *m, uint32_t stamp, int after);
 
 /* cmp [tag + rax * 8], the key (an imm32 when it fits, else rcx) */
 static void cmp_tag(struct jm *m, int32_t co, uint64_t line)
@@ -251,6 +252,24 @@ static void data_key(struct em *e, unsigned k, unsigned shift)
 	op_mem(e, 0, 1, 0, 0x8d, RCX, RDX, -1, 0, 1);         /* lea rcx, [rdx+1] */
 }
 
+/* With other harts (u->dom), the L1D part of a store, op part, in C
+ * whole (uarch_block_slow()): its line may be Shared, and the store then
+ * an upgrade that reaches the other harts' L1Ds. A hart alone does its
+ * hits inline. */
+static void store_in_c(struct jm *m, uint32_t part)
+{
+	struct em *e = m->e;
+	const uint32_t stamp = ++m->nstamp;
+	stamp_sync(m, stamp, 0);
+	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
+	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
+	mov_ri(e, RCX, part);
+	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_slow);
+	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
+	stamp_sync(m, stamp, 1);
+}
+
 /* data op i: instruction k's access (data_line(); never across a line:
  * translated code leaves misaligned accesses to the step loop) */
 static void data(struct jm *m, unsigned k, int write, unsigned i)
@@ -261,6 +280,10 @@ static void data(struct jm *m, unsigned k, int write, unsigned i)
 		data_key(e, k, u->dtlb.c.line_shift);
 		lookup(m, U(dtlb.c), ~0ull, 0, i << 1, UARCH_EV_DTLB_ACCESS,
 		       write ? UARCH_EV_DTLB_WRITE_ACCESS : 0, -1);
+	}
+	if (u->l1d.present && write && u->dom) {
+		store_in_c(m, i << 1 | 1);
+		return;
 	}
 	if (u->l1d.present) {
 		data_key(e, k, u->l1d.line_shift);

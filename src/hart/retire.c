@@ -177,7 +177,7 @@ _Static_assert(UARCH_EV_COUNT <= 64 && UARCH_EV_CYCLES < UARCH_EV_STALL_FRONTEND
 	       UARCH_EV_FLUSH_OTHER == UARCH_EV_COUNT - 1,
 	       "the models' events are a 64-bit mask, the timing's last");
 
-uint64_t retire_observed(const struct hart *h, uint64_t in_use)
+uint64_t retire_observed(const struct hart *h, pmu_evset in_use)
 {
 	uint64_t m = UINT64_C(1) << UARCH_EV_CYCLES | h->uev_always;   /* the cycle stop reads cycles */
 	for (int e = 0; e < UARCH_EV_COUNT; e++)

@@ -22,6 +22,7 @@
 #include "rvpmu/annotate.h"
 #include "rvpmu/isa.h"
 #include "rvpmu/perfdata.h"
+#include "hist.h"
 
 #define MAX_FUNC_BYTES (16u << 20)   /* a larger "function" is not code */
 #define MAX_SRC_BYTES (64u << 20)
@@ -57,6 +58,7 @@ struct src {
 
 struct ann {
 	const struct annotate_opts *o;
+	const char *symbol;        /* the function being listed */
 	const struct perfdata_file *f;
 	struct src src[NSRC];
 	unsigned nsrc_used;
@@ -98,10 +100,12 @@ static int scan_symtab(Elf *elf, Elf_Scn *scn, const char *name, GElf_Sym *sym,
 		if ((t != STT_FUNC && t != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF || !s.st_value)
 			continue;
 		const char *sn = elf_strptr(elf, sh.sh_link, s.st_name);
-		if (sn && !strcmp(sn, name)) {
+		char *dn = sn ? sym_demangle(sn) : NULL;  /* the name report shows */
+		if (sn && (!strcmp(sn, name) || (dn && !strcmp(dn, name)))) {
 			*sym = s;
 			found = 1;
 		}
+		free(dn);
 	}
 	if (!found)
 		return 0;
@@ -222,24 +226,6 @@ static size_t insn_at(const struct insn *v, size_t n, uint64_t addr)
 	return lo;
 }
 
-/* The mapping an ip lands in: the newest, preferring the sample's pid
- * (report.c's rule, so both tools agree). */
-static const struct perfdata_rd_mmap *find_map(const struct perfdata_file *f, uint32_t pid,
-					       uint64_t ip)
-{
-	const struct perfdata_rd_mmap *any = NULL;
-	for (size_t i = f->nmmaps; i-- > 0;) {
-		const struct perfdata_rd_mmap *m = &f->mmaps[i];
-		if (ip < m->addr || ip - m->addr >= m->len)
-			continue;
-		if (m->pid == pid)
-			return m;
-		if (!any)
-			any = m;
-	}
-	return any;
-}
-
 /* Count the samples of fn per event and instruction: counts[ev * n + k];
  * counts[nevents * n + ev] gets those past the decoded bytes. Returns
  * the samples of fn of every event, or -1 when its symbols cannot load. */
@@ -252,7 +238,7 @@ static long long count_samples(const struct ann *a, const struct func *fn,
 	uint64_t end = fn->start + fn->size;
 	for (size_t i = 0; i < f->nsamples; i++) {
 		const struct perfdata_rd_sample *s = &f->samples[i];
-		const struct perfdata_rd_mmap *m = find_map(f, s->pid, s->ip);
+		const struct perfdata_rd_mmap *m = resolve_map(f, s->pid, s->ip);
 		uint64_t addr, off;
 		if (!m || strcmp(m->path, fn->path) || s->event >= f->nevents ||
 		    !sym_offset_to_addr(se, s->ip - m->addr + m->pgoff, &addr))
@@ -374,7 +360,7 @@ static void listing(struct ann *a, const struct func *fn, const struct insn *v, 
 {
 	FILE *out = a->o->out ? a->o->out : stdout;
 	const struct perfdata_rd_event *e = &a->f->events[ev];
-	const char *sym = a->o->symbol;
+	const char *sym = a->symbol;
 	fprintf(out, "# Annotate: %s\n", sym);
 	fprintf(out, "# File: %s\n", fn->path);
 	fprintf(out, "# Symbol: %s at 0x%llx, %llu bytes, %zu instructions\n", sym,
@@ -420,15 +406,14 @@ static void listing(struct ann *a, const struct func *fn, const struct insn *v, 
 			100.0 * outside / total, (unsigned long long)outside);
 }
 
-int annotate_file(const struct annotate_opts *o, const struct perfdata_file *f, char *err,
-		  size_t errlen)
+/* The listings of one function: 0, or -1 with the reason in err. */
+static int annotate_one(const struct annotate_opts *o, const struct perfdata_file *f,
+			const char *symbol, char *err, size_t errlen)
 {
-	struct ann a = { .o = o, .f = f };
-	if (!o->symbol || !*o->symbol)
-		return perfdata_errf(err, errlen, "no symbol given"), -1;
+	struct ann a = { .o = o, .symbol = symbol, .f = f };
 	if (!f->nmmaps)
 		return perfdata_errf(err, errlen, "the file maps no executable, so '%s' cannot be found",
-			    o->symbol), -1;
+			    symbol), -1;
 	/* every mapped file that holds the symbol; the one with the most
 	 * samples of it wins (one file in a static program) */
 	struct func best = { .fd = -1 };
@@ -454,7 +439,7 @@ int annotate_file(const struct annotate_opts *o, const struct perfdata_file *f, 
 				snprintf(why, sizeof(why), "%s", e1);
 			continue;
 		}
-		int got = func_open(&fn, o->symbol, e1, sizeof(e1));
+		int got = func_open(&fn, symbol, e1, sizeof(e1));
 		if (got <= 0) {
 			if (got < 0 && !why[0])
 				snprintf(why, sizeof(why), "%s", e1);
@@ -490,11 +475,11 @@ int annotate_file(const struct annotate_opts *o, const struct perfdata_file *f, 
 	}
 	if (btotal < 0) {
 		if (why[0])
-			perfdata_errf(err, errlen, "no function '%s' found (%s)", o->symbol, why);
+			perfdata_errf(err, errlen, "no function '%s' found (%s)", symbol, why);
 		else
-			perfdata_errf(err, errlen, "no function '%s' in the files perf.data maps", o->symbol);
+			perfdata_errf(err, errlen, "no function '%s' in the files perf.data maps", symbol);
 	} else if (!btotal) {
-		perfdata_errf(err, errlen, "'%s' in %s has no samples", o->symbol, best.path);
+		perfdata_errf(err, errlen, "'%s' in %s has no samples", symbol, best.path);
 	} else {
 		int first = 1;
 		for (unsigned ev = 0; ev < f->nevents; ev++) {
@@ -515,6 +500,56 @@ int annotate_file(const struct annotate_opts *o, const struct perfdata_file *f, 
 	free(bc);
 	src_free(&a);
 	return rc;
+}
+
+/* perf annotate without a symbol: every sampled function (of the first
+ * sampled event) with at least the percent limit, hottest first. */
+static int annotate_all(const struct annotate_opts *o, const struct perfdata_file *f, char *err,
+			size_t errlen)
+{
+	static const int keys[] = { RK_DSO, RK_SYM };
+	struct report_opts ro = {0};
+	struct resolver r;
+	struct frames fs;
+	struct hists h = { .o = &ro, .keys = keys, .nkeys = 2 };
+	unsigned ev = 0;
+	while (ev < f->nevents && !f->events[ev].nsamples)
+		ev++;
+	if (ev == f->nevents)
+		return perfdata_errf(err, errlen, "the file has no samples"), -1;
+	resolver_init(&r, f, o->symfs, 1, "annotate");
+	frames_init(&fs, &r);
+	int rc = hists_add(&h, &fs, f, ev);
+	if (rc)
+		perfdata_errf(err, errlen, "out of memory");
+	hists_finish(&h);
+	double limit = o->percent_limit > 0 ? o->percent_limit : 0.5;
+	int shown = 0;
+	for (size_t i = 0; !rc && i < h.n; i++) {
+		const struct hentry *e = &h.e[i];
+		if (!e->fr->l.sym || 100.0 * e->period < limit * h.total_period)
+			continue;
+		if (shown++)
+			fputc('\n', o->out ? o->out : stdout);
+		rc = annotate_one(o, f, e->fr->l.sym, err, errlen);
+	}
+	if (!rc && !shown)
+		rc = (perfdata_errf(err, errlen, "no function has %.2f%% of the samples or more "
+				    "(--percent-limit)", limit), -1);
+	hists_free(&h);
+	frames_free(&fs);
+	resolver_free(&r);
+	return rc;
+}
+
+int annotate_file(const struct annotate_opts *o, const struct perfdata_file *f, char *err,
+		  size_t errlen)
+{
+	if (!o->symbol)
+		return annotate_all(o, f, err, errlen);
+	if (!*o->symbol)
+		return perfdata_errf(err, errlen, "no symbol given"), -1;
+	return annotate_one(o, f, o->symbol, err, errlen);
 }
 
 int annotate_main(const struct annotate_opts *o)

@@ -135,14 +135,18 @@ static int lookup(const char *name, const struct profile *p, struct evspec *ev, 
 	return -1;
 }
 
-static int modifiers(const char *m, int *eu, int *ek, char *err, size_t errlen)
+/* :u, :k and, on a group (sr not NULL), perf's S: leader sampling */
+static int modifiers(const char *m, int *eu, int *ek, int *sr, char *err, size_t errlen)
 {
 	int u = 0, k = 0;
 	for (; *m; m++) {
 		if (*m == 'u') u = 1;
 		else if (*m == 'k') k = 1;
+		else if (*m == 'S' && sr) *sr = 1;
 		else {
-			snprintf(err, errlen, "unknown event modifier '%c' (rvpmu knows u and k)", *m);
+			snprintf(err, errlen, *m == 'S' ? "modifier S is a group's ({a,b}:S: the leader "
+				 "samples, the others are read with it)" :
+				 "unknown event modifier '%c' (rvpmu knows u and k, and S on a group)", *m);
 			return -1;
 		}
 	}
@@ -191,7 +195,8 @@ int evspec_parse(const char *list, const struct profile *prof, struct evspec *ou
 		if (colon)
 			*colon = 0;
 		if (lookup(tok, prof, ev, err, errlen) ||
-		    (colon && modifiers(colon + 1, &ev->exclude_user, &ev->exclude_kernel, err, errlen)))
+		    (colon && modifiers(colon + 1, &ev->exclude_user, &ev->exclude_kernel, NULL, err,
+					errlen)))
 			return -1;
 		n++;
 		if (*p == '}') {
@@ -209,11 +214,12 @@ int evspec_parse(const char *list, const struct profile *prof, struct evspec *ou
 				}
 				memcpy(mods, p + 1, ml);
 				mods[ml] = 0;
-				int eu, ek;
-				if (modifiers(mods, &eu, &ek, err, errlen))
+				int eu, ek, sr = 0;
+				if (modifiers(mods, &eu, &ek, &sr, err, errlen))
 					return -1;
 				for (int i = group_start; i < n; i++) {
 					out[i].exclude_user |= eu, out[i].exclude_kernel |= ek;
+					out[i].sample_read = sr;
 					/* named as perf names them: "cycles:u" */
 					size_t nl = strlen(out[i].name);
 					snprintf(out[i].name + nl, sizeof(out[i].name) - nl, "%s%s",

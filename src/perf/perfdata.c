@@ -45,8 +45,12 @@ struct perfdata_writer {
 	} *dsos;
 	unsigned ndsos;
 	uint64_t written;       /* bytes put (not ftell: a device such as /dev/null has no position) */
+	uint64_t rounds;        /* FINISHED_ROUND records */
 	int failed;
 	int any_branch;
+	int pipe;               /* perf's pipe format on standard output */
+	int *leader;            /* each event's group leader */
+	int ngroups;
 };
 
 static void put(struct perfdata_writer *w, const void *p, size_t n)
@@ -106,6 +110,7 @@ static void free_writer(struct perfdata_writer *w)
 		free(w->dsos[i].path);
 	free(w->dsos);
 	free(w->argv);
+	free(w->leader);
 	free(w->ev);
 	free(w->path);
 	free(w);
@@ -123,6 +128,18 @@ static void make_attr(const struct perfdata_event *e, struct perf_event_attr *a)
 	a->sample_type = PERFDATA_SAMPLE_BASE;
 	if (e->callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	if (e->regs_user) {
+		/* perf --call-graph dwarf: the kernel's chain only, the user
+		 * part unwound from registers and stack (util/evsel.c) */
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a->sample_regs_user = e->regs_user;
+		a->sample_stack_user = e->stack_user;
+		a->exclude_callchain_user = 1;
+	}
+	if (e->read_group) {
+		a->sample_type |= PERF_SAMPLE_READ;
+		a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	}
 	if (e->branch_stack) {
 		a->sample_type |= PERF_SAMPLE_BRANCH_STACK;
 		a->branch_sample_type = e->branch_sample_type ? e->branch_sample_type
@@ -139,6 +156,8 @@ static void make_attr(const struct perfdata_event *e, struct perf_event_attr *a)
 	a->mmap2 = 1;
 	a->sample_id_all = 1;
 }
+
+static int pipe_start(struct perfdata_writer *w, char *err, size_t errlen);
 
 struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_event *events,
 					unsigned nevents, int argc, char *const *argv,
@@ -171,6 +190,20 @@ struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_
 			return NULL;
 		}
 		w->argc = i + 1;
+	}
+	if (!(w->leader = calloc(nevents, sizeof(*w->leader)))) {
+		perfdata_errf(err, errlen, "%s: out of memory", path);
+		free_writer(w);
+		return NULL;
+	}
+	for (unsigned i = 0; i < nevents; i++) {
+		w->leader[i] = events[i].group > 0 && (unsigned)events[i].group <= i + 1
+			? events[i].group - 1 : (int)i;
+		w->ngroups += w->leader[i] == (int)i && i + 1 < nevents && events[i + 1].group == (int)i + 1;
+	}
+	if (!strcmp(path, "-")) {
+		w->pipe = 1;
+		return pipe_start(w, err, errlen) ? NULL : w;
 	}
 	if (outfile_open(&w->out, path, 1, err, errlen)) {
 		free_writer(w);
@@ -301,6 +334,7 @@ static void round_if_due(struct perfdata_writer *w, int force)
 		return;
 	put_header(w, PERF_RECORD_FINISHED_ROUND, 0, sizeof(struct perf_event_header));
 	w->since_round = 0;
+	w->rounds++;
 }
 
 /* PERF_RECORD_SAMPLE in the sample_type order of perf_event.h:
@@ -313,6 +347,11 @@ int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perf
 	int cc = !!(a->sample_type & PERF_SAMPLE_CALLCHAIN);
 	int bs = !!(a->sample_type & PERF_SAMPLE_BRANCH_STACK);
 	int hwidx = bs && (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX);
+	int rd = !!(a->sample_type & PERF_SAMPLE_READ);
+	int ru = !!(a->sample_type & PERF_SAMPLE_REGS_USER) && s->regs;
+	int su = !!(a->sample_type & PERF_SAMPLE_STACK_USER);
+	uint32_t nregs = (uint32_t)__builtin_popcountll(a->sample_regs_user);
+	uint32_t stack = su && s->stack ? (s->stack_size + 7) & ~7u : 0;
 	uint32_t ncc = cc ? s->nr_callchain : 0, nbr = bs ? s->nr_branches : 0;
 	if (ncc > PERFDATA_MAX_CALLCHAIN)
 		ncc = PERFDATA_MAX_CALLCHAIN;
@@ -323,7 +362,18 @@ int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perf
 		size += 8 + 8 * (ncc + (ncc ? 1 : 0));
 	if (bs)
 		size += 8 + (hwidx ? 8 : 0) + 24 * nbr;
-	put_header(w, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, size);
+	if (rd)
+		size += 8 + 16 * (size_t)s->nr_read;
+	if (a->sample_type & PERF_SAMPLE_REGS_USER)
+		size += 8 + (ru ? 8 * (size_t)nregs : 0);
+	if (su)
+		size += 8 + (stack ? stack + 8 : 0);
+	if (size > 0xffff) {   /* perf_event_header.size is 16 bits */
+		w->failed = EOVERFLOW;
+		return -1;
+	}
+	put_header(w, PERF_RECORD_SAMPLE, s->kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+		   size);
 	put_u64(w, w->ev[event].id);
 	put_u64(w, s->ip);
 	put_u32(w, s->pid);
@@ -332,10 +382,21 @@ int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perf
 	put_u32(w, s->cpu);
 	put_u32(w, 0);
 	put_u64(w, s->period);
+	if (rd) {
+		/* PERF_FORMAT_GROUP | ID: nr, then {value, id} leader first */
+		put_u64(w, s->nr_read);
+		for (uint32_t i = 0; i < s->nr_read; i++) {
+			unsigned k = event;
+			while (k > 0 && w->leader[k] != (int)k)
+				k--;   /* the leader: members follow it */
+			put_u64(w, s->read[i]);
+			put_u64(w, w->ev[k + i < w->nev ? k + i : event].id);
+		}
+	}
 	if (cc) {
 		put_u64(w, ncc ? ncc + 1 : 0);
 		if (ncc)
-			put_u64(w, PERF_CONTEXT_USER);
+			put_u64(w, s->kernel ? PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER);
 		put(w, s->callchain, 8 * (size_t)ncc);
 	}
 	if (bs) {
@@ -347,6 +408,20 @@ int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perf
 			put_u64(w, b->from);
 			put_u64(w, b->to);
 			put_u64(w, perfdata_branch_flags(b));
+		}
+	}
+	if (a->sample_type & PERF_SAMPLE_REGS_USER) {
+		put_u64(w, ru ? 2 : 0);   /* PERF_SAMPLE_REGS_ABI_64, or none */
+		if (ru)
+			put(w, s->regs, 8 * (size_t)nregs);
+	}
+	if (su) {
+		/* size, the bytes (a multiple of 8), how many are the stack */
+		put_u64(w, stack);
+		if (stack) {
+			put(w, s->stack, s->stack_size);
+			put_zero(w, stack - s->stack_size);
+			put_u64(w, s->dyn_size);
 		}
 	}
 	if (s->time > w->now)
@@ -379,6 +454,16 @@ int perfdata_exit(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_
 uint64_t perfdata_nsamples(const struct perfdata_writer *w)
 {
 	return w->nsamples;
+}
+
+uint64_t perfdata_size(const struct perfdata_writer *w)
+{
+	return w->written;
+}
+
+uint64_t perfdata_rounds(const struct perfdata_writer *w)
+{
+	return w->rounds;
 }
 
 /* perf_header_string: u32 len (the padded size), NUL-padded string. */
@@ -495,10 +580,106 @@ static uint64_t feat_write(struct perfdata_writer *w, int feat, int emit)
 			put_u64(w, w->last_time);
 		}
 		break;
+	case HEADER_GROUP_DESC:
+		/* groups, then per group: a name (none), leader, members */
+		size = 4 + (uint64_t)w->ngroups * (string_size("") + 8);
+		if (emit) {
+			put_u32(w, (uint32_t)w->ngroups);
+			for (unsigned i = 0; i < w->nev; i++) {
+				unsigned n = 1;
+				while (i + n < w->nev && w->leader[i + n] == (int)i)
+					n++;
+				if (w->leader[i] != (int)i || n == 1)
+					continue;
+				put_string(w, "");
+				put_u32(w, i);
+				put_u32(w, n);
+			}
+		}
+		break;
 	}
 	if (emit && !w->failed && w->written - start != size)
 		w->failed = EIO;
 	return size;
+}
+
+/* ---- perf's pipe format (tools/perf/util/header.c, "pipe-mode") ---- */
+
+/* A feature as a PERF_RECORD_HEADER_FEATURE record. */
+static void pipe_feature(struct perfdata_writer *w, int feat)
+{
+	uint64_t size = feat_write(w, feat, 0);
+	put_header(w, PERFDATA_RECORD_HEADER_FEATURE, 0, sizeof(struct perf_event_header) + 8 + size);
+	put_u64(w, (uint64_t)feat);
+	feat_write(w, feat, 1);
+}
+
+/* The 16-byte header, each attr and its id as a HEADER_ATTR record, and
+ * the features known at the start; data records follow as they come. */
+static int pipe_start(struct perfdata_writer *w, char *err, size_t errlen)
+{
+	int fd = dup(1);
+	if (fd < 0 || !(w->f = fdopen(fd, "w"))) {
+		perfdata_errf(err, errlen, "standard output: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free_writer(w);
+		return -1;
+	}
+	put(w, "PERFILE2", 8);
+	put_u64(w, PERFDATA_PIPE_HEADER_SIZE);
+	for (unsigned i = 0; i < w->nev; i++) {
+		put_header(w, PERFDATA_RECORD_HEADER_ATTR, 0,
+			   sizeof(struct perf_event_header) + PERFDATA_ATTR_SIZE + 8);
+		put(w, &w->ev[i].attr, PERFDATA_ATTR_SIZE);
+		put_u64(w, w->ev[i].id);
+	}
+	static const int feats[] = {
+		HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION, HEADER_ARCH, HEADER_NRCPUS,
+		HEADER_CPUDESC, HEADER_CMDLINE, HEADER_EVENT_DESC,
+	};
+	for (unsigned i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
+		pipe_feature(w, feats[i]);
+	if (w->ngroups)
+		pipe_feature(w, HEADER_GROUP_DESC);
+	if (check(w) || fflush(w->f)) {
+		perfdata_errf(err, errlen, "standard output: %s", strerror(w->failed ? w->failed : errno));
+		free_writer(w);
+		return -1;
+	}
+	return 0;
+}
+
+/* The build ids (HEADER_BUILD_ID records) and the sample times. */
+static int pipe_close(struct perfdata_writer *w, char *err, size_t errlen)
+{
+	feat_write(w, HEADER_BUILD_ID, 1);
+	pipe_feature(w, HEADER_SAMPLE_TIME);
+	int rc = 0;
+	if (fflush(w->f) || ferror(w->f) || w->failed) {
+		perfdata_errf(err, errlen, "standard output: %s",
+			      strerror(w->failed ? w->failed : errno ? errno : EIO));
+		rc = -1;
+	}
+	fclose(w->f);
+	w->f = NULL;
+	free_writer(w);
+	return rc;
+}
+
+int perfdata_close_as(struct perfdata_writer *w, const char *path, char *err, size_t errlen)
+{
+	char *p = w && !w->pipe ? strdup(path) : NULL;
+	if (w && !w->pipe && !p) {
+		perfdata_errf(err, errlen, "%s: out of memory", path);
+		free_writer(w);
+		return -1;
+	}
+	if (p) {
+		free(w->out.path);
+		w->out.path = p;
+	}
+	return perfdata_close(w, err, errlen);
 }
 
 int perfdata_close(struct perfdata_writer *w, char *err, size_t errlen)
@@ -506,16 +687,19 @@ int perfdata_close(struct perfdata_writer *w, char *err, size_t errlen)
 	if (!w)
 		return -1;
 	round_if_due(w, 1);
+	if (w->pipe)
+		return pipe_close(w, err, errlen);
 	static const int feats[] = {
 		HEADER_BUILD_ID, HEADER_HOSTNAME, HEADER_OSRELEASE, HEADER_VERSION,
 		HEADER_ARCH, HEADER_NRCPUS, HEADER_CPUDESC, HEADER_CMDLINE,
-		HEADER_EVENT_DESC, HEADER_BRANCH_STACK, HEADER_SAMPLE_TIME,
+		HEADER_EVENT_DESC, HEADER_BRANCH_STACK, HEADER_GROUP_DESC, HEADER_SAMPLE_TIME,
 	};
 	uint64_t bits[4] = {0};
 	int use[sizeof(feats) / sizeof(feats[0])];
 	unsigned nfeat = 0;
 	for (unsigned i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
-		use[i] = feats[i] != HEADER_BRANCH_STACK || w->any_branch;
+		use[i] = (feats[i] != HEADER_BRANCH_STACK || w->any_branch) &&
+			 (feats[i] != HEADER_GROUP_DESC || w->ngroups);
 		if (feats[i] == HEADER_BUILD_ID && !feat_write(w, feats[i], 0))
 			use[i] = 0;
 		if (use[i]) {

@@ -6,6 +6,7 @@
 #include "rvpmu/perfdata.h"
 
 #define PERFDATA_HEADER_SIZE 104        /* struct perf_file_header */
+#define PERFDATA_PIPE_HEADER_SIZE 16    /* struct perf_pipe_file_header */
 #define PERFDATA_ATTR_SIZE 128          /* PERF_ATTR_SIZE_VER7 */
 #define PERFDATA_MAX_EVENTS 64
 #define PERFDATA_MAX_CALLCHAIN 127       /* PERF_MAX_STACK_DEPTH */
@@ -30,8 +31,12 @@ enum {
 };
 
 /* perf user-space record types (tools/lib/perf/include/perf/event.h) */
+#define PERFDATA_RECORD_HEADER_ATTR 64
+#define PERFDATA_RECORD_HEADER_TRACING_DATA 66
 #define PERF_RECORD_HEADER_BUILD_ID 67
 #define PERF_RECORD_FINISHED_ROUND 68
+#define PERFDATA_RECORD_AUXTRACE 71
+#define PERFDATA_RECORD_HEADER_FEATURE 80
 
 /* perf_branch_entry's third word: mispred:1 predicted:1 in_tx:1 abort:1
  * cycles:16 type:4 spec:2 new_type:4 priv:3. */

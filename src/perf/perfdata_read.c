@@ -120,8 +120,9 @@ struct parser {
 	struct perfdata_file *f;
 	size_t cap_samples, cap_mmaps, cap_comms, cap_bid;
 	size_t n_u64, cap_u64, n_br, cap_br;
-	size_t *cc_at, *br_at;    /* pool offsets, resolved at the end */
-	size_t cap_cc_at, cap_br_at;
+	size_t *cc_at, *br_at, *rg_at;  /* pool offsets, resolved at the end */
+	size_t cap_cc_at, cap_br_at, cap_rg_at;
+	uint64_t last_read[PERFDATA_MAX_EVENTS];  /* PERF_SAMPLE_READ: each event's count so far */
 	char *err;
 	size_t errlen;
 };
@@ -148,10 +149,56 @@ static void default_name(struct perfdata_rd_event *e)
 			 (unsigned long long)e->config);
 }
 
+/* One perf_event_attr of alen bytes and its nids ids (host order). */
+static int add_event(struct parser *ps, const uint8_t *a, uint64_t alen, const uint8_t *ids,
+		     uint64_t nids)
+{
+	struct perfdata_file *f = ps->f;
+	if (f->nevents >= PERFDATA_MAX_EVENTS)
+		return perfdata_errf(ps->err, ps->errlen, "more than %d events", PERFDATA_MAX_EVENTS), -1;
+	if (nids > 65536)
+		return perfdata_errf(ps->err, ps->errlen, "an event with %llu ids",
+				     (unsigned long long)nids), -1;
+	struct perfdata_rd_event *ev = realloc(f->events, (f->nevents + 1) * sizeof(*ev));
+	if (!ev)
+		return nomem(ps);
+	f->events = ev;
+	struct perf_event_attr at;
+	memset(&at, 0, sizeof(at));
+	memcpy(&at, a, alen < sizeof(at) ? alen : sizeof(at));
+	struct perfdata_rd_event *e = &f->events[f->nevents];
+	memset(e, 0, sizeof(*e));
+	e->type = at.type;
+	e->config = at.config;
+	e->sample_period = at.sample_period;
+	e->freq = at.freq;
+	e->sample_type = at.sample_type;
+	e->read_format = at.read_format;
+	e->branch_sample_type = at.branch_sample_type;
+	e->sample_regs_user = at.sample_regs_user;
+	e->sample_stack_user = at.sample_stack_user;
+	e->sample_id_all = at.sample_id_all;
+	e->exclude_user = at.exclude_user;
+	e->exclude_kernel = at.exclude_kernel;
+	e->exclude_callchain_user = at.exclude_callchain_user;
+	e->leader = (int)f->nevents;
+	default_name(e);
+	f->nevents++;   /* from here perfdata_file_free frees what it holds */
+	if (!(e->attr = malloc(sizeof(at))))
+		return nomem(ps);
+	memcpy(e->attr, &at, sizeof(at));
+	e->nids = (unsigned)nids;
+	if (nids) {
+		if (!(e->ids = malloc(8 * nids)))
+			return nomem(ps);
+		memcpy(e->ids, ids, 8 * nids);
+	}
+	return 0;
+}
+
 static int parse_attrs(struct parser *ps, const uint8_t *img, size_t len, uint64_t attr_size,
 		       uint64_t off, uint64_t size)
 {
-	struct perfdata_file *f = ps->f;
 	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > 4096 + 16)
 		return perfdata_errf(ps->err, ps->errlen, "bad attr size %llu", (unsigned long long)attr_size), -1;
 	if (!in_image(off, size, len))
@@ -159,38 +206,15 @@ static int parse_attrs(struct parser *ps, const uint8_t *img, size_t len, uint64
 	if (!size || size % attr_size || size / attr_size > PERFDATA_MAX_EVENTS)
 		return perfdata_errf(ps->err, ps->errlen, "attrs section of %llu bytes is not 1 to %d attrs",
 			    (unsigned long long)size, PERFDATA_MAX_EVENTS), -1;
-	f->nevents = (unsigned)(size / attr_size);
-	if (!(f->events = calloc(f->nevents, sizeof(*f->events))))
-		return nomem(ps);
-	for (unsigned i = 0; i < f->nevents; i++) {
+	for (unsigned i = 0; i < size / attr_size; i++) {
 		const uint8_t *a = img + off + i * attr_size;
-		struct perf_event_attr at;
-		memset(&at, 0, sizeof(at));
-		uint64_t alen = attr_size - 16;
-		memcpy(&at, a, alen < sizeof(at) ? alen : sizeof(at));
-		struct perfdata_rd_event *e = &f->events[i];
-		e->type = at.type;
-		e->config = at.config;
-		e->sample_period = at.sample_period;
-		e->freq = at.freq;
-		e->sample_type = at.sample_type;
-		e->read_format = at.read_format;
-		e->branch_sample_type = at.branch_sample_type;
-		e->sample_id_all = at.sample_id_all;
-		e->exclude_user = at.exclude_user;
-		e->exclude_kernel = at.exclude_kernel;
-		default_name(e);
-		uint64_t ioff, isz;
+		uint64_t alen = attr_size - 16, ioff, isz;
 		memcpy(&ioff, a + alen, 8);
 		memcpy(&isz, a + alen + 8, 8);
-		if (!in_image(ioff, isz, len) || isz % 8 || isz / 8 > 65536)
+		if (!in_image(ioff, isz, len) || isz % 8)
 			return perfdata_errf(ps->err, ps->errlen, "ids of attr %u outside the file", i), -1;
-		e->nids = (unsigned)(isz / 8);
-		if (e->nids) {
-			if (!(e->ids = malloc(isz)))
-				return nomem(ps);
-			memcpy(e->ids, img + ioff, isz);
-		}
+		if (add_event(ps, a, alen, img + ioff, isz / 8))
+			return -1;
 	}
 	return 0;
 }
@@ -204,22 +228,29 @@ static int event_of_id(const struct perfdata_file *f, uint64_t id)
 	return -1;
 }
 
-/* Skip a read_format value (perf_event_open(2), "read_format"). */
-static void skip_read(struct cur *c, uint64_t rf)
+/* A read_format value (perf_event_open(2), "read_format"): up to max
+ * (count, id) pairs into v; returns how many, or -1 when malformed. */
+static int get_read(struct cur *c, uint64_t rf, uint64_t (*v)[2], unsigned max)
 {
-	unsigned per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
-	if (rf & PERF_FORMAT_GROUP) {
-		uint64_t nr = get_u64(c);
+	int id = !!(rf & PERF_FORMAT_ID), lost = !!(rf & PERF_FORMAT_LOST);
+	uint64_t nr = 1;
+	if (rf & PERF_FORMAT_GROUP)
+		nr = get_u64(c);
+	if (nr > max)
+		return -1;
+	if (rf & PERF_FORMAT_GROUP)
 		get_bytes(c, 8ull * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
 				     !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING)));
-		if (nr > 4096)
-			c->bad = 1;
-		else
-			get_bytes(c, 8 * per * nr);
-	} else {
-		get_bytes(c, 8ull * (per + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-				     !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING)));
+	for (uint64_t i = 0; i < nr; i++) {
+		v[i][0] = get_u64(c);
+		if (!(rf & PERF_FORMAT_GROUP))
+			get_bytes(c, 8ull * (!!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+					     !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING)));
+		v[i][1] = id ? get_u64(c) : ~0ull;
+		if (lost)
+			get_u64(c);
 	}
+	return c->bad ? -1 : (int)nr;
 }
 
 /* Which event a sample belongs to: IDENTIFIER is first; otherwise ID at
@@ -239,8 +270,42 @@ static int sample_event(const struct perfdata_file *f, struct cur c)
 	return c.bad ? -1 : event_of_id(f, id);
 }
 
+/* nr u64 values from c into the pool; *at = their offset. */
+static int pool_u64(struct parser *ps, struct cur *c, uint64_t nr, size_t *at)
+{
+	struct perfdata_file *f = ps->f;
+	if (nr > (uint64_t)(c->end - c->p) / 8) {
+		c->bad = 1;
+		return 0;
+	}
+	if (grow((void **)&f->u64pool, &ps->cap_u64, ps->n_u64 + nr + 1, 8))
+		return nomem(ps);
+	memcpy(f->u64pool + ps->n_u64, get_bytes(c, 8 * nr), 8 * nr);
+	*at = ps->n_u64;
+	ps->n_u64 += nr;
+	return 0;
+}
+
+static int push_sample(struct parser *ps, const struct perfdata_rd_sample *s, size_t cc_at,
+		       size_t br_at, size_t rg_at)
+{
+	struct perfdata_file *f = ps->f;
+	if (grow((void **)&f->samples, &ps->cap_samples, f->nsamples + 1, sizeof(*s)) ||
+	    grow((void **)&ps->cc_at, &ps->cap_cc_at, f->nsamples + 1, sizeof(size_t)) ||
+	    grow((void **)&ps->br_at, &ps->cap_br_at, f->nsamples + 1, sizeof(size_t)) ||
+	    grow((void **)&ps->rg_at, &ps->cap_rg_at, f->nsamples + 1, sizeof(size_t)))
+		return nomem(ps);
+	ps->cc_at[f->nsamples] = cc_at;
+	ps->br_at[f->nsamples] = br_at;
+	ps->rg_at[f->nsamples] = rg_at;
+	f->samples[f->nsamples++] = *s;
+	f->events[s->event].nsamples++;
+	f->events[s->event].total_period += s->period;
+	return 0;
+}
+
 /* PERF_RECORD_SAMPLE fields in sample_type order (perf_event.h); what
- * follows BRANCH_STACK is not needed and not parsed. */
+ * follows STACK_USER is not needed and not parsed. */
 static int parse_sample(struct parser *ps, const struct perf_event_header *h, struct cur c)
 {
 	struct perfdata_file *f = ps->f;
@@ -278,21 +343,19 @@ static int parse_sample(struct parser *ps, const struct perf_event_header *h, st
 	}
 	if (st & PERF_SAMPLE_PERIOD)
 		s.period = get_u64(&c);
-	if (st & PERF_SAMPLE_READ)
-		skip_read(&c, e->read_format);
-	size_t cc_at = 0, br_at = 0;
+	uint64_t rv[PERFDATA_MAX_EVENTS][2];
+	int nread = 0;
+	if (st & PERF_SAMPLE_READ) {
+		nread = get_read(&c, e->read_format, rv, PERFDATA_MAX_EVENTS);
+		if (nread < 0)
+			c.bad = 1;
+	}
+	size_t cc_at = 0, br_at = 0, rg_at = 0;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		uint64_t nr = get_u64(&c);
-		if (nr > (uint64_t)(c.end - c.p) / 8)
-			c.bad = 1;
-		else if (nr) {
-			if (grow((void **)&f->u64pool, &ps->cap_u64, ps->n_u64 + nr, 8))
-				return nomem(ps);
-			memcpy(f->u64pool + ps->n_u64, get_bytes(&c, 8 * nr), 8 * nr);
-			cc_at = ps->n_u64;
-			ps->n_u64 += nr;
-			s.nr_callchain = (uint32_t)nr;
-		}
+		if (pool_u64(ps, &c, nr, &cc_at))
+			return -1;
+		s.nr_callchain = c.bad ? 0 : (uint32_t)nr;
 	}
 	if (st & PERF_SAMPLE_RAW) {
 		uint32_t n = get_u32(&c);
@@ -318,20 +381,47 @@ static int parse_sample(struct parser *ps, const struct perf_event_header *h, st
 			s.nr_branches = (uint32_t)nr;
 		}
 	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		/* abi 0 (PERF_SAMPLE_REGS_ABI_NONE): no registers follow */
+		if (get_u64(&c)) {
+			uint64_t nr = (uint64_t)__builtin_popcountll(e->sample_regs_user);
+			if (pool_u64(ps, &c, nr, &rg_at))
+				return -1;
+			s.nr_regs = (uint32_t)nr;
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		uint64_t size = get_u64(&c);
+		const uint8_t *data = get_bytes(&c, size);
+		/* dyn_size: how much of the copy is the stack (after size) */
+		uint64_t dyn = size ? get_u64(&c) : 0;
+		s.stack = data;
+		s.stack_size = dyn < size ? dyn : size;
+	}
 	if (c.bad) {
 		perfdata_errf(ps->err, ps->errlen, "sample record shorter than its sample_type 0x%llx",
 		     (unsigned long long)st);
 		return -1;
 	}
-	if (grow((void **)&f->samples, &ps->cap_samples, f->nsamples + 1, sizeof(s)) ||
-	    grow((void **)&ps->cc_at, &ps->cap_cc_at, f->nsamples + 1, sizeof(size_t)) ||
-	    grow((void **)&ps->br_at, &ps->cap_br_at, f->nsamples + 1, sizeof(size_t)))
-		return nomem(ps);
-	ps->cc_at[f->nsamples] = cc_at;
-	ps->br_at[f->nsamples] = br_at;
-	f->samples[f->nsamples++] = s;
-	f->events[ev].nsamples++;
-	f->events[ev].total_period += s.period;
+	if (!(st & PERF_SAMPLE_READ))
+		return push_sample(ps, &s, cc_at, br_at, rg_at);
+	/* leader sampling (perf record -e '{a,b}:S'), as perf's
+	 * deliver_sample_value: each counter read gives its event a sample
+	 * whose period is what it counted since its last read */
+	for (int i = 0; i < nread; i++) {
+		int k = nread == 1 && rv[i][1] == ~0ull ? ev : event_of_id(f, rv[i][1]);
+		if (k < 0)
+			continue;
+		uint64_t d = rv[i][0] - ps->last_read[k];
+		ps->last_read[k] = rv[i][0];
+		if (!d)
+			continue;
+		struct perfdata_rd_sample m = s;
+		m.event = (unsigned)k;
+		m.period = d;
+		if (push_sample(ps, &m, cc_at, br_at, rg_at))
+			return -1;
+	}
 	return 0;
 }
 
@@ -396,6 +486,47 @@ static int parse_comm(struct parser *ps, struct cur c)
 	return 0;
 }
 
+static int feat_build_id(struct parser *ps, struct cur c);
+static int parse_feature(struct parser *ps, int feat, struct cur c);
+
+/* perf's pipe format: the attrs, features and build ids are records
+ * among the others (tools/perf/util/header.c, "pipe-mode") */
+static int parse_pipe_record(struct parser *ps, const struct perf_event_header *h,
+			     struct cur r, struct cur *c)
+{
+	struct cur whole = { r.p - sizeof(*h), r.end, 0 };
+	switch (h->type) {
+	case PERFDATA_RECORD_HEADER_ATTR: {
+		uint32_t asz;
+		if (r.end - r.p < 8)
+			return -1;
+		memcpy(&asz, r.p + 4, 4);
+		if (asz < PERF_ATTR_SIZE_VER0 || asz > (uint64_t)(r.end - r.p) ||
+		    (r.end - r.p - asz) % 8)
+			return -1;
+		return add_event(ps, r.p, asz, r.p + asz, (uint64_t)(r.end - r.p - asz) / 8);
+	}
+	case PERFDATA_RECORD_HEADER_FEATURE: {
+		uint64_t feat = get_u64(&r);
+		return r.bad || feat >= 256 ? -1 : parse_feature(ps, (int)feat, r);
+	}
+	case PERF_RECORD_HEADER_BUILD_ID:
+		return feat_build_id(ps, whole);
+	case PERFDATA_RECORD_HEADER_TRACING_DATA: {
+		/* its payload follows the record, 8-byte aligned */
+		uint32_t n = get_u32(&r);
+		get_bytes(c, ((uint64_t)n + 7) & ~7ull);
+		return r.bad || c->bad ? -1 : 0;
+	}
+	case PERFDATA_RECORD_AUXTRACE: {
+		uint64_t n = get_u64(&r);
+		get_bytes(c, n);
+		return r.bad || c->bad ? -1 : 0;
+	}
+	}
+	return 0;
+}
+
 static int parse_data(struct parser *ps, const uint8_t *img, uint64_t off, uint64_t size)
 {
 	struct cur c = { img + off, img + off + size, 0 };
@@ -433,7 +564,14 @@ static int parse_data(struct parser *ps, const uint8_t *img, uint64_t off, uint6
 			ps->f->lost += get_u64(&r);
 			break;
 		default:
-			break;  /* FINISHED_ROUND, EXIT, FORK, ...: nothing to keep */
+			/* FINISHED_ROUND, EXIT, FORK, ...: nothing to keep */
+			if (ps->f->pipe && parse_pipe_record(ps, &h, r, &c)) {
+				if (!ps->err[0])
+					perfdata_errf(ps->err, ps->errlen, "malformed pipe-mode record of "
+						      "type %u", h.type);
+				rc = -1;
+			}
+			break;
 		}
 		if (rc) {
 			size_t n = strlen(ps->err);
@@ -538,6 +676,23 @@ static int feat_event_desc(struct perfdata_file *f, struct cur c)
 	return 0;
 }
 
+/* u32 groups, then per group: name, leader index, members (the leader
+ * included), as perf writes HEADER_GROUP_DESC */
+static int feat_group_desc(struct perfdata_file *f, struct cur c)
+{
+	uint32_t n = get_u32(&c);
+	for (uint32_t g = 0; g < n && !c.bad; g++) {
+		if (get_string(&c, NULL, 0))
+			return -1;
+		uint32_t lead = get_u32(&c), nr = get_u32(&c);
+		if (c.bad || lead >= f->nevents || nr > f->nevents - lead)
+			return -1;
+		for (uint32_t k = 0; k < nr; k++)
+			f->events[lead + k].leader = (int)lead;
+	}
+	return c.bad ? -1 : 0;
+}
+
 static int parse_feature(struct parser *ps, int feat, struct cur c)
 {
 	struct perfdata_file *f = ps->f;
@@ -552,6 +707,8 @@ static int parse_feature(struct parser *ps, int feat, struct cur c)
 		return get_string(&c, f->version, sizeof(f->version));
 	case HEADER_ARCH:
 		return get_string(&c, f->arch, sizeof(f->arch));
+	case HEADER_CPUDESC:
+		return get_string(&c, f->cpudesc, sizeof(f->cpudesc));
 	case HEADER_NRCPUS:
 		f->nr_cpus_avail = get_u32(&c);
 		f->nr_cpus_online = get_u32(&c);
@@ -560,6 +717,12 @@ static int parse_feature(struct parser *ps, int feat, struct cur c)
 		return feat_cmdline(f, c);
 	case HEADER_EVENT_DESC:
 		return feat_event_desc(f, c);
+	case HEADER_SAMPLE_TIME:
+		f->first_time = get_u64(&c);
+		f->last_time = get_u64(&c);
+		return c.bad ? -1 : 0;
+	case HEADER_GROUP_DESC:
+		return feat_group_desc(f, c);
 	default:
 		return 0;       /* unknown or unneeded: skipped */
 	}
@@ -573,6 +736,7 @@ static int parse_features(struct parser *ps, const uint8_t *img, size_t len,
 		[HEADER_OSRELEASE] = "OSRELEASE", [HEADER_VERSION] = "VERSION",
 		[HEADER_ARCH] = "ARCH", [HEADER_NRCPUS] = "NRCPUS",
 		[HEADER_CMDLINE] = "CMDLINE", [HEADER_EVENT_DESC] = "EVENT_DESC",
+		[HEADER_GROUP_DESC] = "GROUP_DESC", [HEADER_SAMPLE_TIME] = "SAMPLE_TIME",
 	};
 	for (int feat = 1; feat < 256; feat++) {
 		if (!(bits[feat / 64] >> (feat % 64) & 1))
@@ -626,9 +790,17 @@ int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *e
 	}
 	uint64_t hsize;
 	memcpy(&hsize, img + 8, 8);
-	if (hsize == 16) {
-		perfdata_errf(err, errlen, "pipe-mode perf.data is not supported");
-		return -1;
+	struct parser ps = { .f = f, .err = err, .errlen = errlen };
+	int rc;
+	if (hsize == PERFDATA_PIPE_HEADER_SIZE) {
+		/* perf's pipe format: records from the 16-byte header on */
+		f->pipe = 1;
+		rc = parse_data(&ps, img, 16, len - 16);
+		if (!rc && !f->nevents) {
+			perfdata_errf(err, errlen, "pipe-mode data without a HEADER_ATTR record");
+			rc = -1;
+		}
+		goto done;
 	}
 	if (hsize != PERFDATA_HEADER_SIZE || len < PERFDATA_HEADER_SIZE) {
 		perfdata_errf(err, errlen, "%s", len < PERFDATA_HEADER_SIZE ? "file header cut short"
@@ -639,10 +811,11 @@ int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *e
 	memcpy(h, img, sizeof(h));
 	uint64_t attr_size = h[2], attrs_off = h[3], attrs_size = h[4];
 	uint64_t data_off = h[5], data_size = h[6];
-	uint64_t bits[4];
-	memcpy(bits, img + 72, sizeof(bits));
-	struct parser ps = { .f = f, .err = err, .errlen = errlen };
-	int rc = parse_attrs(&ps, img, len, attr_size, attrs_off, attrs_size);
+	memcpy(f->feat_bits, img + 72, sizeof(f->feat_bits));
+	f->data_offset = data_off;
+	f->data_size = data_size;
+	f->feat_offset = data_off + data_size;
+	rc = parse_attrs(&ps, img, len, attr_size, attrs_off, attrs_size);
 	if (!rc && !in_image(data_off, data_size, len)) {
 		perfdata_errf(err, errlen, "data section outside the file (truncated?)");
 		rc = -1;
@@ -650,16 +823,19 @@ int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *e
 	if (!rc)
 		rc = parse_data(&ps, img, data_off, data_size);
 	if (!rc)
-		rc = parse_features(&ps, img, len, bits, data_off + data_size);
+		rc = parse_features(&ps, img, len, f->feat_bits, data_off + data_size);
+done:
 	if (!rc) {
 		for (size_t i = 0; i < f->nsamples; i++) {
 			struct perfdata_rd_sample *s = &f->samples[i];
 			s->callchain = s->nr_callchain ? f->u64pool + ps.cc_at[i] : NULL;
 			s->branches = s->nr_branches ? f->brpool + ps.br_at[i] : NULL;
+			s->regs = s->nr_regs ? f->u64pool + ps.rg_at[i] : NULL;
 		}
 	}
 	free(ps.cc_at);
 	free(ps.br_at);
+	free(ps.rg_at);
 	if (rc) {
 		if (!err[0])
 			perfdata_errf(err, errlen, "malformed perf.data");
@@ -671,44 +847,61 @@ int perfdata_parse(const void *buf, size_t len, struct perfdata_file *f, char *e
 int perfdata_read(const char *path, struct perfdata_file *f, char *err, size_t errlen)
 {
 	memset(f, 0, sizeof(*f));
-	int fd = open(path, O_RDONLY);
+	int in = !strcmp(path, "-");
+	const char *name = in ? "standard input" : path;
+	int fd = in ? 0 : open(path, O_RDONLY);
 	if (fd < 0) {
 		perfdata_errf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	struct stat st;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) || (!in && !S_ISREG(st.st_mode))) {
 		perfdata_errf(err, errlen, "%s: not a regular file", path);
 		close(fd);
 		return -1;
 	}
-	size_t len = (size_t)st.st_size;
-	uint8_t *buf = malloc(len ? len : 1);
-	if (!buf) {
-		perfdata_errf(err, errlen, "%s: out of memory", path);
+	/* a pipe has no size: read until its end */
+	size_t cap = S_ISREG(st.st_mode) ? (size_t)st.st_size + 1 : 1 << 20, got = 0;
+	uint8_t *buf = malloc(cap);
+	for (ssize_t n = 1; buf && n > 0;) {
+		if (got == cap) {
+			uint8_t *b = realloc(buf, cap *= 2);
+			if (!b) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = b;
+		}
+		n = read(fd, buf + got, cap - got);
+		if (n < 0 && errno == EINTR)
+			n = 1;
+		else if (n > 0)
+			got += (size_t)n;
+	}
+	if (!in)
 		close(fd);
+	if (!buf) {
+		perfdata_errf(err, errlen, "%s: out of memory", name);
 		return -1;
 	}
-	size_t got = 0;
-	while (got < len) {
-		ssize_t n = read(fd, buf + got, len - got);
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
 	char why[256];
 	int rc = perfdata_parse(buf, got, f, why, sizeof(why));
-	free(buf);
-	if (rc)
-		perfdata_errf(err, errlen, "%s: %s", path, why);
+	if (rc) {
+		perfdata_errf(err, errlen, "%s: %s", name, why);
+		free(buf);
+	} else {
+		f->image = buf;  /* the user stacks of samples point into it */
+	}
 	return rc;
 }
 
 void perfdata_file_free(struct perfdata_file *f)
 {
-	for (unsigned i = 0; i < f->nevents; i++)
+	for (unsigned i = 0; i < f->nevents; i++) {
 		free(f->events[i].ids);
+		free(f->events[i].attr);
+	}
 	for (size_t i = 0; i < f->nmmaps; i++)
 		free(f->mmaps[i].path);
 	for (size_t i = 0; i < f->nbuildids; i++)
@@ -721,5 +914,6 @@ void perfdata_file_free(struct perfdata_file *f)
 	free(f->cmdline);
 	free(f->u64pool);
 	free(f->brpool);
+	free(f->image);
 	memset(f, 0, sizeof(*f));
 }

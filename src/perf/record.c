@@ -5,9 +5,14 @@
  * the skid in it) and re-arms the counter. Samples go to perf.data. */
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 #include "rvpmu/ctr.h"
 #include "rvpmu/linux.h"
 #include "rvpmu/perf.h"
@@ -19,27 +24,70 @@
 #define GUEST_PID 1000       /* the user-mode kernel's fixed pid and tid */
 #define MAX_CALLCHAIN 127
 #define MAX_BRANCHES 256
+#define NREGS 32                 /* RISC-V perf_regs: pc, then x1..x31 (PERF_REG_RISCV_MAX) */
 
 struct sampled {
 	unsigned idx, csr;
+	int sampled;            /* armed at -period; else read with its group's leader */
+	int leader;             /* its group's leader (itself when alone) */
+	uint64_t count;         /* a leader's events so far (periods it sampled) */
 };
 
 struct recorder {
 	struct session ss;
 	const struct record_opts *o;
 	struct sampled c[EVSPEC_MAX];
+	struct perfdata_event pe[EVSPEC_MAX];
 	struct perfdata_writer *w;
+	int argc;
+	char **argv;
 	uint64_t period;
 	int use_ctr;            /* -b or --call-graph ctr: CTR freezes per sample */
+	int started;            /* the counters run (-D: once the delay is over) */
+	uint64_t delay_ticks;   /* -D in hart_time units */
+	uint64_t next_switch;   /* --switch-output=TIME: hart_time of the next file */
+	uint64_t wakes;         /* rounds written to earlier files */
+	int failed;             /* a file could not be written */
 	FILE *trace;            /* --trace */
 	uint64_t tprev[PMU_EV_MAX];  /* h->evc after the last traced instruction */
 };
 
+static volatile sig_atomic_t switch_requested;
+
+static void on_sigusr2(int sig)
+{
+	(void)sig;
+	switch_requested = 1;
+}
+
+/* Whether ra can be a return address: the instruction before it is a
+ * call (jal or jalr linking x1 or x5, or c.jalr). A frame pointer that
+ * code built without frame pointers left in s0 leads to a "record" whose
+ * second word is any value: this is how the walk knows it left the
+ * frame-pointer frames (glibc's start-up calls main with such an s0). */
+static int after_call(struct hart *h, uint64_t ra)
+{
+	uint32_t w = 0;
+	uint16_t c = 0;
+	if (ra >= 4 && !gmem_read(&h->mem, ra - 4, &w, 4)) {
+		unsigned op = w & 0x7f, rd = w >> 7 & 31;
+		if ((op == 0x6f || (op == 0x67 && !(w >> 12 & 7))) && (rd == 1 || rd == 5))
+			return 1;
+	}
+	/* c.jalr: 1001 rs1 00000 10, rs1 != 0 */
+	return ra >= 2 && !gmem_read(&h->mem, ra - 2, &c, 2) && (c & 0xf07f) == 0x9002 &&
+	       (c >> 7 & 31);
+}
+
 /* Frame-pointer unwinding of the guest stack as Linux's riscv
  * perf_callchain_user does: the pc, then ra for the innermost frame (a
  * leaf need not have stored it), then the {fp, ra} record below each
- * frame pointer. One step further than Linux: a leaf frame that saved
- * only fp (at fp-8) is recognised by that slot pointing up the stack. */
+ * frame pointer. Further than Linux: a leaf frame that saved only fp (at
+ * fp-8) is recognised by that slot pointing up the stack; and the walk
+ * ends where the frames end (each frame above the one before it, each
+ * return address after a call), so that a chain stops at the last
+ * frame-pointer frame (glibc's __libc_start_call_main) instead of adding
+ * whatever an s0 of frameless code points at. */
 static uint32_t callchain(struct hart *h, uint64_t *chain)
 {
 	uint32_t n = 0;
@@ -52,9 +100,11 @@ static uint32_t callchain(struct hart *h, uint64_t *chain)
 		uint64_t ra = first ? h->x[1] : rec[1], next = rec[0];
 		if (first && rec[1] > fp && rec[1] - fp < (1u << 20) && !(rec[1] & 7))
 			next = rec[1];  /* leaf: {fp} only */
-		if (!ra)
+		if (!ra || !after_call(h, ra))
 			break;
 		chain[n++] = ra;
+		if (next <= fp)
+			break;  /* the stack grows down: a caller's frame is above */
 		fp = next;
 	}
 	return n;
@@ -159,8 +209,8 @@ static void trace_insn(void *ctx, struct hart *h)
 	fprintf(r->trace, "i %llx %u %c", (unsigned long long)rr->pc, rr->ilen, k);
 	for (int i = 0; i < r->o->nev; i++) {
 		uint64_t n = 0;
-		for (uint64_t m = h->pmu.evset[r->c[i].idx]; m; m &= m - 1)
-			n += d[__builtin_ctzll(m)];
+		for (pmu_evset m = h->pmu.evset[r->c[i].idx]; m; m &= m - 1)
+			n += d[pmu_evset_first(m)];
 		fprintf(r->trace, " %llu", (unsigned long long)n);
 	}
 	fputc('\n', r->trace);
@@ -197,12 +247,107 @@ static uint64_t modelled_ns(const struct recorder *r)
 	return (uint64_t)((unsigned __int128)hart_time(h) * 1000000000u / h->time_hz);
 }
 
+/* --call-graph dwarf: the registers in perf_regs order and the stack
+ * from sp up, as far as it is mapped (the kernel's perf_output_sample_ustack) */
+static uint32_t user_stack(struct hart *h, uint32_t want, uint64_t *regs, uint8_t *stack)
+{
+	regs[0] = h->pc;
+	for (int i = 1; i < NREGS; i++)
+		regs[i] = h->x[i];
+	uint32_t got = 0;
+	for (uint32_t step = 4096; step >= 8; step /= 8)
+		while (got + step <= want && !gmem_read(&h->mem, h->x[2] + got, stack + got, step))
+			got += step;
+	return got;
+}
+
+static void start_counter(struct recorder *r, int i)
+{
+	/* a sampled counter starts at -period; a group member read with its
+	 * leader counts up from 0 */
+	session_sbi(&r->ss, SBI_PMU_START, r->c[i].idx, 1, SBI_START_SET_INIT_VALUE,
+		    r->c[i].sampled ? -r->period : 0, 0, NULL);
+}
+
+/* The first records of a file: the command and its mappings. */
+static void file_begin(struct recorder *r)
+{
+	const char *exe = linux_exe_path(), *base = strrchr(exe, '/');
+	perfdata_comm(r->w, GUEST_PID, GUEST_PID, base ? base + 1 : exe);
+	perfdata_mmap_elf(r->w, GUEST_PID, GUEST_PID, exe, linux_load_bias());
+}
+
+/* perf's name for a switched-out file: PATH.YYYYmmddHHMMSScc (host
+ * time); a name already taken moves on by a hundredth of a second */
+static void switch_name(const char *path, char *buf, size_t len)
+{
+	struct timeval tv;
+	struct tm tm;
+	gettimeofday(&tv, NULL);
+	localtime_r(&tv.tv_sec, &tm);
+	unsigned long long ts;
+	char t[32];
+	strftime(t, sizeof(t), "%Y%m%d%H%M%S", &tm);
+	ts = strtoull(t, NULL, 10) * 100 + (unsigned long long)(tv.tv_usec / 10000);
+	for (;; ts++) {
+		snprintf(buf, len, "%s.%llu", path, ts);
+		if (access(buf, F_OK))
+			return;
+	}
+}
+
+/* Close the current file under its timestamped name and (unless the
+ * run is over) start the next (perf record --switch-output). */
+static int switch_output(struct recorder *r, int at_exit, uint64_t *nsamples)
+{
+	char name[4200], err[512];
+	const struct record_opts *o = r->o;
+	if (!at_exit)
+		fprintf(stderr, "[ rvpmu record: dump data: Woken up %llu times ]\n",
+			(unsigned long long)perfdata_rounds(r->w) + 1);
+	r->wakes += perfdata_rounds(r->w);
+	switch_name(o->output, name, sizeof(name));
+	if (nsamples)
+		*nsamples = perfdata_nsamples(r->w);
+	if (perfdata_close_as(r->w, name, err, sizeof(err))) {
+		r->w = NULL;
+		fprintf(stderr, "rvpmu: record: %s\n", err);
+		return -1;
+	}
+	fprintf(stderr, "[ rvpmu record: Dump %s ]\n", name);
+	r->w = NULL;
+	if (at_exit)
+		return 0;
+	r->w = perfdata_create(o->output, r->pe, (unsigned)o->nev, r->argc, r->argv, err, sizeof(err));
+	if (!r->w) {
+		fprintf(stderr, "rvpmu: record: %s\n", err);
+		return -1;
+	}
+	file_begin(r);
+	return 0;
+}
+
 /* The overflow handler: runs at every stop of the hart. */
 static uint64_t tick(void *ctx, struct hart *h)
 {
 	struct recorder *r = ctx;
+	const struct record_opts *o = r->o;
 	hart_sync_pmu(h);
 	memset(r->tprev, 0, sizeof(r->tprev));  /* the sync emptied h->evc */
+	if (!r->started) {
+		/* -D: nothing counts before the delay (in modelled time) */
+		uint64_t now = hart_time(h);
+		if (now < r->delay_ticks) {
+			/* no instruction adds more than 4 cycles' worth of time */
+			uint64_t left = (r->delay_ticks - now) * (o->prof->clock_hz / h->time_hz + 1);
+			return left / 4 + 1;
+		}
+		for (int i = 0; i < o->nev; i++)
+			start_counter(r, i);
+		r->started = 1;
+		if (o->delay_ms)
+			fprintf(stderr, "Events enabled\n");
+	}
 	hart_deliver_lcofi(h);
 	if (h->csr.mip & (1ull << IRQ_LCOFI)) {
 		uint64_t ovf = 0;
@@ -212,36 +357,73 @@ static uint64_t tick(void *ctx, struct hart *h)
 		if (r->use_ctr)
 			ctr_freeze_lcofi(h->ctr);
 		uint64_t chain[MAX_CALLCHAIN];
-		uint32_t nc = !r->o->callchain ? 0 : r->o->callchain_ctr ? ctr_callchain(h, chain)
-									: callchain(h, chain);
+		uint32_t nc = !o->callchain || o->callchain_dwarf ? 0 : o->callchain_ctr ?
+			ctr_callchain(h, chain) : callchain(h, chain);
 		static struct perfdata_branch br[MAX_BRANCHES];
-		uint32_t nb = r->o->branch_stack ? branch_stack(h, br) : 0;
-		for (int i = 0; i < r->o->nev; i++) {
-			if (!((ovf >> r->c[i].idx) & 1))
+		uint32_t nb = o->branch_stack ? branch_stack(h, br) : 0;
+		static uint8_t stack[65536];
+		uint64_t regs[NREGS];
+		uint32_t ns = o->callchain_dwarf ? user_stack(h, o->stack_dump, regs, stack) : 0;
+		for (int i = 0; i < o->nev; i++) {
+			if (!r->c[i].sampled || !((ovf >> r->c[i].idx) & 1))
 				continue;
 			if (r->trace)
 				fprintf(r->trace, "s %d %llx\n", i, (unsigned long long)h->pc);
+			/* leader sampling: the group's counts, leader first */
+			uint64_t rd[EVSPEC_MAX];
+			uint32_t nrd = 0;
+			r->c[i].count += r->period;
+			if (r->pe[i].read_group) {
+				rd[nrd++] = r->c[i].count;
+				for (int k = i + 1; k < o->nev && r->c[k].leader == i; k++) {
+					uint64_t v = 0;
+					hart_csr(h, PRIV_S, r->c[k].csr, HART_CSR_READ, 0, &v);
+					rd[nrd++] = v;
+				}
+			}
 			struct perfdata_sample s = {
 				.ip = h->pc, .pid = GUEST_PID, .tid = GUEST_PID,
 				.time = modelled_ns(r), .period = r->period,
 				.callchain = nc ? chain : NULL, .nr_callchain = nc,
 				.branches = nb ? br : NULL, .nr_branches = nb,
+				.read = rd, .nr_read = nrd,
+				.regs = o->callchain_dwarf ? regs : NULL,
+				.stack = o->callchain_dwarf ? stack : NULL,
+				.stack_size = o->callchain_dwarf ? o->stack_dump : 0, .dyn_size = ns,
 			};
-			perfdata_sample(r->w, (unsigned)i, &s);  /* a failed write: perfdata_close says */
+			if (ns < o->stack_dump)
+				memset(stack + ns, 0, o->stack_dump - ns);
+			if (r->w)  /* a failed write: perfdata_close says */
+				perfdata_sample(r->w, (unsigned)i, &s);
 			/* re-arm: a new start value also clears OF */
 			session_sbi(&r->ss, SBI_PMU_STOP, r->c[i].idx, 1, 0, 0, 0, NULL);
-			session_sbi(&r->ss, SBI_PMU_START, r->c[i].idx, 1, SBI_START_SET_INIT_VALUE,
-				    -r->period, 0, NULL);
+			start_counter(r, i);
 		}
 		h->csr.mip &= ~(1ull << IRQ_LCOFI);  /* the handler clears sip.LCOFIP */
 		if (r->use_ctr)  /* and lets CTR record again */
 			hart_csr(h, PRIV_S, CTR_CSR_SCTRSTATUS, HART_CSR_CLEAR, CTRSTATUS_FROZEN, NULL);
 	}
+	/* --switch-output: on SIGUSR2, at a size, or after a modelled time */
+	if (r->w && ((o->switch_signal && switch_requested) ||
+		     (o->switch_size && perfdata_size(r->w) >= o->switch_size) ||
+		     (o->switch_ms && hart_time(h) >= r->next_switch))) {
+		switch_requested = 0;
+		if (o->switch_ms)
+			r->next_switch = hart_time(h) + o->switch_ms * (h->time_hz / 1000);
+		if (switch_output(r, 0, NULL))
+			r->failed = 1;
+	}
 	/* run exactly to the next possible overflow, or to the end of a skid */
 	uint64_t budget = hart_horizon(h);
 	if (h->lcofi_at != ~0ull && h->lcofi_at - h->instret < budget)
 		budget = h->lcofi_at - h->instret;
-	progress_set_samples(perfdata_nsamples(r->w));  /* for the tty line */
+	if (o->switch_ms && r->next_switch > hart_time(h)) {
+		uint64_t left = (r->next_switch - hart_time(h)) * (o->prof->clock_hz / h->time_hz + 1) / 4 + 1;
+		if (left < budget)
+			budget = left;
+	}
+	if (r->w)
+		progress_set_samples(perfdata_nsamples(r->w));  /* for the tty line */
 	return budget == UINT64_MAX ? 0 : budget ? budget : 1;
 }
 
@@ -270,6 +452,8 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	char err[512];
 	memset(&r, 0, sizeof(r));
 	r.o = o;
+	r.argc = argc;
+	r.argv = argv;
 	if (!o->prof->pmu.sscofpmf) {
 		fprintf(stderr, "rvpmu: record: the %s core has no Sscofpmf, so its counters cannot "
 				"interrupt on overflow (rvpmu stat still counts)\n", o->prof->name);
@@ -284,20 +468,30 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	lo.tick_ctx = &r;
 	if (session_open(&r.ss, o->prof, o->models, &lo, argc, argv, envp))
 		return 1;
-	struct perfdata_event pe[EVSPEC_MAX];
+	struct perfdata_event *pe = r.pe;
 	for (int i = 0; i < o->nev; i++) {
-		if (session_config(&r.ss, &o->ev[i], 0, &r.c[i].idx, &r.c[i].csr) != SBI_SUCCESS ||
-		    r.c[i].idx < 3) {
-			fprintf(stderr, "rvpmu: record: event '%s' cannot be sampled on the %s core\n",
-				o->ev[i].name, o->prof->name);
+		const struct evspec *e = &o->ev[i];
+		/* leader sampling ({a,b}:S): only the leader samples */
+		r.c[i].leader = e->group >= 0 ? e->group : i;
+		r.c[i].sampled = !e->sample_read || r.c[i].leader == i;
+		if (session_config(&r.ss, e, 0, &r.c[i].idx, &r.c[i].csr) != SBI_SUCCESS ||
+		    (r.c[i].sampled && r.c[i].idx < 3)) {
+			fprintf(stderr, "rvpmu: record: event '%s' cannot be %s on the %s core\n",
+				e->name, r.c[i].sampled ? "sampled" : "counted", o->prof->name);
 			session_close(&r.ss);
 			return 1;
 		}
-		perf_attr(&o->ev[i], &pe[i]);
-		pe[i].sample_period = r.period;
+		perf_attr(e, &pe[i]);
+		pe[i].sample_period = r.c[i].sampled ? r.period : 0;
 		pe[i].callchain = o->callchain;
 		pe[i].branch_stack = o->branch_stack;
 		pe[i].branch_sample_type = o->branch_filter;
+		pe[i].read_group = e->sample_read;
+		pe[i].group = e->group >= 0 ? e->group + 1 : 0;
+		if (o->callchain_dwarf) {
+			pe[i].regs_user = (UINT64_C(1) << NREGS) - 1;
+			pe[i].stack_user = o->stack_dump;
+		}
 	}
 	r.use_ctr = o->branch_stack || (o->callchain && o->callchain_ctr);
 	if (r.use_ctr) {
@@ -350,33 +544,73 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 		session_close(&r.ss);
 		return 1;
 	}
-	const char *exe = linux_exe_path(), *base = strrchr(exe, '/');
-	perfdata_comm(r.w, GUEST_PID, GUEST_PID, base ? base + 1 : exe);
-	perfdata_mmap_elf(r.w, GUEST_PID, GUEST_PID, exe, linux_load_bias());
-	for (int i = 0; i < o->nev; i++)
-		session_sbi(&r.ss, SBI_PMU_START, r.c[i].idx, 1, SBI_START_SET_INIT_VALUE, -r.period, 0, NULL);
+	/* perf's pipe mode: the program's standard output goes to
+	 * standard error, the data to standard output */
+	int saved_out = -1;
+	if (!strcmp(o->output, "-")) {
+		fflush(stdout);
+		saved_out = dup(1);
+		dup2(2, 1);
+	}
+	file_begin(&r);
+	struct sigaction sa = { .sa_handler = on_sigusr2 }, old_sa;
+	if (o->switch_signal)
+		sigaction(SIGUSR2, &sa, &old_sa);
+	if (o->switch_ms)
+		r.next_switch = o->switch_ms * (r.ss.h.time_hz / 1000);
+	r.delay_ticks = o->delay_ms * (r.ss.h.time_hz / 1000);
+	if (o->delay_ms)
+		fprintf(stderr, "Events disabled\n");
+	else
+		tick(&r, &r.ss.h);  /* starts the counters */
 
 	int status = linux_run(&r.ss.h, &lo);
 
+	if (o->switch_signal)
+		sigaction(SIGUSR2, &old_sa, NULL);
 	hart_sync_pmu(&r.ss.h);
 	r.ss.h.trace = NULL;
 	if (r.trace && fclose(r.trace)) {
 		fprintf(stderr, "rvpmu: record: --trace %s: %s\n", o->trace, strerror(errno));
 		status = status ? status : 1;
 	}
+	if (r.failed || !r.w) {
+		status = status ? status : 1;
+		if (r.w)
+			perfdata_close(r.w, err, sizeof(err));
+		session_close(&r.ss);
+		return status;
+	}
 	uint64_t n = perfdata_nsamples(r.w);
 	perfdata_exit(r.w, GUEST_PID, GUEST_PID, modelled_ns(&r));
+	/* perf record's closing lines: a round of records is what perf
+	 * writes per wakeup of its ring buffer */
+	fprintf(stderr, "[ rvpmu record: Woken up %llu times to write data ]\n",
+		(unsigned long long)(r.wakes + perfdata_rounds(r.w) + 1));
 	struct stat st;
-	if (perfdata_close(r.w, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: record: %s\n", err);
-		status = status ? status : 1;
+	double mb;
+	int switched = o->switch_signal || o->switch_size || o->switch_ms;
+	if (switched) {
+		mb = perfdata_size(r.w) / 1024.0 / 1024.0;
+		if (switch_output(&r, 1, &n))
+			status = status ? status : 1;
 	} else {
-		/* perf record's closing line (its "Woken up N times" line counts
-		 * reads of the kernel's ring buffer, which rvpmu has not) */
-		fprintf(stderr, "[ rvpmu record: Captured and wrote %.3f MB %s (%llu samples) ]\n",
-			stat(o->output, &st) ? 0.0 : st.st_size / 1024.0 / 1024.0, o->output,
-			(unsigned long long)n);
+		mb = perfdata_size(r.w) / 1024.0 / 1024.0;
+		if (perfdata_close(r.w, err, sizeof(err))) {
+			fprintf(stderr, "rvpmu: record: %s\n", err);
+			status = status ? status : 1;
+			switched = -1;
+		} else if (strcmp(o->output, "-") && !stat(o->output, &st)) {
+			mb = st.st_size / 1024.0 / 1024.0;
+		}
 	}
+	if (saved_out >= 0) {
+		dup2(saved_out, 1);
+		close(saved_out);
+	}
+	if (switched >= 0)
+		fprintf(stderr, "[ rvpmu record: Captured and wrote %.3f MB %s%s (%llu samples) ]\n",
+			mb, o->output, switched ? ".<timestamp>" : "", (unsigned long long)n);
 	session_close(&r.ss);
 	return status;
 }

@@ -99,7 +99,7 @@ int session_countable(const struct session *ss, const struct evspec *e)
 {
 	if (ss->models)
 		return 1;
-	uint64_t set;
+	pmu_evset set;
 	if (e->event_idx >> 16 >= 2) {
 		set = profile_decode_set(ss->prof, e->event_data);
 	} else {

@@ -4,6 +4,7 @@
  * riscv64 ELF). */
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <libiberty/demangle.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -16,6 +17,7 @@
 struct fsym {
 	uint64_t start, size;
 	const char *name;       /* in the ELF's string table */
+	char *dname;            /* demangled (C++, Rust), or NULL when not mangled */
 	int bind;
 };
 
@@ -33,15 +35,33 @@ struct sym_elf {
 	size_t nsegs;
 };
 
+static int underscores(const char *s)
+{
+	int n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* By address; among aliases the one perf shows first (util/symbol.c,
+ * choose_best_symbol): sized, not weak, global, fewer leading
+ * underscores, then the longer name. */
 static int by_start(const void *a, const void *b)
 {
 	const struct fsym *x = a, *y = b;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	/* among aliases a global name sorts first and is kept */
-	int gx = x->bind == STB_GLOBAL, gy = y->bind == STB_GLOBAL;
-	if (gx != gy)
-		return gy - gx;
+	if (!x->size != !y->size)
+		return x->size ? -1 : 1;
+	if ((x->bind == STB_WEAK) != (y->bind == STB_WEAK))
+		return x->bind == STB_WEAK ? 1 : -1;
+	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
+		return x->bind == STB_GLOBAL ? -1 : 1;
+	if (underscores(x->name) != underscores(y->name))
+		return underscores(x->name) < underscores(y->name) ? -1 : 1;
+	size_t nx = strlen(x->name), ny = strlen(y->name);
+	if (nx != ny)
+		return nx > ny ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
@@ -66,7 +86,7 @@ static int load_symtab(struct sym_elf *s, Elf_Scn *scn, GElf_Shdr *sh)
 		const char *name = elf_strptr(s->elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		v[s->nsyms++] = (struct fsym){ sym.st_value, sym.st_size, name,
+		v[s->nsyms++] = (struct fsym){ sym.st_value, sym.st_size, name, NULL,
 					       GELF_ST_BIND(sym.st_info) };
 	}
 	return 0;
@@ -133,6 +153,8 @@ struct sym_elf *sym_open(const char *path, char *err, size_t errlen)
 			if (!k || s->syms[k - 1].start != s->syms[i].start)
 				s->syms[k++] = s->syms[i];
 		s->nsyms = k;
+		for (size_t i = 0; i < k; i++)
+			s->syms[i].dname = sym_demangle(s->syms[i].name);
 	}
 	s->dw = dwarf_begin_elf(s->elf, DWARF_C_READ, NULL);   /* NULL: no DWARF */
 	return s;
@@ -148,6 +170,8 @@ void sym_close(struct sym_elf *s)
 		elf_end(s->elf);
 	if (s->fd >= 0)
 		close(s->fd);
+	for (size_t i = 0; i < s->nsyms; i++)
+		free(s->syms[i].dname);
 	free(s->syms);
 	free(s->segs);
 	free(s);
@@ -165,7 +189,17 @@ int sym_offset_to_addr(const struct sym_elf *s, uint64_t off, uint64_t *addr)
 	return 0;
 }
 
-const char *sym_lookup(const struct sym_elf *s, uint64_t addr, uint64_t *off)
+char *sym_demangle(const char *name)
+{
+	/* as perf without -v: no parameter lists; C++ (_Z) and Rust (legacy
+	 * _ZN...17h<hash>E without its hash, and v0 _R) alike */
+	if (name[0] != '_' || (name[1] != 'Z' && name[1] != 'R'))
+		return NULL;
+	return cplus_demangle(name, DMGL_NO_OPTS);
+}
+
+const char *sym_lookup_dm(const struct sym_elf *s, uint64_t addr, uint64_t *off,
+			  uint64_t *start, int demangle)
 {
 	size_t lo = 0, hi = s->nsyms;
 	while (lo < hi) {
@@ -183,7 +217,24 @@ const char *sym_lookup(const struct sym_elf *s, uint64_t addr, uint64_t *off)
 		return NULL;
 	if (off)
 		*off = addr - f->start;
-	return f->name;
+	if (start)
+		*start = f->start;
+	return demangle && f->dname ? f->dname : f->name;
+}
+
+int sym_read(const struct sym_elf *s, uint64_t addr, void *buf, size_t len)
+{
+	for (size_t i = 0; i < s->nsegs; i++) {
+		const struct seg *g = &s->segs[i];
+		if (addr >= g->vaddr && addr - g->vaddr < g->filesz && len <= g->filesz - (addr - g->vaddr))
+			return pread(s->fd, buf, len, (off_t)(g->off + addr - g->vaddr)) == (ssize_t)len ? 0 : -1;
+	}
+	return -1;
+}
+
+const char *sym_lookup(const struct sym_elf *s, uint64_t addr, uint64_t *off)
+{
+	return sym_lookup_dm(s, addr, off, NULL, 0);
 }
 
 int sym_srcline(struct sym_elf *s, uint64_t addr, char *buf, size_t len)

@@ -7,6 +7,8 @@
 #include "rvpmu/core.h"
 #include "rvpmu/machine.h"
 
+_Static_assert(MACHINE_MAX_HARTS <= UARCH_DOMAIN_MAX, "all harts' models in one domain");
+
 /* sifive_test: 0x5555 pass, code<<16 | 0x3333 fail, 0x7777 reset */
 static int test_access(struct machine *m, uint64_t off, unsigned size, uint64_t *val, int write)
 {
@@ -119,6 +121,9 @@ static int boot(struct machine *m, char *err, size_t errlen)
 		h->mmio = mmio;
 		h->mmio_ctx = m;
 	}
+	uarch_domain_free(&m->coh);   /* the models it kept coherent are gone */
+	if (m->o.profile && core_share(m->hart, m->nharts, &m->coh, m->o.profile, err, errlen))
+		return -1;
 	if (machine_build_dtb(m, err, errlen))  /* it lists what the profile has */
 		return -1;
 	memset(&m->clint, 0, sizeof(m->clint));
@@ -185,4 +190,5 @@ void machine_free(struct machine *m)
 		core_free(&m->hart[i]);
 		hart_free(&m->hart[i]);
 	}
+	uarch_domain_free(&m->coh);
 }

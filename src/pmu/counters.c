@@ -236,7 +236,7 @@ static uint64_t add_counter(struct pmu *p, unsigned i, uint64_t k)
 
 /* The counters the current instruction counts in priv, and their event
  * sets: as they stood before its first write, less those it wrote. */
-static uint32_t counting(const struct pmu *p, unsigned priv, const uint64_t **evset)
+static uint32_t counting(const struct pmu *p, unsigned priv, const pmu_evset **evset)
 {
 	*evset = p->held ? p->held_evset : p->evset;
 	return (p->held ? p->held_active : p->active)[priv & 3] & ~p->replace;
@@ -244,7 +244,7 @@ static uint32_t counting(const struct pmu *p, unsigned priv, const uint64_t **ev
 
 uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_MAX])
 {
-	const uint64_t *evset;
+	const pmu_evset *evset;
 	uint32_t act = counting(p, priv, &evset), ovf = 0;
 	p->replace = 0;
 	p->held = false;
@@ -252,8 +252,8 @@ uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_M
 		unsigned i = __builtin_ctz(act);
 		act &= act - 1;
 		uint64_t k = 0;
-		for (uint64_t s = evset[i]; s; s &= s - 1)
-			k += counts[__builtin_ctzll(s)];
+		for (pmu_evset s = evset[i]; s; s &= s - 1)
+			k += counts[pmu_evset_first(s)];
 		if (k)
 			ovf |= add_counter(p, i, k);
 	}
@@ -264,7 +264,7 @@ uint32_t pmu_count(struct pmu *p, unsigned priv, unsigned e, uint64_t n)
 {
 	/* part of the current instruction: a pending replace, and the state
 	 * before its writes, still apply */
-	const uint64_t *evset;
+	const pmu_evset *evset;
 	uint32_t act = counting(p, priv, &evset), ovf = 0;
 	if (e >= PMU_EV_MAX || !n)
 		return 0;
@@ -314,8 +314,8 @@ uint64_t pmu_horizon_cycles(const struct pmu *p, unsigned priv, uint64_t *cycles
 			continue;
 		}
 		uint64_t w = 0;
-		for (uint64_t s = p->evset[i]; s; s &= s - 1) {
-			uint32_t m = p->cfg.max_per_step[__builtin_ctzll(s)];
+		for (pmu_evset s = p->evset[i]; s; s &= s - 1) {
+			uint32_t m = p->cfg.max_per_step[pmu_evset_first(s)];
 			w += m ? m : 1;
 		}
 		uint64_t d = rem / w + (rem % w != 0);
@@ -330,9 +330,9 @@ uint64_t pmu_horizon(const struct pmu *p, unsigned priv)
 	return pmu_horizon_cycles(p, priv, NULL);
 }
 
-uint64_t pmu_events_in_use(const struct pmu *p, unsigned priv)
+pmu_evset pmu_events_in_use(const struct pmu *p, unsigned priv)
 {
-	uint64_t u = 0;
+	pmu_evset u = 0;
 	for (uint32_t a = p->active[priv & 3]; a; a &= a - 1)
 		u |= p->evset[__builtin_ctz(a)];
 	return u;

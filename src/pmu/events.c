@@ -20,7 +20,7 @@ const char *pmu_event_name(enum pmu_event e)
 
 /* SBI-like numbering: 1 = cycles and 2 = instructions as in the SBI
  * hardware general events; the rest are rvpmu's canonical classes. */
-uint64_t pmu_decode_virt(void *ctx, uint64_t selector)
+pmu_evset pmu_decode_virt(void *ctx, uint64_t selector)
 {
 	(void)ctx;
 	if (selector == PMU_EV_NONE || selector >= PMU_EV_COUNT)

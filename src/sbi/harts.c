@@ -8,10 +8,13 @@
  *
  * Firmware events are counted where OpenSBI counts them: an RFENCE
  * call's ..._SENT once on the caller; IPI_SENT on the caller for each
- * other hart it signals; IPI_RECEIVED once per machine software
- * interrupt taken; a fence's ..._RECEIVED on each hart that does it, the
- * caller included when it is a target. An IPI a hart sends itself sets
- * its own SSIP and counts nothing (OpenSBI runs it in place). */
+ * other hart it signals; a fence's ..._RECEIVED once per request on each
+ * hart that does it, the caller included when it is a target;
+ * IPI_RECEIVED once per fence request and once for S-mode IPIs that
+ * arrive without one (sbi_ipi_receive). An IPI a hart sends itself sets
+ * its own SSIP and counts nothing, as OpenSBI 1.4 and later run it in
+ * place (1.1 sends it through the hart's own msip and counts it sent and
+ * received). */
 #include "internal.h"
 #include "mcsr.h"
 
@@ -67,30 +70,40 @@ static void signal(struct machine *m, struct hart *h, unsigned t)
 	sbi_fw_event(sbi_of(m, h), SBI_FW_IPI_SENT);
 }
 
-/* The fences asked of hart h, done. */
-static void do_fences(struct machine *m, struct hart *h)
+/* The fences asked of hart h, done, each request counted; returns how
+ * many requests there were. */
+static unsigned do_fences(struct machine *m, struct hart *h)
 {
-	struct sbi_hart *sh = &m->sbih[machine_hart_index(m, h)];
-	struct sbi_state *s = sbi_of(m, h);
-	if (sh->rfence & SBI_RFENCE_I)
-		sbi_fw_event(s, SBI_FW_FENCE_I_RECEIVED);   /* fetches are coherent already */
-	if (sh->rfence & (SBI_RFENCE_VMA | SBI_RFENCE_VMA_ASID))
-		hart_sfence_vma(h);   /* the whole TLB: more than asked, as allowed */
-	if (sh->rfence & SBI_RFENCE_VMA)
-		sbi_fw_event(s, SBI_FW_SFENCE_VMA_RECEIVED);
-	if (sh->rfence & SBI_RFENCE_VMA_ASID)
-		sbi_fw_event(s, SBI_FW_SFENCE_VMA_ASID_RECEIVED);
-	sh->rfence = 0;
+	static const enum sbi_fw_event received[SBI_RFENCE_KINDS] = {
+		SBI_FW_FENCE_I_RECEIVED, SBI_FW_SFENCE_VMA_RECEIVED, SBI_FW_SFENCE_VMA_ASID_RECEIVED,
+	};
+	uint32_t *pending = m->sbih[machine_hart_index(m, h)].rfence;
+	unsigned n = 0;
+	/* fence.i: fetches are coherent already; the modelled L1I is not,
+	 * and goes as OpenSBI's FENCE.I on this hart would flush it */
+	if (pending[SBI_RFENCE_I] && h->uarch)
+		uarch_fence_i(h->uarch);
+	/* sfence.vma: the whole TLB, more than asked, as allowed */
+	if (pending[SBI_RFENCE_VMA] || pending[SBI_RFENCE_VMA_ASID])
+		hart_sfence_vma(h);
+	for (unsigned k = 0; k < SBI_RFENCE_KINDS; k++)
+		for (; pending[k]; pending[k]--, n++)
+			sbi_fw_event(sbi_of(m, h), received[k]);
+	return n;
 }
 
 /* What hart h's machine software interrupt brings: remote fences first,
- * then the S software interrupt. */
+ * then the S software interrupt. IPI_RECEIVED counts each fence request
+ * as an IPI of its own, as with OpenSBI, whose caller waits until the
+ * target has done one before it asks the next; S-mode IPIs that came
+ * together (alone, or with fences) are one, as the msip bit holds one. */
 void sbi_ipi_receive(struct machine *m, struct hart *h)
 {
 	unsigned id = machine_hart_index(m, h);
 	m->clint.msip[id] = 0;
-	sbi_fw_event(sbi_of(m, h), SBI_FW_IPI_RECEIVED);
-	do_fences(m, h);
+	unsigned n = do_fences(m, h);
+	for (unsigned i = 0; i < (n ? n : 1); i++)
+		sbi_fw_event(sbi_of(m, h), SBI_FW_IPI_RECEIVED);
 	if (m->sbih[id].ipi)
 		raise_ssi(h);
 	m->sbih[id].ipi = 0;
@@ -117,13 +130,12 @@ static long rfence(struct machine *m, struct hart *h, long fid, uint64_t set)
 	static const enum sbi_fw_event sent[] = {
 		SBI_FW_FENCE_I_SENT, SBI_FW_SFENCE_VMA_SENT, SBI_FW_SFENCE_VMA_ASID_SENT,
 	};
-	static const unsigned kind[] = {SBI_RFENCE_I, SBI_RFENCE_VMA, SBI_RFENCE_VMA_ASID};
 	unsigned self = machine_hart_index(m, h);
 	sbi_fw_event(sbi_of(m, h), sent[fid]);
 	for (unsigned t = 0; t < m->nharts; t++) {
 		if (!(set >> t & 1) || !interruptible(m, t))
 			continue;
-		m->sbih[t].rfence |= kind[fid];
+		m->sbih[t].rfence[fid]++;
 		if (t == self)
 			do_fences(m, h);   /* in place, as OpenSBI */
 		else

@@ -372,7 +372,11 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 	const struct retire_rec *x = &b->r[k];
 	uint32_t c;
 	if (data) {   /* never across a line: translated code has no misaligned access */
-		c = at & 1 ? l1d_part(u, addr[k], (int)(op & 1), 1) : dtlb_part(u, addr[k], (int)(op & 1), 1);
+		const int store = op & 1;
+		/* with other harts, translated code leaves a store's L1D part
+		 * to C whole: its line may be Shared (an upgrade) */
+		c = at & 1 ? l1d_part(u, addr[k], store, !(store && u->dom))
+			   : dtlb_part(u, addr[k], store, 1);
 	} else {
 		const unsigned fs = u->fetch_shift;
 		const uint64_t off = op & 1 ? rec_ilen(x) - 1 : 0;

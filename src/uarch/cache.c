@@ -274,9 +274,10 @@ static inline uint32_t find_way(const struct uarch_cache *c, uint32_t base, uint
 }
 
 /* A hit past uarch_cache_hit()'s checks: in the filter's other entries
- * or found in the set; 1 having touched (and for a write dirtied) the
- * line, else 0 having changed nothing. *hp: where a wide set's hash
- * index has or would have the line. */
+ * or found in the set; UARCH_HIT having touched (and for a write
+ * dirtied) the line, or UARCH_UPGRADE for a write that found it Shared
+ * (now Modified), else -1 having changed nothing. *hp: where a wide
+ * set's hash index has or would have the line. */
 static inline int hit_found(struct uarch_cache *c, uint64_t line, int write, uint32_t *hp)
 {
 	uint64_t key = line + 1;
@@ -291,25 +292,29 @@ static inline int hit_found(struct uarch_cache *c, uint64_t line, int write, uin
 	if (c->hx) {
 		*hp = hx_find(c, key);
 		if (!c->hx[*hp])
-			return 0;
+			return -1;
 		s = c->hx[*hp] - 1;
 	} else {
 		uint32_t w = find_way(c, base, line, key);
 		if (w == c->ways)
-			return 0;
+			return -1;
 		s = base + w;
 	}
 hit:
 	uarch_cache_touch(c, set, s);
-	c->dirty[s] |= (uint8_t)write;
 	filter_front(c, key, s, drop);
-	return 1;
+	if (write && (c->dirty[s] & UARCH_LINE_SHARED)) {
+		c->dirty[s] = 1;   /* Shared -> Modified */
+		return UARCH_UPGRADE;
+	}
+	c->dirty[s] |= (uint8_t)write;
+	return UARCH_HIT;
 }
 
 int uarch_cache_find(struct uarch_cache *c, uint64_t line, int write)
 {
 	uint32_t hp;
-	return hit_found(c, line, write, &hp);
+	return hit_found(c, line, write, &hp) >= 0;
 }
 
 /* the miss of line, which a wide set's hash index would have at hp: a
@@ -374,10 +379,9 @@ unsigned uarch_cache_access_slow(struct uarch_cache *c, uint64_t line, int write
 {
 	uint32_t hp = 0;
 	/* the inline checks found it neither first in the filter nor the most
-	 * recent of its set */
-	if (hit_found(c, line, write, &hp))
-		return UARCH_HIT;
-	return fill(c, line, write, victim, hp);
+	 * recent of its set (or it is Shared and written) */
+	int r = hit_found(c, line, write, &hp);
+	return r >= 0 ? (unsigned)r : fill(c, line, write, victim, hp);
 }
 
 unsigned uarch_cache_miss(struct uarch_cache *c, uint64_t line, int write, uint64_t *victim)
@@ -385,14 +389,48 @@ unsigned uarch_cache_miss(struct uarch_cache *c, uint64_t line, int write, uint6
 	return fill(c, line, write, victim, c->hx ? hx_find(c, line + 1) : 0);
 }
 
-int uarch_cache_holds(const struct uarch_cache *c, uint64_t addr)
+int64_t uarch_cache_slot(const struct uarch_cache *c, uint64_t line)
 {
 	if (!c->present)
-		return 0;
-	uint64_t line = addr >> c->line_shift;
-	const uint64_t *t = c->tag + ((uint32_t)line & c->set_mask) * c->ways;
-	for (uint32_t w = 0; w < c->ways; w++)
-		if (t[w] == line + 1)
-			return 1;
-	return 0;
+		return -1;
+	if (c->hx) {
+		uint32_t v = c->hx[hx_find(c, line + 1)];
+		return v ? (int64_t)v - 1 : -1;
+	}
+	uint32_t base = ((uint32_t)line & c->set_mask) * c->ways;
+	uint32_t w = find_way(c, base, line, line + 1);
+	return w == c->ways ? -1 : (int64_t)base + w;
+}
+
+int uarch_cache_holds(const struct uarch_cache *c, uint64_t addr)
+{
+	return uarch_cache_slot(c, addr >> c->line_shift) >= 0;
+}
+
+void uarch_cache_drop(struct uarch_cache *c, uint32_t slot)
+{
+	const uint64_t key = c->tag[slot];
+	const uint32_t set = slot / c->ways;
+	if (!key)
+		return;
+	if (c->hx)
+		hx_remove(c, hx_find(c, key));
+	for (unsigned k = 0; k < UARCH_CACHE_FILTER; k++)
+		if (c->f_key[k] == key)
+			c->f_key[k] = 0;
+	if (c->mru[set] == slot)
+		c->mkey[set] = 0;   /* as the slot's tag */
+	c->tag[slot] = 0;
+	if (c->sig)
+		c->sig[slot] = 0;
+	c->dirty[slot] = 0;
+	c->nvalid--;
+	/* LRU takes the oldest stamp, and invalid lines have 0 (a wide
+	 * set's list of its oldest lines is then made again); tree PLRU
+	 * fills an empty way first while any is */
+	if (c->repl == UARCH_REPL_LRU) {
+		c->age[slot] = 0;
+		if (c->nold)
+			c->nold[set] = 0;
+	}
 }

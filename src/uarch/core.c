@@ -77,6 +77,10 @@ static void event_map(struct hart *h)
 		{UARCH_EV_L2_ACCESS, PROF_EV_LL_READ_ACCESS}, {UARCH_EV_L2_MISS, PROF_EV_LL_READ_MISS},
 		{UARCH_EV_L2_WRITE_ACCESS, PROF_EV_LL_WRITE_ACCESS},
 		{UARCH_EV_L2_WRITE_MISS, PROF_EV_LL_WRITE_MISS},
+		{UARCH_EV_COHERENCE_MISS, PROF_EV_COHERENCE_MISS},
+		{UARCH_EV_INVALIDATION, PROF_EV_COHERENCE_INVAL},
+		{UARCH_EV_UPGRADE, PROF_EV_COHERENCE_UPGRADE},
+		{UARCH_EV_SNOOP_HIT, PROF_EV_SNOOP_HIT},
 		{UARCH_EV_ITLB_ACCESS, PROF_EV_ITLB_ACCESS}, {UARCH_EV_ITLB_MISS, PROF_EV_ITLB_MISS},
 		/* so do the DTLB totals: retire.c moves the stores */
 		{UARCH_EV_DTLB_ACCESS, PROF_EV_DTLB_READ_ACCESS}, {UARCH_EV_DTLB_MISS, PROF_EV_DTLB_READ_MISS},
@@ -161,6 +165,25 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 	u->walk = hart_page_walk;   /* system mode's walks read real page tables */
 	u->walk_ctx = h;
 	event_map(h);
+	return 0;
+}
+
+int core_share(struct hart *h, unsigned n, struct uarch_domain *d, const struct profile *p,
+	       char *err, size_t errlen)
+{
+	struct uarch *u[UARCH_DOMAIN_MAX];
+	if (n > UARCH_DOMAIN_MAX) {
+		snprintf(err, errlen, "at most %d harts share models", UARCH_DOMAIN_MAX);
+		return -1;
+	}
+	memset(d, 0, sizeof(*d));
+	for (unsigned i = 0; i < n; i++)
+		if (!(u[i] = h[i].uarch))
+			return 0;   /* no models */
+	if (uarch_domain_init(d, u, n, p->l2.shared)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 

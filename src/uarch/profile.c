@@ -299,7 +299,7 @@ static int parse_classes(struct pc *c, json_t *arr, const char *path)
 			}
 		if (!json_object_size(bits))
 			return fail(c, kp, "expected at least one mask bit");
-		uint64_t seen = 0;
+		pmu_evset seen = 0;
 		json_object_foreach(bits, bk, names) {
 			char bp[KP], *end;
 			unsigned long b = strtoul(bk, &end, 10);
@@ -383,7 +383,7 @@ static int parse_cache(struct pc *c, json_t *caches, const char *path, const cha
 		       bool req, struct profile_cache *k)
 {
 	static const char *const keys[] = { "size", "sets", "ways", "line", "replacement",
-		"write_policy", "write_allocate", "hit_latency", NULL };
+		"write_policy", "write_allocate", "hit_latency", "shared", NULL };
 	static const char *const wp[] = { "write-back", "write-through", NULL };
 	char kp[KP], sp[KP];
 	json_t *o;
@@ -401,7 +401,9 @@ static int parse_cache(struct pc *c, json_t *caches, const char *path, const cha
 	    get_enum(c, o, kp, "write_policy", false, wp, 0, &w) ||
 	    get_bool(c, o, kp, "write_allocate", false, true, &k->write_allocate) ||
 	    get_uint(c, o, kp, "hit_latency", true, 1, 1000, 0, &k->hit_latency) ||
-	    get_u64(c, o, kp, "size", false, 1, UINT64_MAX, 0, &size))
+	    get_u64(c, o, kp, "size", false, 1, UINT64_MAX, 0, &size) ||
+	    /* as a core complex has it: an L2 shared by the harts, their own L1s */
+	    get_bool(c, o, kp, "shared", false, !strcmp(key, "l2"), &k->shared))
 		return -1;
 	k->present = true;
 	k->repl = r ? PROFILE_REPL_PLRU : PROFILE_REPL_LRU;
@@ -434,6 +436,11 @@ static int parse_caches(struct pc *c, json_t *top)
 	    only_keys(c, m, mp, mkeys) ||
 	    get_uint(c, m, mp, "latency", true, 1, 100000, 0, &p->memory_latency))
 		return -1;
+	/* the harts share the last level only: L1s are kept coherent below it */
+	if (p->l1i.shared || p->l1d.shared) {
+		join(ep, kp, p->l1i.shared ? "l1i.shared" : "l1d.shared");
+		return fail(c, ep, "only the last level, l2, may be shared (each hart has its own L1s)");
+	}
 	unsigned below = p->l1d.hit_latency > p->l1i.hit_latency ? p->l1d.hit_latency : p->l1i.hit_latency;
 	if (p->l2.present) {
 		if (p->l2.line < p->l1d.line || p->l2.line < p->l1i.line) {
@@ -643,7 +650,7 @@ static int parse_sbi(struct pc *c, json_t *top)
 		if (to_u64(c, selv, fp, 1, PMU_SELECTOR_MASK, &sel))
 			return -1;
 		s->selector = sel;
-		uint64_t set = profile_decode_set(p, sel);
+		pmu_evset set = profile_decode_set(p, sel);
 		if (!set)
 			return fail(c, fp, "0x%llx selects no event of this profile's encoding",
 				    (unsigned long long)sel);

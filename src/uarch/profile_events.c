@@ -42,7 +42,7 @@ int profile_event_id(const char *name)
 #define B(e) PROF_EV_BIT(e)
 
 /* SBI v3.0 PMU, "Event: Hardware general events (Type #0)" */
-static uint64_t sbi_general(unsigned code)
+static pmu_evset sbi_general(unsigned code)
 {
 	switch (code) {
 	case 1: return B(PMU_EV_CYCLES);
@@ -61,7 +61,7 @@ static uint64_t sbi_general(unsigned code)
 
 /* SBI v3.0 PMU, "Event: Hardware cache events (Type #1)":
  * code = cache_id[15:3] op_id[2:1] result_id[0] */
-static uint64_t sbi_cache(unsigned code)
+static pmu_evset sbi_cache(unsigned code)
 {
 	enum { RD, WR, PF };
 	unsigned cache = code >> 3, op = (code >> 1) & 3, miss = code & 1;
@@ -103,7 +103,7 @@ static uint64_t sbi_cache(unsigned code)
 	return 0;               /* NODE and other combinations: not modelled */
 }
 
-uint64_t profile_sbi_event_set(uint32_t event_idx)
+pmu_evset profile_sbi_event_set(uint32_t event_idx)
 {
 	unsigned type = (event_idx >> 16) & 0xf, code = event_idx & 0xffff;
 	if (event_idx >> 20)
@@ -115,7 +115,7 @@ uint64_t profile_sbi_event_set(uint32_t event_idx)
 	return 0;
 }
 
-static uint64_t decode_sbi(uint64_t sel)
+static pmu_evset decode_sbi(uint64_t sel)
 {
 	if ((sel & ~UINT64_C(0xff)) == PROFILE_SEL_CANON) {
 		unsigned e = sel & 0xff;
@@ -130,10 +130,11 @@ static uint64_t decode_sbi(uint64_t sel)
  * when any event selected by the mask (bits 8+) of the class (bits 7:0)
  * occurs. Undefined mask bits select nothing; an unknown class counts
  * nothing. */
-static uint64_t decode_sifive(const struct profile *p, uint64_t sel)
+static pmu_evset decode_sifive(const struct profile *p, uint64_t sel)
 {
 	unsigned cls = sel & 0xff;
-	uint64_t mask = (sel & PMU_SELECTOR_MASK) >> 8, set = 0;
+	uint64_t mask = (sel & PMU_SELECTOR_MASK) >> 8;
+	pmu_evset set = 0;
 	for (unsigned i = 0; i < p->n_classes; i++) {
 		if (p->classes[i].id != cls)
 			continue;
@@ -145,7 +146,7 @@ static uint64_t decode_sifive(const struct profile *p, uint64_t sel)
 	return set;
 }
 
-uint64_t profile_decode_set(const struct profile *p, uint64_t selector)
+pmu_evset profile_decode_set(const struct profile *p, uint64_t selector)
 {
 	selector &= PMU_SELECTOR_MASK;
 	if (!selector)
@@ -154,7 +155,7 @@ uint64_t profile_decode_set(const struct profile *p, uint64_t selector)
 						     : decode_sbi(selector);
 }
 
-uint64_t profile_decode(void *profile, uint64_t selector)
+pmu_evset profile_decode(void *profile, uint64_t selector)
 {
 	return profile_decode_set(profile, selector);
 }

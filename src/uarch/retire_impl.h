@@ -14,6 +14,17 @@
 COLD uint32_t uarch_tlb_refill(struct uarch *u, uint64_t addr);  /* cost of an L1 TLB miss */
 COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr);     /* cost of an L1 miss */
 COLD void uarch_writeback(struct uarch *u, uint64_t victim);     /* dirty L1D victim to L2 */
+void uarch_l2_count(struct uarch *u, unsigned res);              /* an L2 access's events */
+/* coherence.c: the other harts' L1Ds on an L1D miss or upgrade (res) of
+ * u, and its cost */
+COLD uint32_t uarch_snoop(struct uarch *u, uint64_t pa, int write, unsigned res);
+
+/* The cost of an L1D miss or upgrade (res), with the other harts' L1Ds
+ * kept coherent when there are others. */
+static inline uint32_t uarch_l1d_fill(struct uarch *u, uint64_t pa, int write, unsigned res)
+{
+	return u->dom ? uarch_snoop(u, pa, write, res) : uarch_l2_fill(u, pa);
+}
 
 /* the record's instruction bytes (ilen 0 means 4) */
 static HOT_INLINE uint32_t rec_ilen(const struct retire_rec *r)
@@ -68,9 +79,9 @@ static HOT_INLINE uint32_t l1d_part(struct uarch *u, uint64_t pa, int write, int
 	u->ev[write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS]++;
 	unsigned res = missed ? uarch_cache_miss(&u->l1d, pa >> u->l1d.line_shift, write, &victim)
 			      : uarch_cache_access(&u->l1d, pa, write, &victim);
-	if (__builtin_expect(res & UARCH_MISS, 0)) {
-		u->ev[write ? UARCH_EV_L1D_WRITE_MISS : UARCH_EV_L1D_READ_MISS]++;
-		c = uarch_l2_fill(u, pa);
+	if (__builtin_expect(res & (UARCH_MISS | UARCH_UPGRADE), 0)) {
+		u->ev[write ? UARCH_EV_L1D_WRITE_MISS : UARCH_EV_L1D_READ_MISS] += res & UARCH_MISS;
+		c = uarch_l1d_fill(u, pa, write, res);
 	}
 	if (res & UARCH_WB)
 		uarch_writeback(u, victim);

@@ -61,7 +61,7 @@ int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t 
 		bad = "l1i";
 	else if (uarch_cache_init(&u->l1d, &c->l1d))
 		bad = "l1d";
-	else if (uarch_cache_init(&u->l2, &c->l2))
+	else if (uarch_cache_init(&u->l2_own, &c->l2))
 		bad = "l2";
 	else if (uarch_tlb_init(&u->itlb, &c->itlb, c->page_shift))
 		bad = "itlb";
@@ -83,7 +83,8 @@ int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t 
 	u->dline_shift = u->l1d.present ? u->l1d.line_shift : 6;
 	u->fetch_line = UARCH_NO_LINE;
 	/* LRU compares stamps within a structure only, so one clock serves all */
-	u->l1i.clock = u->l1d.clock = u->l2.clock = &u->lru_clock;
+	u->l2 = &u->l2_own;
+	u->l1i.clock = u->l1d.clock = u->l2_own.clock = &u->lru_clock;
 	u->itlb.c.clock = u->dtlb.c.clock = u->l2tlb.c.clock = u->bp.clock = &u->lru_clock;
 	return 0;
 }
@@ -92,7 +93,7 @@ void uarch_free(struct uarch *u)
 {
 	uarch_cache_free(&u->l1i);
 	uarch_cache_free(&u->l1d);
-	uarch_cache_free(&u->l2);
+	uarch_cache_free(&u->l2_own);
 	uarch_tlb_free(&u->itlb);
 	uarch_tlb_free(&u->dtlb);
 	uarch_tlb_free(&u->l2tlb);
@@ -107,7 +108,7 @@ void uarch_reset(struct uarch *u)
 	memset(u->ev, 0, sizeof u->ev);
 	uarch_cache_invalidate(&u->l1i);
 	uarch_cache_invalidate(&u->l1d);
-	uarch_cache_invalidate(&u->l2);
+	uarch_cache_invalidate(&u->l2_own);   /* not a shared one: the others' too */
 	uarch_sfence_vma(u);
 	if (u->bp.pht)
 		uarch_bpred_reset(&u->bp);
@@ -152,7 +153,7 @@ static uint32_t page_walk(struct uarch *u, uint64_t va)
 		uint64_t victim = 0;
 		unsigned res = uarch_cache_access(&u->l1d, pte[i], 0, &victim);
 		if (res & UARCH_MISS)
-			c += uarch_l2_fill(u, pte[i]);
+			c += uarch_l1d_fill(u, pte[i], 0, res);
 		if (res & UARCH_WB)
 			uarch_writeback(u, victim);
 	}
@@ -171,7 +172,7 @@ COLD uint32_t uarch_tlb_refill(struct uarch *u, uint64_t addr)
 	return u->tm.cfg.l2tlb_lat + page_walk(u, addr);
 }
 
-static void l2_count(struct uarch *u, unsigned res)
+void uarch_l2_count(struct uarch *u, unsigned res)
 {
 	u->ev[UARCH_EV_L2_ACCESS]++;
 	u->ev[UARCH_EV_L2_MISS] += res & UARCH_MISS;
@@ -181,10 +182,10 @@ static void l2_count(struct uarch *u, unsigned res)
 /* cost of an L1 miss */
 COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr)
 {
-	if (!u->l2.present)
+	if (!u->l2->present)
 		return u->tm.cfg.mem_lat;
-	unsigned res = uarch_cache_access(&u->l2, addr, 0, NULL);
-	l2_count(u, res);
+	unsigned res = uarch_cache_access(u->l2, addr, 0, NULL);
+	uarch_l2_count(u, res);
 	return u->tm.cfg.l2_lat + (res & UARCH_MISS ? u->tm.cfg.mem_lat : 0);
 }
 
@@ -192,9 +193,9 @@ COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr)
 COLD void uarch_writeback(struct uarch *u, uint64_t victim)
 {
 	u->ev[UARCH_EV_L1D_WRITEBACK]++;
-	if (u->l2.present) {
-		unsigned r = uarch_cache_access(&u->l2, victim, 1, NULL);
-		l2_count(u, r);
+	if (u->l2->present) {
+		unsigned r = uarch_cache_access(u->l2, victim, 1, NULL);
+		uarch_l2_count(u, r);
 		u->ev[UARCH_EV_L2_WRITE_ACCESS]++;  /* the writeback is a write */
 		u->ev[UARCH_EV_L2_WRITE_MISS] += r & UARCH_MISS;
 	}

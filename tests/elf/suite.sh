@@ -207,7 +207,7 @@ fi
 if [ ! -f "$root/tests/unit/suite.sh" ]; then
 	ut=$out/linux_test
 	if gcc -std=gnu11 -O1 -g -I"$root/include" -o "$ut" "$root/tests/unit/linux_test.c" \
-		$(ls "$root"/src/*/*.c | grep -v /src/cli/) -lelf -ldw -lfdt -ljansson -lm >&2; then
+		$(ls "$root"/src/*/*.c | grep -v /src/cli/) -lelf -ldw -lfdt -ljansson -liberty -lm >&2; then
 		"$ut" || true
 	else
 		fail linux_unit_build "gcc failed"

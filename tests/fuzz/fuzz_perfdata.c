@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "rvpmu/perfdata.h"
+#include "rvpmu/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,9 +23,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* symbols come from the files the input names: keep them unopenable
 	 * so a run does not depend on the host's files */
-	struct report_opts o = { .out = null, .symfs = "/nonexistent-symfs" };
-	for (int sort = 0; sort < 3; sort++) {
-		o.sort = (enum report_sort)sort;
+	struct report_opts o = { .out = null, .symfs = "/nonexistent-symfs", .nkeys = 1,
+				 .graph = -1, .children = -1, .caller = -1, .graph_min = 0.5 };
+	static const int keys[] = { RK_SYM, RK_DSO, RK_SRCLINE, RK_PID };
+	for (int k = 0; k < 4; k++) {
+		o.keys[0] = keys[k];
+		o.children = k & 1 ? -1 : 0;  /* call graphs, with and without children */
 		report_file(&o, &f, err, sizeof(err));
 	}
 	o.folded = 1;

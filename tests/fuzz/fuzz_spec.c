@@ -66,6 +66,7 @@ static void run(const struct profile *p, int no_jit, struct outcome *o)
 	if (hart_init(&h))
 		__builtin_trap();
 	h.no_jit = (uint8_t)no_jit;
+	h.uev_always = ~0ull;   /* translated code counts every event: all are compared */
 	if (core_setup(&h, p, true, err, sizeof err)) {
 		/* a profile that loads must set up its models (too_big() keeps
 		 * their memory small) */
@@ -192,6 +193,9 @@ static void events(const char *list, const struct profile *p)
 		__builtin_trap();   /* an error without a message, or no events */
 }
 
+/* runs compared, which tests/fuzz/replay.c reports */
+unsigned long fuzz_compared;
+
 static void run_profile(const char *text, size_t len)
 {
 	static struct profile p;
@@ -203,6 +207,7 @@ static void run_profile(const char *text, size_t len)
 	run(&p, 1, &b);
 	if (memcmp(&a, &b, sizeof(a)))
 		__builtin_trap();   /* translated and step-loop runs differ */
+	fuzz_compared++;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -35,6 +35,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		fprintf(stderr, "fuzz_system: %s\n", err);
 		exit(1);
 	}
+	gmem_space = 1ull << 32;   /* RAM ends below 4 GiB */
 	devnull = fopen("/dev/null", "w");
 	return devnull ? 0 : 1;
 }

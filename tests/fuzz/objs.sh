@@ -36,5 +36,5 @@ fuzz_build() {
 	fuzz_objs "$root" "$out" "$@"
 	# shellcheck disable=SC2086
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -I"$root/include" -o "$out/fuzz_$name_" \
-		"$here/fuzz_$name_.c" $objs -lelf -ldw -lfdt -ljansson -lm
+		"$here/fuzz_$name_.c" $objs -lelf -ldw -lfdt -ljansson -liberty -lm
 }

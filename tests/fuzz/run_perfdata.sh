@@ -18,9 +18,9 @@ command -v clang >/dev/null || { echo "run_perfdata.sh: clang not found (apt-get
 src="$root/src/perf/perfdata.c $root/src/perf/perfdata_read.c $root/src/perf/symbols.c $root/src/perf/report.c $root/src/perf/outfile.c"
 # shellcheck disable=SC2086
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-I"$root/include" -o "$out/fuzz_perfdata" "$here/fuzz_perfdata.c" $src -lelf -ldw
+	-I"$root/include" -o "$out/fuzz_perfdata" "$here/fuzz_perfdata.c" $src -lelf -ldw -liberty
 # shellcheck disable=SC2086
-clang -g -O1 -I"$root/include" -o "$out/pdtool" "$root/tests/perfdata/pdtool.c" $src -lelf -ldw
+clang -g -O1 -I"$root/include" -o "$out/pdtool" "$root/tests/perfdata/pdtool.c" $src -lelf -ldw -liberty
 if command -v riscv64-linux-gnu-gcc >/dev/null; then
 	riscv64-linux-gnu-gcc -static -O2 -g -o "$out/hot" "$root/tests/perfdata/hot.c"
 	set -- $(riscv64-linux-gnu-nm "$out/hot" | awk '$3 == "hot" || $3 == "cold" || $3 == "caller" { print $1 }')

@@ -4,9 +4,10 @@
 #   tests/fuzz/run_spec.sh [SECONDS]
 # Needs clang with libFuzzer. The event-list parser and the profile loader
 # and models (src/perf/evspec.c, src/uarch) are built with libFuzzer
-# coverage, ASan and UBSan, the rest plainly. Seeds: each profile in
-# profiles/, two edits of them and event lists from perf's and rvpmu's own
-# names; a dictionary of the profiles' keys and the JSON tokens helps the
+# coverage, ASan and UBSan, the rest plainly. Seeds (spec_seeds.sh, which
+# tests/fuzz/suite.sh replays in make test): each profile in profiles/,
+# edits of them and event lists from perf's and rvpmu's own names; a
+# dictionary of the profiles' keys and the JSON tokens helps the
 # fuzzer make objects.
 # A crash, or a profile whose core runs differently translated and in the
 # step loop, is written to $BUILD/fuzz-spec/. Exits non-zero when the
@@ -18,19 +19,9 @@ root=$(cd "$here/../.." && pwd)
 secs=${1:-60}
 out=$BUILD/fuzz-spec
 . "$here/objs.sh"
+. "$here/spec_seeds.sh"
 fuzz_build spec "*/src/perf/evspec.c" "*/src/uarch/*"
-# the first byte picks the mode: even an event list, 1 a profile, 3 edits
-for f in "$root"/profiles/*.json; do
-	{ printf '1'; cat "$f"; } > "$out/corpus/seed-$(basename "$f" .json)"
-done
-printf '3\000\000\000' > "$out/corpus/seed-edit-u74"
-printf '3\001\005\001' > "$out/corpus/seed-edit-virt"
-i=0
-for list in cycles,instructions '{cycles,instructions}:u' 'branch-misses,L1-dcache-load-misses' \
-	    'r1234,dTLB-load-misses:k' 'l1d-read-miss,stalled-cycles-backend' 'cycles:u,{r20,r40}'; do
-	printf '0%s' "$list" > "$out/corpus/seed-events-$i"
-	i=$((i + 1))
-done
+spec_seeds "$root" "$out/corpus"
 {
 	for tok in '{' '}' '[' ']' ':' ',' 'true' 'false' '0x' '-1' '4294967296'; do
 		printf '"%s"\n' "$tok"

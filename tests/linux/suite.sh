@@ -4,91 +4,29 @@
 # guest prints PASS/FAIL/SKIP lines and "SUMMARY: N passed, N failed, N
 # skipped", then powers off through SBI SRST.
 cd "$(dirname "$0")/../.." || exit 1
-out="$BUILD/tests/linux"
-mkdir -p "$out"
-img=""
-# beside the clone, inside it, the workspace copy (for clones made elsewhere), or the override
-for d in ../shared/linux/prebuilt shared/linux/prebuilt /work/shared/linux/prebuilt "${RVPMU_LINUX_DIR:-/nonexistent}"; do
-	[ -f "$d/Image" ] && img=$d
-done
-fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
-if [ -z "$img" ] || [ ! -f "$fw" ]; then
-	echo "FAIL linux image: no shared/linux/prebuilt/Image or no $fw"
-	exit 0
-fi
-log="$out/opensbi.log"
+. tests/linux/lib.sh
+linux_setup linux || exit 0
 # Boots run without the models (--no-uarch: ten times faster) except the
 # built-in SBI one, whose cache and TLB counts are compared with user mode.
-"$RVPMU" system --profile virt --no-uarch --bios "$fw" --kernel "$img/Image" --initrd "$img/initramfs.cpio.gz" \
-	--append "console=hvc0 earlycon=sbi" --max-insns 20000000000 > "$log" 2>&1
-rc=$?
-sum=$(grep '^SUMMARY:' "$log")
-if [ "$rc" != 0 ] || [ -z "$sum" ]; then
-	echo "FAIL linux opensbi boot: exit $rc, no summary ($(tail -2 "$log" | tr '\n' '|'))"
-	exit 0
+if linux_boot opensbi "$img/initramfs.cpio.gz" "console=hvc0 earlycon=sbi" \
+	--profile virt --no-uarch --bios "$fw"; then
+	guest_lines opensbi "$log" opensbi
+	pmu_probed opensbi "$log"
 fi
-echo "PASS linux opensbi boot to init ($sum)"
-# each guest test as its own line; the one skip OpenSBI 1.1 causes (it
-# rejects SKIP_MATCH, so legacy user-mode counting never schedules) is a
-# recorded deviation, printed as such only when it is exactly that
-grep -E '^(PASS|FAIL|SKIP) ' "$log" | while read -r res name rest; do
-	name=${name%:}
-	case "$res" in
-	PASS) echo "PASS linux guest $name" ;;
-	SKIP) if [ "$name" = user_rdcycle_legacy_counting ] && echo "$rest" | grep -q "SKIP_MATCH"; then
-		echo "PASS linux opensbi-deviation $name: OpenSBI 1.1 rejects SKIP_MATCH"
-	      else
-		echo "FAIL linux guest $name: skipped: $rest"
-	      fi ;;
-	*) echo "FAIL linux guest $name: $rest" ;;
-	esac
-done
-grep -q "riscv-pmu-sbi: .*firmware and hardware counters\|SBI PMU extension is available" "$log" &&
-	echo "PASS linux riscv_pmu_sbi probed the SBI PMU" ||
-	echo "FAIL linux riscv_pmu_sbi: the driver did not report the SBI PMU"
-grep -q "sscofpmf" "$log" && echo "PASS linux the kernel sees sscofpmf" ||
-	echo "FAIL linux sscofpmf: not in /proc/cpuinfo"
 
 # The same boot and checks with OpenSBI's fw_dynamic.bin, which takes the
 # next stage from the struct fw_dynamic_info a2 points at (rvpmu's boot
 # ROM); then with the console on ttyS0, the 8250 driver transmitting
 # through the UART's THR-empty interrupt (PLIC source 10, S context).
 fwd=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_dynamic.bin
-# dyn_boot NAME APPEND: boots, "PASS/FAIL linux NAME ..." lines; log in $log
-dyn_boot() {
-	log="$out/$1.log"
-	"$RVPMU" system --profile virt --no-uarch --bios "$fwd" --kernel "$img/Image" --initrd "$img/initramfs.cpio.gz" \
-		--append "$2" --max-insns 20000000000 </dev/null > "$log" 2>&1
-	rc=$?
-	dsum=$(grep -a '^SUMMARY:' "$log" | head -n 1 | tr -d '\r')  # ttyS0 sends CR LF
-	if [ "$rc" != 0 ] || [ -z "$dsum" ]; then
-		echo "FAIL linux $1 boot: exit $rc, no summary ($(tail -2 "$log" | tr '\n' '|'))"
-		return 1
-	fi
-	echo "PASS linux $1 boot to init ($dsum)"
-}
 if [ ! -f "$fwd" ]; then
 	echo "FAIL linux opensbi-dynamic: no $fwd"
 	exit 0
 fi
-if dyn_boot opensbi-dynamic "console=hvc0 earlycon=sbi"; then
-	grep -a -E '^(PASS|FAIL|SKIP) ' "$log" | while read -r res name rest; do
-		name=${name%:}
-		case "$res" in
-		PASS) echo "PASS linux opensbi-dynamic guest $name" ;;
-		SKIP) if [ "$name" = user_rdcycle_legacy_counting ] && echo "$rest" | grep -q "SKIP_MATCH"; then
-			echo "PASS linux opensbi-dynamic-deviation $name: OpenSBI 1.1 rejects SKIP_MATCH"
-		      else
-			echo "FAIL linux opensbi-dynamic guest $name: skipped: $rest"
-		      fi ;;
-		*) echo "FAIL linux opensbi-dynamic guest $name: $rest" ;;
-		esac
-	done
-	grep -aq "riscv-pmu-sbi: .*firmware and hardware counters\|SBI PMU extension is available" "$log" &&
-		echo "PASS linux opensbi-dynamic riscv_pmu_sbi probed the SBI PMU" ||
-		echo "FAIL linux opensbi-dynamic riscv_pmu_sbi: the driver did not report the SBI PMU"
-	grep -aq "sscofpmf" "$log" && echo "PASS linux opensbi-dynamic the kernel sees sscofpmf" ||
-		echo "FAIL linux opensbi-dynamic sscofpmf: not in /proc/cpuinfo"
+if linux_boot opensbi-dynamic "$img/initramfs.cpio.gz" "console=hvc0 earlycon=sbi" \
+	--profile virt --no-uarch --bios "$fwd"; then
+	guest_lines opensbi-dynamic "$log" opensbi
+	pmu_probed opensbi-dynamic "$log"
 	# fw_dynamic hands on a1 as given: the device tree rvpmu put 64 KiB
 	# below the top of the 256 MiB of RAM (fw_jump moves it to 0x82200000)
 	grep -aq 'Domain0 Next Arg1 *: 0x000000008fff0000' "$log" &&
@@ -104,10 +42,11 @@ if dyn_boot opensbi-dynamic "console=hvc0 earlycon=sbi"; then
 	grep -aq 'ttyS0 at MMIO 0x10000000 (irq = [1-9]' "$log" &&
 		echo "PASS linux ttyS0 has an interrupt" ||
 		echo "FAIL linux ttyS0 interrupt: $(grep -a 'serial' "$log" | tr '\n' '|')"
-	jsum=$dsum
-	if dyn_boot opensbi-dynamic-ttyS0 "console=ttyS0 earlycon=sbi"; then
-		[ "$dsum" = "$jsum" ] && echo "PASS linux opensbi-dynamic-ttyS0 init's results through ttyS0 match hvc0's" ||
-			echo "FAIL linux opensbi-dynamic-ttyS0 results: '$dsum' on ttyS0, '$jsum' on hvc0"
+	jsum=$sum
+	if linux_boot opensbi-dynamic-ttyS0 "$img/initramfs.cpio.gz" "console=ttyS0 earlycon=sbi" \
+		--profile virt --no-uarch --bios "$fwd"; then
+		[ "$sum" = "$jsum" ] && echo "PASS linux opensbi-dynamic-ttyS0 init's results through ttyS0 match hvc0's" ||
+			echo "FAIL linux opensbi-dynamic-ttyS0 results: '$sum' on ttyS0, '$jsum' on hvc0"
 	fi
 fi
 
@@ -117,29 +56,12 @@ fi
 # spec makes that SBI_ERR_INVALID_PARAM (OpenSBI returns the same), so the
 # counters stay stopped and sampling starves. With --no-sbi-snapshot the
 # driver takes its non-snapshot path and every guest test must pass.
-builtin_boot() {  # NAME EXTRA-OPTIONS: log in $log
-	log="$out/$1.log"
-	"$RVPMU" system --profile virt $2 --kernel "$img/Image" --initrd "$img/initramfs.cpio.gz" \
-		--append "console=hvc0 earlycon=sbi" --max-insns 20000000000 </dev/null > "$log" 2>"$out/$1.err"
-	rc=$?
-	bsum=$(grep -a '^SUMMARY:' "$log" | head -n 1 | tr -d '\r')
-	if [ "$rc" != 0 ] || [ -z "$bsum" ]; then
-		echo "FAIL linux $1 boot: exit $rc, no summary ($(tail -2 "$log" | tr '\n' '|'))"
-		return 1
-	fi
-	echo "PASS linux $1 boot to init ($bsum)"
-}
-if builtin_boot builtin --no-sbi-snapshot; then
-	grep -a -E '^(PASS|FAIL|SKIP) ' "$log" | while read -r res name rest; do
-		name=${name%:}
-		case "$res" in
-		PASS) echo "PASS linux builtin guest $name" ;;
-		*) echo "FAIL linux builtin guest $name: $res $rest" ;;
-		esac
-	done
-	[ "$bsum" = "SUMMARY: 29 passed, 0 failed, 0 skipped" ] &&
+if linux_boot builtin "$img/initramfs.cpio.gz" "console=hvc0 earlycon=sbi" \
+	--profile virt --no-sbi-snapshot; then
+	guest_lines builtin "$log"
+	[ "$sum" = "SUMMARY: 29 passed, 0 failed, 0 skipped" ] &&
 		echo "PASS linux builtin all 29 guest tests pass" ||
-		echo "FAIL linux builtin summary: $bsum"
+		echo "FAIL linux builtin summary: $sum"
 	# The models ran under Linux: the stream test (8 MiB read twice at a
 	# 64 B stride: 262144 loads of distinct lines, 4096 page touches) must
 	# count at least that, and within 2% of the same loop in rvpmu's user
@@ -164,7 +86,8 @@ if builtin_boot builtin --no-sbi-snapshot; then
 		echo "FAIL linux builtin models: stream.c did not build or run ($(tail -1 "$st.out" 2>/dev/null))"
 	fi
 fi
-if builtin_boot builtin-snapshot "--no-uarch --trace-sbi"; then
+if linux_boot builtin-snapshot "$img/initramfs.cpio.gz" "console=hvc0 earlycon=sbi" \
+	--profile virt --no-uarch --trace-sbi; then
 	err="$out/builtin-snapshot.err"
 	bad=$(grep -c 'PMU.counter_start(0x1000, ' "$err")
 	other=$(grep 'PMU.counter_start(' "$err" | grep -v 'PMU.counter_start(0x1000, ' | grep -vc ') = 0')

@@ -1,12 +1,13 @@
 /* Test driver for the perf.data writer, reader and report (the rvpmu CLI
  * does not have record/report yet):
  *   pdtool gen OUT ELF N HOT_LO HOT_HI COLD_LO COLD_HI RA_CALLER RA_MAIN_C RA_MAIN_K
- *          [--pcs FILE] [--multi]
+ *          [--pcs FILE] [--multi] [--kernel]
  *      N synthetic samples, 90% at pcs inside [HOT_LO,HOT_HI) with the
  *      call chain main->caller->hot, 10% inside [COLD_LO,COLD_HI) with
  *      main->cold (RA_* are the return addresses of those calls). --pcs
  *      writes every sample pc, one hex number a line; --multi adds a
- *      second event and branch stacks.
+ *      second event and branch stacks; --kernel makes every 20th sample
+ *      a kernel-mode one at 0xffffffff80001000.
  *   pdtool report IN [--sort KEY] [--folded] [--flamegraph SVG] [--symfs DIR]
  *   pdtool dump IN        header, features and counts, one "key: value" a line
  *   pdtool mutate IN      truncations and byte flips of IN must parse or fail
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rvpmu/perfdata.h"
+#include "rvpmu/report.h"
 
 static uint64_t hex(const char *s)
 {
@@ -33,12 +35,14 @@ static int gen(int argc, char **argv)
 	uint64_t hlo = hex(argv[5]), hhi = hex(argv[6]), clo = hex(argv[7]), chi = hex(argv[8]);
 	uint64_t ra_caller = hex(argv[9]), ra_main_c = hex(argv[10]), ra_main_k = hex(argv[11]);
 	const char *pcs = NULL;
-	int multi = 0;
+	int multi = 0, kernel = 0;
 	for (int i = 12; i < argc; i++) {
 		if (!strcmp(argv[i], "--pcs") && i + 1 < argc)
 			pcs = argv[++i];
 		else if (!strcmp(argv[i], "--multi"))
 			multi = 1;
+		else if (!strcmp(argv[i], "--kernel"))
+			kernel = 1;
 	}
 	struct perfdata_event ev[2] = {
 		{ .name = "cycles", .type = PERFDATA_TYPE_HARDWARE, .config = 0,
@@ -77,6 +81,11 @@ static int gen(int argc, char **argv)
 			.period = 10000, .callchain = chain, .nr_callchain = is_cold ? 2 : 3,
 			.branches = br, .nr_branches = 2,
 		};
+		if (kernel && i % 20 == 19) {
+			s.kernel = 1;
+			s.ip = chain[0] = 0xffffffff80001000ull;
+			s.nr_callchain = 1;
+		}
 		rc = perfdata_sample(w, 0, &s);
 		if (multi && !rc && i % 2 == 0) {
 			s.period = 20000;
@@ -97,15 +106,16 @@ static int gen(int argc, char **argv)
 
 static int report(int argc, char **argv)
 {
-	struct report_opts o = { .input = argc > 2 ? argv[2] : NULL, .sort = REPORT_SORT_SYM };
+	/* perf report --no-children -g none -n --sort KEY (default sym) */
+	struct report_opts o = { .input = argc > 2 ? argv[2] : NULL, .keys = { RK_SYM }, .nkeys = 1,
+				 .nr_samples = 1, .graph_min = 0.5, .caller = -1 };
+	char err[256];
 	for (int i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "--sort") && i + 1 < argc) {
-			int s = report_parse_sort(argv[++i]);
-			if (s < 0) {
-				fprintf(stderr, "pdtool: unknown sort key %s\n", argv[i]);
+			if (report_parse_keys(argv[++i], 0, o.keys, &o.nkeys, err, sizeof(err))) {
+				fprintf(stderr, "pdtool: %s\n", err);
 				return 2;
 			}
-			o.sort = (enum report_sort)s;
 		} else if (!strcmp(argv[i], "--folded")) {
 			o.folded = 1;
 		} else if (!strcmp(argv[i], "--flamegraph") && i + 1 < argc) {
@@ -221,7 +231,10 @@ static int mutate(const char *path)
 				ok++;
 				/* what parses must also report without harm */
 				if (at % 13 == p) {
-					struct report_opts o = { .out = null, .sort = (enum report_sort)(at % 3) };
+					static const int keys[] = { RK_SYM, RK_DSO, RK_SRCLINE };
+					struct report_opts o = { .out = null, .keys = { keys[at % 3] }, .nkeys = 1,
+								 .graph = -1, .children = -1, .caller = -1,
+								 .graph_min = 0.5 };
 					report_file(&o, &f, err, sizeof(err));
 					o.folded = 1;
 					report_file(&o, &f, err, sizeof(err));

@@ -15,7 +15,10 @@ def parse(path):
     for line in open(path, errors="replace"):
         m = re.match(r"\s*([\d.]+)%\s+(\d+)\s+\[\.\]\s+(\S+)", line)
         if m:
-            rows[m.group(3)] = rows.get(m.group(3), 0) + int(m.group(2))
+            name = m.group(3)
+            if name.startswith("$x"):  # one per function it stands for
+                name += f"#{len(rows)}"
+            rows[name] = rows.get(name, 0) + int(m.group(2))
     return rows
 
 

@@ -79,8 +79,8 @@ if signalled INT "record SIGINT" "$RVPMU" record -g -c 100003 -o "$out/int.data"
 	else
 		fail "record SIGINT" "exit $rc, samples '$n': $(log)"
 	fi
-	"$RVPMU" report -i "$out/int.data" > "$out/int.rep" 2>&1
-	rn=$(sed -n "s/^# Samples: \([0-9]*\) of event 'cycles'$/\1/p" "$out/int.rep")
+	"$RVPMU" report -i "$out/int.data" --no-children --sort sym -F overhead,sample,sym > "$out/int.rep" 2>&1
+	rn=$(awk '$3 == "[.]" { n += $2 } END { print n }' "$out/int.rep")
 	top=$(awk '$3 == "[.]" { print $4; exit }' "$out/int.rep")
 	if [ -n "$n" ] && [ "$rn" = "$n" ] && [ "$top" = spin ]; then
 		pass "record SIGINT: rvpmu report reads the $n samples, spin on top"
@@ -106,8 +106,8 @@ fi
 # ---- record: SIGTERM ----
 if signalled TERM "record SIGTERM" "$RVPMU" record -c 100003 -o "$out/term.data" "$out/marked" $BIG; then
 	n=$(nsamples)
-	"$RVPMU" report -i "$out/term.data" > "$out/term.rep" 2>&1
-	rn=$(sed -n "s/^# Samples: \([0-9]*\) of event 'cycles'$/\1/p" "$out/term.rep")
+	"$RVPMU" report -i "$out/term.data" --no-children --sort sym -F overhead,sample,sym > "$out/term.rep" 2>&1
+	rn=$(awk '$3 == "[.]" { n += $2 } END { print n }' "$out/term.rep")
 	if [ "$rc" = 143 ] && [ -n "$n" ] && [ "$n" -gt 0 ] && [ "$rn" = "$n" ]; then
 		pass "record SIGTERM: exit 143, a readable file ($n samples)"
 	else

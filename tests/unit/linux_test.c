@@ -4,7 +4,7 @@
  * fs/binfmt_elf.c create_elf_tables, psABI sp alignment).
  *
  * Build: gcc -Iinclude tests/unit/linux_test.c plus the .c files of every
- * src directory but src/cli, -lelf -ldw -lfdt -ljansson -lm.
+ * src directory but src/cli, -lelf -ldw -lfdt -ljansson -liberty -lm.
  * Prints one "PASS linux_NAME" / "FAIL linux_NAME: why" line per check. */
 #include <elf.h>
 #include <stdio.h>

@@ -301,7 +301,7 @@ void test_time_hook(void)
 	CHECK(pt_rd(&p, M, 0xc01, &v) == PMU_NOT_PMU, "time without hook from M");
 }
 
-static uint64_t pair_decoder(void *ctx, uint64_t sel)
+static pmu_evset pair_decoder(void *ctx, uint64_t sel)
 {
 	(void)ctx;
 	return sel == 0x42 ? PMU_EV_BIT(PMU_EV_LOAD) | PMU_EV_BIT(PMU_EV_STORE) : 0;

@@ -7,9 +7,9 @@
 #include "profile_test.h"
 
 /* "a,b,c" canonical names -> their set; unknown names fail the check */
-static uint64_t set_of(const char *names)
+static pmu_evset set_of(const char *names)
 {
-	uint64_t s = 0;
+	pmu_evset s = 0;
 	char buf[256];
 	snprintf(buf, sizeof buf, "%s", names);
 	for (char *t = strtok(buf, ","); t; t = strtok(NULL, ",")) {
@@ -35,6 +35,7 @@ void test_load_virt(void)
 	CHECK(p->clock_hz > 0 && p->n_sbi > 0 && p->n_events > 0, "clock, SBI map, events present");
 	CHECK(p->l1d.present && p->l1i.present && p->itlb.present && p->dtlb.present, "L1 and TLBs");
 	CHECK_EQ((uint64_t)p->l1d.sets * p->l1d.ways * p->l1d.line, 32768, "L1D bytes");
+	CHECK(p->l2.shared && !p->l1d.shared && !p->l1i.shared, "one L2 for all harts, L1s each hart's own");
 }
 
 void test_load_u74(void)
@@ -43,10 +44,12 @@ void test_load_u74(void)
 	if (!p)
 		return;
 	CHECK_EQ(p->pmu.encoding, PROFILE_ENC_SIFIVE, "encoding");
-	CHECK_EQ(p->n_classes, 3, "three SiFive event classes");
+	CHECK_EQ(p->n_classes, 4, "SiFive's three event classes and rvpmu's 0xf0");
 	CHECK_EQ(p->pmu.n_hpm, 2, "mhpmcounter3 and 4");
 	CHECK(!p->pmu.sscofpmf && !p->pmu.smcntrpmf && !p->pmu.smcdeleg, "U74 predates Sscofpmf/Smcntrpmf/Smcdeleg");
 	CHECK_EQ(p->pipe.issue_width, 2, "dual issue");
+	/* U74-MC: each core's own L1s, the L2 shared by the core complex */
+	CHECK(p->l2.shared && !p->l1d.shared && !p->l1i.shared, "L2 shared, L1s private");
 	/* FU740 device tree: 32 KiB, 128 sets x 64 B (I), 64 sets x 64 B (D),
 	 * 40-entry single-set TLBs, 2 MiB L2 with 2048 sets of 64 B */
 	CHECK_EQ((uint64_t)p->l1i.sets * p->l1i.ways * p->l1i.line, 32768, "L1I bytes");
@@ -99,7 +102,7 @@ void test_event_names(void)
 	CHECK(profile_event_name(PROF_EV_COUNT) == NULL, "name past the end");
 	CHECK(profile_event_id("none") == -1, "\"none\" is no event");
 	CHECK(profile_event_id("no-such-event") == -1, "unknown name");
-	CHECK(PROF_EV_COUNT <= 64, "sets are 64-bit");
+	CHECK(PROF_EV_COUNT <= 8 * sizeof(pmu_evset), "a set holds every id");
 }
 
 /* SBI v3.0 PMU event_idx, expectations composed from the spec's names */
@@ -117,7 +120,7 @@ void test_decode_sbi(void)
 	for (unsigned code = 0; code < 16; code++) {
 		char what[40];
 		snprintf(what, sizeof what, "event_idx 0x%x", code);
-		CHECK_EQ(profile_decode_set(p, code), general[code] ? set_of(general[code]) : 0, what);
+		CHECK_SET(profile_decode_set(p, code), general[code] ? set_of(general[code]) : 0, what);
 	}
 	static const char *const cache[] = { "l1d", "l1i", "ll", "dtlb", "itlb", "bpu", "node", "bad" };
 	static const char *const op[] = { "read", "write", "prefetch", "bad" };
@@ -127,7 +130,7 @@ void test_decode_sbi(void)
 			for (unsigned r = 0; r < 2; r++) {
 				uint32_t idx = 0x10000 | c << 3 | o << 1 | r;
 				char name[64], what[40];
-				uint64_t want = 0;
+				pmu_evset want = 0;
 				bool rw = !strcmp(cache[c], "l1d") || !strcmp(cache[c], "ll") || !strcmp(cache[c], "dtlb");
 				bool ro = !strcmp(cache[c], "l1i") || !strcmp(cache[c], "itlb");
 				if (rw && o < 2) {
@@ -140,16 +143,16 @@ void test_decode_sbi(void)
 					want = set_of(r ? "branch-mispredicts,target-mispredicts" : "branches,jal,jalr");
 				}
 				snprintf(what, sizeof what, "event_idx 0x%x", idx);
-				CHECK_EQ(profile_decode_set(p, idx), want, what);
-				CHECK_EQ(profile_sbi_event_set(idx), want, what);
+				CHECK_SET(profile_decode_set(p, idx), want, what);
+				CHECK_SET(profile_sbi_event_set(idx), want, what);
 			}
 	/* raw, firmware and reserved types, bits beyond event_idx */
 	static const uint64_t none[] = { 0, 0x20000, 0x30000, 0xf0000, 0xf0005, 0x40001,
 		0x100001, 0x1000010001, UINT64_C(1) << 56 };
 	for (unsigned i = 0; i < sizeof none / sizeof none[0]; i++)
-		CHECK_EQ(profile_decode_set(p, none[i]), 0, "selector counting nothing");
+		CHECK_SET(profile_decode_set(p, none[i]), 0, "selector counting nothing");
 	/* bits 63:56 of mhpmevent are not selector bits */
-	CHECK_EQ(profile_decode_set(p, PMU_OF | PMU_MINH | 2), set_of("instructions"), "OF/MINH ignored");
+	CHECK_SET(profile_decode_set(p, PMU_OF | PMU_MINH | 2), set_of("instructions"), "OF/MINH ignored");
 }
 
 void test_decode_canon(void)
@@ -158,10 +161,10 @@ void test_decode_canon(void)
 	if (!p)
 		return;
 	for (unsigned e = 1; e < PROF_EV_COUNT; e++)
-		CHECK_EQ(profile_decode_set(p, PROFILE_SEL_CANON | e), PROF_EV_BIT(e), profile_event_name(e));
-	CHECK_EQ(profile_decode_set(p, PROFILE_SEL_CANON), 0, "canonical 0");
-	CHECK_EQ(profile_decode_set(p, PROFILE_SEL_CANON | PROF_EV_COUNT), 0, "past the last id");
-	CHECK_EQ(profile_decode_set(p, PROFILE_SEL_CANON | 0x100 | 2), 0, "bits 23:8 must be 0");
+		CHECK_SET(profile_decode_set(p, PROFILE_SEL_CANON | e), PROF_EV_BIT(e), profile_event_name(e));
+	CHECK_SET(profile_decode_set(p, PROFILE_SEL_CANON), 0, "canonical 0");
+	CHECK_SET(profile_decode_set(p, PROFILE_SEL_CANON | PROF_EV_COUNT), 0, "past the last id");
+	CHECK_SET(profile_decode_set(p, PROFILE_SEL_CANON | 0x100 | 2), 0, "bits 23:8 must be 0");
 }
 
 /* U74 manual, mhpmevent table: class 0 instruction commit, 1 micro-
@@ -186,32 +189,40 @@ void test_decode_u74(void)
 	struct profile *p = prt_load("u74");
 	if (!p)
 		return;
-	uint64_t all[3] = { 0, 0, 0 }, allmask[3] = { 0, 0, 0 };
+	pmu_evset all[3] = { 0, 0, 0 };
+	uint64_t allmask[3] = { 0, 0, 0 };
 	for (unsigned i = 0; i < sizeof u74_bits / sizeof u74_bits[0]; i++) {
 		uint64_t sel = UINT64_C(1) << u74_bits[i].bit | u74_bits[i].cls;
 		char what[48];
 		snprintf(what, sizeof what, "class %u bit %u", u74_bits[i].cls, u74_bits[i].bit);
-		CHECK_EQ(profile_decode_set(p, sel), set_of(u74_bits[i].events), what);
+		CHECK_SET(profile_decode_set(p, sel), set_of(u74_bits[i].events), what);
 		all[u74_bits[i].cls] |= set_of(u74_bits[i].events);
 		allmask[u74_bits[i].cls] |= UINT64_C(1) << u74_bits[i].bit;
 	}
 	/* several mask bits select the union; the manual's 0x4200 example is
 	 * "a load or a conditional branch retires" */
-	CHECK_EQ(profile_decode_set(p, 0x4200), set_of("int-loads,branches"), "0x4200");
+	CHECK_SET(profile_decode_set(p, 0x4200), set_of("int-loads,branches"), "0x4200");
 	for (unsigned c = 0; c < 3; c++)
-		CHECK_EQ(profile_decode_set(p, allmask[c] | c), all[c], "every bit of a class");
+		CHECK_SET(profile_decode_set(p, allmask[c] | c), all[c], "every bit of a class");
 	/* bits without a meaning and classes without events count nothing */
-	CHECK_EQ(profile_decode_set(p, UINT64_C(1) << 30), 0, "class 0 bit 30");
-	CHECK_EQ(profile_decode_set(p, UINT64_C(1) << 30 | 0x200), set_of("int-loads"), "undefined bit ignored");
-	CHECK_EQ(profile_decode_set(p, 0x0), 0, "selector 0");
-	CHECK_EQ(profile_decode_set(p, 0xff00 | 3), 0, "class 3");
-	CHECK_EQ(profile_decode_set(p, 0x200 | 0x80), 0, "class 0x80");
-	CHECK_EQ(profile_decode_set(p, 0x00), 0, "class 0 with no mask");
-	CHECK_EQ(profile_decode_set(p, PMU_OF | 0x200), set_of("int-loads"), "bits 63:56 ignored");
+	CHECK_SET(profile_decode_set(p, UINT64_C(1) << 30), 0, "class 0 bit 30");
+	CHECK_SET(profile_decode_set(p, UINT64_C(1) << 30 | 0x200), set_of("int-loads"), "undefined bit ignored");
+	CHECK_SET(profile_decode_set(p, 0x0), 0, "selector 0");
+	CHECK_SET(profile_decode_set(p, 0xff00 | 3), 0, "class 3");
+	CHECK_SET(profile_decode_set(p, 0x200 | 0x80), 0, "class 0x80");
+	CHECK_SET(profile_decode_set(p, 0x00), 0, "class 0 with no mask");
+	CHECK_SET(profile_decode_set(p, PMU_OF | 0x200), set_of("int-loads"), "bits 63:56 ignored");
+	/* rvpmu's own class 0xf0 (docs/profiles.md): coherence and the L2 */
+	static const char *const coh[] = { "coherence-misses", "coherence-invalidations",
+		"coherence-upgrades", "snoop-hits", "ll-read-accesses,ll-write-accesses",
+		"ll-read-misses,ll-write-misses" };
+	for (unsigned b = 0; b < 6; b++)
+		CHECK_SET(profile_decode_set(p, UINT64_C(0x100) << b | 0xf0), set_of(coh[b]), coh[b]);
+	CHECK_SET(profile_decode_set(p, 0x4000 | 0xf0), 0, "class 0xf0 bit 14");
 	/* the classes partition retirement: no event in two class-0 bits */
-	uint64_t seen = 0;
+	pmu_evset seen = 0;
 	for (unsigned b = 8; b < 56; b++) {
-		uint64_t s = profile_decode_set(p, UINT64_C(1) << b);
+		pmu_evset s = profile_decode_set(p, UINT64_C(1) << b);
 		CHECK((s & seen) == 0, "class 0 bit %u overlaps another bit", b);
 		seen |= s;
 	}
@@ -234,7 +245,7 @@ void test_documented_selectors(void)
 				CHECK(s->selector == 0, "%s: fixed-counter event 0x%x", names[n], s->event_idx);
 			CHECK(!(s->counters & 2), "%s: 0x%x maps to the time CSR", names[n], s->event_idx);
 			if (p->pmu.encoding == PROFILE_ENC_SBI && s->selector)
-				CHECK_EQ(profile_decode_set(p, s->selector), profile_sbi_event_set(s->event_idx),
+				CHECK_SET(profile_decode_set(p, s->selector), profile_sbi_event_set(s->event_idx),
 					 "virt selector = event_idx");
 		}
 		for (unsigned i = 0; i < p->n_events; i++) {
@@ -269,7 +280,7 @@ void test_virt_named(void)
 		const struct profile_perf_event *v = profile_find_event(p, name);
 		CHECK(v != NULL, "virt lacks %s", name);
 		if (v) {
-			CHECK_EQ(profile_decode_set(p, v->code), PROF_EV_BIT(e), name);
+			CHECK_SET(profile_decode_set(p, v->code), PROF_EV_BIT(e), name);
 			found++;
 		}
 	}
@@ -354,8 +365,8 @@ void test_pmu_wiring(void)
 	/* the PMU's decoder sees the whole canonical set, within its arrays */
 	for (unsigned i = 0; i < sizeof u74_bits / sizeof u74_bits[0]; i++) {
 		uint64_t sel = UINT64_C(1) << u74_bits[i].bit | u74_bits[i].cls;
-		uint64_t s = profile_decode(p, sel);
+		pmu_evset s = profile_decode(p, sel);
 		CHECK(PROF_EV_COUNT <= PMU_EV_MAX, "canonical ids fit the PMU's event arrays");
-		CHECK_EQ(s, profile_decode_set(p, sel), "decoder passes the full set");
+		CHECK_SET(s, profile_decode_set(p, sel), "decoder passes the full set");
 	}
 }

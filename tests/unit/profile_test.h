@@ -12,6 +12,11 @@ void prt_fail(const char *file, int line, const char *fmt, ...)
 #define CHECK_EQ(got, want, what) do { uint64_t g_ = (got), w_ = (want); \
 	CHECK(g_ == w_, "%s: got 0x%llx, want 0x%llx", what, \
 	      (unsigned long long)g_, (unsigned long long)w_); } while (0)
+/* the same for sets of canonical events (128-bit) */
+#define CHECK_SET(got, want, what) do { pmu_evset g_ = (got), w_ = (want); \
+	CHECK(g_ == w_, "%s: got 0x%llx:%016llx, want 0x%llx:%016llx", what, \
+	      (unsigned long long)(g_ >> 64), (unsigned long long)g_, \
+	      (unsigned long long)(w_ >> 64), (unsigned long long)w_); } while (0)
 
 /* directory holding virt.json and u74.json (env PROFILE_SRC) */
 const char *prt_src(void);

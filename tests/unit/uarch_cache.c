@@ -209,7 +209,7 @@ void test_hier_l2_writeback(void)
 	CHECK_EV(&u, L2_ACCESS, 5);
 	CHECK_EV(&u, L2_MISS, 4);
 	CHECK_EV(&u, L2_WRITEBACK, 1);
-	CHECK(uarch_cache_holds(&u.l2, 0x10) && uarch_cache_holds(&u.l2, 0x20), "L2 holds 0x10, 0x20");
+	CHECK(uarch_cache_holds(u.l2, 0x10) && uarch_cache_holds(u.l2, 0x20), "L2 holds 0x10, 0x20");
 	uarch_free(&u);
 }
 
