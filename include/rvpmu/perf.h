@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "rvpmu/hart.h"
 #include "rvpmu/sbi.h"
+#include "rvpmu/uarch.h"
 
 #define EVSPEC_MAX 64
 
@@ -44,6 +45,7 @@ struct session {
 	unsigned ncpus;
 	struct hart *cpu[SESSION_MAX_CPUS];
 	struct sbi_state *cpu_sbi[SESSION_MAX_CPUS];
+	struct uarch_domain coh;   /* their L1Ds kept coherent (core_share) */
 };
 
 enum {  /* SBI PMU function ids and flags the driver uses */

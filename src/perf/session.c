@@ -80,7 +80,8 @@ int session_open(struct session *ss, const struct profile *p, int models,
 	}
 	ss->sbi.prof = p;
 	sbi_pmu_init(&ss->sbi, &ss->h);
-	if (add_cpus(ss, lo->cpus ? lo->cpus : 1, lo->no_jit, err, sizeof(err))) {
+	if (add_cpus(ss, lo->cpus ? lo->cpus : 1, lo->no_jit, err, sizeof(err)) ||
+	    core_share(ss->cpu, ss->ncpus, &ss->coh, p, err, sizeof(err))) {
 		fprintf(stderr, "rvpmu: %s: %s\n", p->name, err);
 		session_close(ss);
 		return -1;
@@ -148,4 +149,5 @@ void session_close(struct session *ss)
 	}
 	core_free(&ss->h);
 	hart_free(&ss->h);
+	uarch_domain_free(&ss->coh);
 }

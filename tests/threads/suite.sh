@@ -167,6 +167,20 @@ fi
 a=$(stat_csv d1 --per-thread -e instructions,cycles --profile u74 --cpus 4 "$out/kernel" && cat "$out/d1.csv")
 b=$(stat_csv d2 --per-thread -e instructions,cycles --profile u74 --cpus 4 --no-jit "$out/kernel" && cat "$out/d2.csv")
 [ -n "$a" ] && [ "$a" = "$b" ] && ok stat-per-thread-deterministic || no stat-per-thread-deterministic "differ"
+# --- the harts' L1Ds are kept coherent: two threads writing adjacent
+# words of one line take a coherence miss at each handover of the line,
+# a line apart they do not (the profile's own event names)
+build falseshare && for ev in virt:COHERENCE_MISSES u74:RVPMU_COHERENCE_MISSES; do
+	prof=${ev%%:*} ev=${ev#*:}
+	stat_csv fs1 --profile "$prof" -e "$ev" --cpus 2 "$out/falseshare" && same=$(cut -d, -f1 "$out/fs1.csv")
+	stat_csv fs2 --profile "$prof" -e "$ev" --cpus 2 "$out/falseshare" apart && apart=$(cut -d, -f1 "$out/fs2.csv")
+	stat_csv fs3 --profile "$prof" -e "$ev" --cpus 1 "$out/falseshare" && one=$(cut -d, -f1 "$out/fs3.csv")
+	# 2 million instructions in turns of 10,000 on each hart: about 100
+	# rounds, the line moving twice in each
+	if [ -n "$same" ] && [ -n "$apart" ] && [ "$same" -ge $((apart + 150)) ] && [ "$one" = 0 ]; then
+		ok "false-sharing-$prof"
+	else no "false-sharing-$prof" "$ev: one line $same, apart $apart, one hart $one"; fi
+done
 RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" run --cpus 4 "$out/kernel" </dev/null >"$O" 2>"$E"
 n=$(sed -n 's/^rvpmu: jit: \([0-9]*\) blocks translated.*/\1/p' "$E")
 [ "${n:-0}" -gt 0 ] && ok jit-on-every-hart || no jit-on-every-hart "'$(head -c 100 "$E")'"
