@@ -19,8 +19,19 @@
 
 /* A thread as the host tool sees it. */
 struct linux_task {
-	int pid, tid;
+	int pid, tid, ppid;
 	const char *comm;
+	const char *exe;        /* its process's program (/proc/self/exe) */
+	uint64_t load_bias;     /* where that static-pie was placed, else 0 */
+	uint64_t ns;            /* the guest's clock on its hart, or the run's */
+};
+
+/* What linux_opts.task_change reports (perf's FORK, COMM and EXIT). */
+enum linux_task_change {
+	LINUX_TASK_NEW,         /* t made by parent: a thread or a process */
+	LINUX_TASK_EXEC,        /* t's process runs a new program */
+	LINUX_TASK_COMM,        /* t renamed itself (prctl PR_SET_NAME) */
+	LINUX_TASK_EXIT,        /* t ended */
 };
 
 struct linux_opts {
@@ -52,7 +63,11 @@ struct linux_opts {
 	 * since the thread went on is that thread's (perf's per-task
 	 * counting reads its counters at each context switch). */
 	void (*switch_out)(void *ctx, struct hart *h, const struct linux_task *t);
-	void *switch_ctx;
+	/* Called as threads come, change and go (NULL: none); parent only
+	 * with LINUX_TASK_NEW. */
+	void (*task_change)(void *ctx, enum linux_task_change what, const struct linux_task *t,
+			    const struct linux_task *parent);
+	void *task_ctx;         /* of switch_out and task_change */
 	/* Counter CSRs readable from U, as riscv Linux's kernel.perf_user_access
 	 * (applied by linux_perf_attach): LINUX_UCNT_ALL (the default) every
 	 * counter, LINUX_UCNT_OFF only time, LINUX_UCNT_MMAP time plus the

@@ -74,6 +74,10 @@ long session_config(struct session *ss, const struct evspec *e, uint64_t extra_f
 /* The same on hart cpu. */
 long session_config_on(struct session *ss, unsigned cpu, const struct evspec *e,
 		       uint64_t extra_flags, unsigned *idx, unsigned *csr);
+/* The same on every hart of the run (each firmware picks the same
+ * counter: they start alike and are asked alike). */
+long session_config_all(struct session *ss, const struct evspec *e, uint64_t extra_flags,
+			unsigned *idx, unsigned *csr);
 
 struct stat_opts {
 	struct evspec ev[EVSPEC_MAX];

@@ -136,7 +136,10 @@ static const struct subcommand {
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
 	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"
-	 "  --cpus N           modelled harts for the program's threads (as rvpmu run)\n"},
+	 "  --cpus N           modelled harts for the program's threads and\n"
+	 "                     processes (as rvpmu run); every thread is sampled,\n"
+	 "                     each sample tagged with its pid, tid and hart\n"
+	 "  --sysroot DIR      prefix absolute guest paths with DIR (as rvpmu run)\n"},
 	{"report", cmd_report, "show where the samples of a perf.data file are (as perf report)",
 	 "usage: rvpmu report [options]\n"
 	 "\n"

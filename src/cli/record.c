@@ -112,10 +112,12 @@ int cmd_record(int argc, char **argv)
 		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", "--branch-any", 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0},
 		{"-T", "--timestamp", 0}, {"-D", "--delay", 1}, {"--switch-output", NULL, 0}, {"--cpus", NULL, 1},
+		{"--sysroot", NULL, 1},
 		{NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_MAX_MEM, O_CALL_GRAPH, O_FILTER,
-	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_TIMESTAMP, O_DELAY, O_SWITCH, O_CPUS };
+	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_TIMESTAMP, O_DELAY, O_SWITCH, O_CPUS,
+	       O_SYSROOT };
 	char err[512];
 	const char *v;
 	uint64_t n;
@@ -197,6 +199,7 @@ int cmd_record(int argc, char **argv)
 		case O_NO_UARCH: o.models = 0; break;
 		case O_NO_JIT: lo.no_jit = 1; break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
+		case O_SYSROOT: lo.sysroot = v; break;
 		}
 	}
 	int end = cli_end("record", k);

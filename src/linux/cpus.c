@@ -144,6 +144,8 @@ static void put_on(struct lx_thread *t, unsigned i)
 {
 	struct hart *h = lx_k.cpu[i];
 	lx_dequeue(t);
+	idle_until(i, t->born_ns);
+	t->born_ns = 0;
 	hart_switch_mem(h, &t->p->mm->mem);   /* another process's: flush */
 	memcpy(h->x, t->x, sizeof(t->x));
 	memcpy(h->f, t->f, sizeof(t->f));
@@ -169,14 +171,36 @@ uint64_t lx_thread_insns(const struct lx_thread *t)
 	return t->insns + (t->cpu >= 0 ? lx_k.cpu[t->cpu]->instret - t->on_insns : 0);
 }
 
+static void task_of(const struct lx_thread *t, struct linux_task *lt)
+{
+	const struct lx_mm *mm = t->p->mm;
+	*lt = (struct linux_task){ t->p->pid, t->tid, t->p->ppid, t->comm, mm ? mm->exe : NULL,
+				   mm ? mm->load_bias : 0,
+				   t->cpu >= 0 ? lx_hart_ns((unsigned)t->cpu) : t->born_ns ? t->born_ns
+				   : lx_k.now };
+}
+
 int linux_task_on(const struct hart *h, struct linux_task *lt)
 {
 	int i = lx_cpu_of(h);
 	const struct lx_thread *t = i >= 0 ? lx_k.on[i] : NULL;
 	if (!t)
 		return -1;
-	*lt = (struct linux_task){ t->p->pid, t->tid, t->comm };
+	task_of(t, lt);
 	return 0;
+}
+
+void lx_task_change(enum linux_task_change what, const struct lx_thread *t,
+		    const struct lx_thread *parent)
+{
+	const struct linux_opts *o = lx_k.o;
+	if (!o || !o->task_change)
+		return;
+	struct linux_task lt, lp;
+	task_of(t, &lt);
+	if (parent)
+		task_of(parent, &lp);
+	o->task_change(o->task_ctx, what, &lt, parent ? &lp : NULL);
 }
 
 static void take_off(unsigned i)
@@ -187,7 +211,7 @@ static void take_off(unsigned i)
 	if (o && o->switch_out) {
 		struct linux_task lt;
 		linux_task_on(h, &lt);
-		o->switch_out(o->switch_ctx, h, &lt);
+		o->switch_out(o->task_ctx, h, &lt);
 	}
 	memcpy(t->x, h->x, sizeof(t->x));
 	memcpy(t->f, h->f, sizeof(t->f));

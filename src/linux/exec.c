@@ -167,7 +167,7 @@ static void begin_new_exec(struct lx *p, struct lx_mm *old)
 /* Load image into a new address space of p: 0, or -errno with p as it
  * was. */
 static int exec_image(struct lx *p, const uint8_t *image, size_t size, const char *name,
-		      struct strv *argv, struct strv *envp)
+		      const char *host, struct strv *argv, struct strv *envp)
 {
 	struct hart *h = p->h;
 	struct lx_mm *old = p->mm, *mm = lx_mm_new(p);
@@ -187,7 +187,7 @@ static int exec_image(struct lx *p, const uint8_t *image, size_t size, const cha
 	p->name = newname;
 	hart_switch_mem(h, &mm->mem);
 	static char *none[] = { NULL };
-	if (lx_load_image(p, image, size, name, argv->n, argv->v, envp->n ? envp->v : none, why,
+	if (lx_load_image(p, image, size, name, host, argv->n, argv->v, envp->n ? envp->v : none, why,
 			  sizeof(why))) {
 		p->mm = old;
 		p->name = oldname;
@@ -205,6 +205,7 @@ static int exec_image(struct lx *p, const uint8_t *image, size_t size, const cha
 	}
 	free(oldname);
 	begin_new_exec(p, old);
+	lx_task_change(LINUX_TASK_EXEC, p->t, NULL);
 	return 0;
 }
 
@@ -229,7 +230,11 @@ static long do_exec(struct lx *p, uint64_t dirfd, uint64_t upath, uint64_t uargv
 	int h = r ? r : lx_open_exec(p, dirfd, path, (flags & LX_AT_EMPTY_PATH) && !n);
 	if (h < 0)
 		r = h;
+	char host[PATH_MAX + 32], fdpath[32];  /* the file opened, after --sysroot */
 	for (int depth = 0; h >= 0; depth++) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", h);
+		ssize_t hn = readlink(fdpath, host, PATH_MAX);
+		host[hn > 0 ? hn : 0] = 0;
 		r = read_file(h, &buf, &len);
 		close(h);
 		h = -1;
@@ -250,7 +255,7 @@ static long do_exec(struct lx *p, uint64_t dirfd, uint64_t upath, uint64_t uargv
 			r = h < 0 ? h : 0;
 			continue;
 		}
-		r = is_elf(buf, len) ? exec_image(p, buf, len, path, &argv, &envp) : -ENOEXEC;
+		r = is_elf(buf, len) ? exec_image(p, buf, len, path, host[0] ? host : path, &argv, &envp) : -ENOEXEC;
 	}
 	free(buf);
 	strv_free(&argv);

@@ -241,7 +241,9 @@ long lx_fork(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid, uint64_t 
 	memcpy(t->comm, self->comm, sizeof(t->comm));
 	if (flags & CLONE_CHILD_CLEARTID)
 		t->clear_child_tid = ctid;
+	t->born_ns = lx_now_ns(p);
 	lx_enqueue(t);
+	lx_task_change(LINUX_TASK_NEW, t, self);
 	if (flags & CLONE_VFORK) {
 		c->vfork_parent = self;
 		return lx_wait_begin(p, LX_W_VFORK, ~0ull, false);

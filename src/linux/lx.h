@@ -215,6 +215,8 @@ struct lx_thread {
 	 * went off a hart; what its hart showed when it went on */
 	uint64_t insns, run_ns, on_insns, on_ns;
 	uint64_t slice_end;         /* its time slice ends (hart ns) */
+	uint64_t born_ns;           /* its maker's clock as it made it: no
+	                             * hart runs it from an earlier time */
 	char comm[16];              /* prctl PR_SET_NAME */
 };
 
@@ -285,7 +287,8 @@ extern const char *const lx_sysname[LX_NSYSCALLS];
 
 /* process.c: the image of a program into p's (empty) address space and
  * its first thread's registers on p->h; 0, or -1 with why. */
-int lx_load_image(struct lx *p, const void *image, size_t size, const char *name, int argc,
+int lx_load_image(struct lx *p, const void *image, size_t size, const char *name,
+		  const char *host, int argc,
 		  char **argv, char **envp, char *why, size_t n);
 
 /* elf.c */
@@ -452,6 +455,9 @@ unsigned lx_nthreads(void);
 /* thread.c: threads, clone, exit */
 long lx_sys_thread(struct lx *p, int nr, const uint64_t *a, bool *handled);
 struct lx_thread *lx_thread_new(struct lx *p, int tid);
+/* Tell linux_opts.task_change (cpus.c). */
+void lx_task_change(enum linux_task_change what, const struct lx_thread *t,
+		    const struct lx_thread *parent);
 void lx_thread_free(struct lx_thread *t);
 struct lx_thread *lx_thread_by_tid(int tid);
 /* exit(2) of thread t; the last one ends the process with code. */

@@ -27,7 +27,8 @@ void linux_free(void)
 	memset(&lx_k, 0, sizeof(lx_k));
 }
 
-int lx_load_image(struct lx *p, const void *image, size_t size, const char *name, int argc,
+int lx_load_image(struct lx *p, const void *image, size_t size, const char *name,
+		  const char *host, int argc,
 		  char **argv, char **envp, char *why, size_t n)
 {
 	struct lx_image img;
@@ -51,7 +52,7 @@ int lx_load_image(struct lx *p, const void *image, size_t size, const char *name
 
 	if (lx_stack_init(p, &img, argc, argv, envp, why, n))
 		return -1;
-	char *abs = realpath(name, NULL);
+	char *abs = realpath(host, NULL);   /* the host's file: --sysroot's */
 	free(mm->exe);
 	mm->exe = abs ? abs : strdup(name);
 	struct stat st;
@@ -104,7 +105,7 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 	p->rng = 0x72767075ull;   /* "rvpu": fixed seed, deterministic runs */
 
 	char why[400];
-	if (lx_load_image(p, image, size, name, argc, argv, envp, why, sizeof(why))) {
+	if (lx_load_image(p, image, size, name, name, argc, argv, envp, why, sizeof(why))) {
 		snprintf(err, errlen, "%s: %s", name, why);
 		return -1;
 	}

@@ -325,6 +325,7 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			memcpy(c, p->mm->mem.base + a[1], n < 0 ? 15 : (size_t)n < 15 ? (size_t)n : 15);
 			if (p->t->tid == p->pid)
 				memcpy(p->comm, c, 16);
+			lx_task_change(LINUX_TASK_COMM, p->t, NULL);
 			return 0;
 		}
 		if (a[0] == 16)                 /* PR_GET_NAME */

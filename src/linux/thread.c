@@ -139,6 +139,7 @@ void lx_thread_end(struct lx_thread *t)
 		return;
 	if (t->state == LX_T_WAIT && t->w.kind == LX_W_FUTEX)
 		lx_futex_unqueue(t);
+	lx_task_change(LINUX_TASK_EXIT, t, NULL);
 	t->state = LX_T_DEAD;
 	lx_dequeue(t);
 	p->nthreads--;
@@ -202,7 +203,9 @@ static long new_thread(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid,
 	memcpy(c->comm, self->comm, sizeof(c->comm));
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = ctid;
+	c->born_ns = lx_now_ns(p);
 	lx_enqueue(c);
+	lx_task_change(LINUX_TASK_NEW, c, self);
 	return tid;
 }
 

@@ -138,6 +138,16 @@ long session_config_on(struct session *ss, unsigned cpu, const struct evspec *e,
 	return SBI_SUCCESS;
 }
 
+long session_config_all(struct session *ss, const struct evspec *e, uint64_t extra_flags,
+			unsigned *idx, unsigned *csr)
+{
+	long r = SBI_SUCCESS;
+	unsigned i, c;
+	for (unsigned k = 0; k < ss->ncpus && r == SBI_SUCCESS; k++)
+		r = session_config_on(ss, k, e, extra_flags, k ? &i : idx, k ? &c : csr);
+	return r;
+}
+
 void session_close(struct session *ss)
 {
 	linux_free();

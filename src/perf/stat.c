@@ -73,11 +73,7 @@ static int claim(struct stat_state *st, int i, unsigned ctr)
 	struct session *ss = &st->ss;
 	uint64_t all = ss->cmask;
 	ss->cmask = 1ull << ctr;
-	long r = SBI_SUCCESS;
-	unsigned idx, csr;   /* every hart's firmware picks the same counter */
-	for (unsigned c = 0; c < ss->ncpus && r == SBI_SUCCESS; c++)
-		r = session_config_on(ss, c, &st->o->ev[i], 0, c ? &idx : &st->c[i].idx,
-				      c ? &csr : &st->c[i].csr);
+	long r = session_config_all(ss, &st->o->ev[i], 0, &st->c[i].idx, &st->c[i].csr);
 	ss->cmask = all;
 	return r == SBI_SUCCESS ? 0 : -1;
 }
@@ -306,7 +302,7 @@ static int run_once(struct stat_state *st, const struct linux_opts *lo_in, int a
 	lo.tick = mux_tick;
 	lo.tick_ctx = st;
 	lo.switch_out = switch_out;
-	lo.switch_ctx = st;
+	lo.task_ctx = st;
 	if (session_open(&st->ss, o->prof, o->models, &lo, argc, argv, envp))
 		return -1;
 	struct session *ss = &st->ss;

@@ -94,6 +94,28 @@ if [ -n "$tot" ] && [ "$sum" = "$tot" ] && [ "$comms" = "cat sh system " ] && [ 
 	ok stat-process-tree
 else no stat-process-tree "total '$tot', threads' sum '$sum', comms '$comms', -i '$(cut -d, -f1 "$out/first.csv")' vs '$first'"; fi
 
+# --- rvpmu record across processes: a sample before an exec keeps the
+# old program's name and image, after it the new one's (COMM, MMAP2 and
+# FORK records), as Debian's perf reads the same file
+if timeout "$T" "$RVPMU" record -q -c 2000 --cpus 2 --sysroot "$root" -o "$out/s.data" "$out/system" </dev/null >/dev/null 2>"$E"; then
+	"$RVPMU" report -i "$out/s.data" --sort comm,dso >"$out/s.dso" 2>"$E"
+	pairs=$(grep -v '^#' "$out/s.dso" | awk 'NF == 3 { print $2 "/" $3 }' | sort | tr '\n' ' ')
+	[ "$pairs" = "cat/cat sh/sh system/system " ] && ok record-exec ||
+		no record-exec "comm/dso pairs '$pairs'"
+	if command -v perf >/dev/null 2>&1; then
+		for k in comm,pid comm,dso; do
+			perf report -i "$out/s.data" --stdio --sort $k 2>/dev/null | grep -v '^#' | grep . >"$out/s.perf"
+			"$RVPMU" report -i "$out/s.data" --sort $k 2>"$E" | grep -v '^#' | grep . >"$out/s.rv"
+			[ -s "$out/s.perf" ] && cmp -s "$out/s.perf" "$out/s.rv" && ok "record-exec-perf-$k" ||
+				no "record-exec-perf-$k" "$(diff "$out/s.rv" "$out/s.perf" | head -n 6 | tr '\n' '|')"
+		done
+	else
+		no record-exec-perf "perf is not installed (scripts/setup.sh installs linux-perf)"
+	fi
+else
+	no record-exec "rvpmu record failed: $(head -c 200 "$E")"
+fi
+
 # --- determinism: the same count every run, translated or not
 count() {
 	timeout "$T" "$RVPMU" stat -q -x, -e instructions -o "$out/c.csv" "$@" </dev/null >/dev/null 2>"$E"

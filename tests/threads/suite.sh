@@ -167,6 +167,36 @@ fi
 a=$(stat_csv d1 --per-thread -e instructions,cycles --profile u74 --cpus 4 "$out/kernel" && cat "$out/d1.csv")
 b=$(stat_csv d2 --per-thread -e instructions,cycles --profile u74 --cpus 4 --no-jit "$out/kernel" && cat "$out/d2.csv")
 [ -n "$a" ] && [ "$a" = "$b" ] && ok stat-per-thread-deterministic || no stat-per-thread-deterministic "differ"
+# --- rvpmu record samples every thread on every hart: samples tagged
+# with pid, tid and hart, FORK and EXIT records for each thread; rvpmu
+# report splits them as Debian's perf does
+rows() {  # rows FILE: the table lines of a report
+	grep -v '^#' "$1" | grep .
+}
+if timeout "$T" "$RVPMU" record -q -c 10000 --cpus 2 -o "$out/k.data" "$out/kernel" 4 20000 </dev/null >/dev/null 2>"$E"; then
+	"$RVPMU" report -i "$out/k.data" --sort comm,tid >"$out/k.tid" 2>"$E"
+	tids=$(rows "$out/k.tid" | sed -n 's/.*  *\(100[0-4]\):kernel *$/\1/p' | sort | tr '\n' ' ')
+	[ "$tids" = "1000 1001 1002 1003 1004 " ] && ok record-threads ||
+		no record-threads "tids '$tids': $(head -c 300 "$out/k.tid" | tr '\n' '|')"
+	"$RVPMU" report -i "$out/k.data" --sort cpu >"$out/k.cpu" 2>"$E"
+	[ "$(rows "$out/k.cpu" | awk '{ print $2 }' | sort | tr '\n' ' ')" = "000 001 " ] && ok record-cpus ||
+		no record-cpus "$(rows "$out/k.cpu" | tr '\n' '|')"
+	if command -v perf >/dev/null 2>&1; then
+		perf report -i "$out/k.data" --stdio --sort comm,pid 2>/dev/null >"$out/k.perf"
+		"$RVPMU" report -i "$out/k.data" --sort comm,pid >"$out/k.rv" 2>"$E"
+		[ -n "$(rows "$out/k.perf")" ] && [ "$(rows "$out/k.perf")" = "$(rows "$out/k.rv")" ] &&
+			ok record-threads-perf || no record-threads-perf "perf: $(rows "$out/k.perf" | tr '\n' '|') rvpmu: $(rows "$out/k.rv" | tr '\n' '|')"
+		perf script -i "$out/k.data" --show-task-events 2>/dev/null | grep PERF_RECORD >"$out/k.tasks"
+		[ "$(grep -c 'PERF_RECORD_FORK(1000:100[1-4]):(1000:1000)' "$out/k.tasks")" = 4 ] &&
+			[ "$(grep -c 'PERF_RECORD_EXIT(1000:100[0-4])' "$out/k.tasks")" = 5 ] && ok record-task-events ||
+			no record-task-events "$(tr '\n' '|' <"$out/k.tasks" | head -c 400)"
+	else
+		no record-threads-perf "perf is not installed (scripts/setup.sh installs linux-perf)"
+	fi
+else
+	no record-threads "rvpmu record failed: $(head -c 200 "$E")"
+fi
+
 # --- the harts' L1Ds are kept coherent: two threads writing adjacent
 # words of one line take a coherence miss at each handover of the line,
 # a line apart they do not (the profile's own event names)
