@@ -188,7 +188,6 @@ void lx_process_free(struct lx *p)
 long lx_fork(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid, uint64_t tls,
 	     uint64_t ctid)
 {
-	struct hart *h = p->h;
 	struct lx_thread *self = p->t;
 	if (flags & CLONE_SIGHAND)
 		return -EINVAL;   /* handlers shared by two processes: not done */
@@ -223,27 +222,7 @@ long lx_fork(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid, uint64_t 
 	if (!t)
 		goto nomem;
 	lx_k.next_id++;
-	memcpy(t->x, h->x, sizeof(t->x));
-	memcpy(t->f, h->f, sizeof(t->f));
-	t->fflags = h->fflags;
-	t->frm = h->frm;
-	t->pc = h->pc + 4;
-	t->x[10] = 0;
-	if (sp)
-		t->x[2] = sp;
-	if (flags & CLONE_SETTLS)
-		t->x[4] = tls;
-	t->sigmask = self->sigmask;
-	t->affinity = self->affinity;
-	t->ss_sp = self->ss_sp;
-	t->ss_size = self->ss_size;
-	t->ss_flags = self->ss_flags;
-	memcpy(t->comm, self->comm, sizeof(t->comm));
-	if (flags & CLONE_CHILD_CLEARTID)
-		t->clear_child_tid = ctid;
-	t->born_ns = lx_now_ns(p);
-	lx_enqueue(t);
-	lx_task_change(LINUX_TASK_NEW, t, self);
+	lx_thread_start(p, t, flags, sp, tls, ctid);
 	if (flags & CLONE_VFORK) {
 		c->vfork_parent = self;
 		return lx_wait_begin(p, LX_W_VFORK, ~0ull, false);

@@ -455,6 +455,11 @@ unsigned lx_nthreads(void);
 /* thread.c: threads, clone, exit */
 long lx_sys_thread(struct lx *p, int nr, const uint64_t *a, bool *handled);
 struct lx_thread *lx_thread_new(struct lx *p, int tid);
+/* thread.c: new thread c (of p, or of p's child) starts as the calling
+ * thread's copy, returning 0 from clone on stack sp (0: the same) with tp
+ * tls under CLONE_SETTLS; it runs no earlier than now. */
+void lx_thread_start(struct lx *p, struct lx_thread *c, uint64_t flags, uint64_t sp, uint64_t tls,
+		     uint64_t ctid);
 /* Tell linux_opts.task_change (cpus.c). */
 void lx_task_change(enum linux_task_change what, const struct lx_thread *t,
 		    const struct lx_thread *parent);

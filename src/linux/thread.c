@@ -175,8 +175,6 @@ void lx_group_exit(struct lx *p, int status)
 static long new_thread(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid, uint64_t tls,
 		       uint64_t ctid)
 {
-	struct hart *h = p->h;
-	struct lx_thread *self = p->t;
 	if ((flags & (CLONE_VM | CLONE_SIGHAND)) != (CLONE_VM | CLONE_SIGHAND) || (flags & CLONE_VFORK))
 		return -EINVAL;
 	int tid = lx_k.next_id;
@@ -188,6 +186,15 @@ static long new_thread(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid,
 	if (!c)
 		return -ENOMEM;
 	lx_k.next_id++;
+	lx_thread_start(p, c, flags, sp, tls, ctid);
+	return tid;
+}
+
+void lx_thread_start(struct lx *p, struct lx_thread *c, uint64_t flags, uint64_t sp, uint64_t tls,
+		     uint64_t ctid)
+{
+	const struct hart *h = p->h;
+	const struct lx_thread *self = p->t;
 	memcpy(c->x, h->x, sizeof(c->x));
 	memcpy(c->f, h->f, sizeof(c->f));
 	c->fflags = h->fflags;
@@ -200,13 +207,19 @@ static long new_thread(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid,
 		c->x[4] = tls;
 	c->sigmask = self->sigmask;
 	c->affinity = self->affinity;
+	if ((flags & (CLONE_VM | CLONE_VFORK)) != CLONE_VM) {
+		/* Linux's copy_process: a thread sharing the memory gets no
+		 * alternate signal stack, a fork or vfork child keeps it */
+		c->ss_sp = self->ss_sp;
+		c->ss_size = self->ss_size;
+		c->ss_flags = self->ss_flags;
+	}
 	memcpy(c->comm, self->comm, sizeof(c->comm));
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = ctid;
 	c->born_ns = lx_now_ns(p);
 	lx_enqueue(c);
 	lx_task_change(LINUX_TASK_NEW, c, self);
-	return tid;
 }
 
 /* clone(flags, stack, parent_tid, tls, child_tid): riscv's argument
