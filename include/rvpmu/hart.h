@@ -164,6 +164,18 @@ struct hart {
 	/* model events translated code counts though no counter does (a mask
 	 * of UARCH_EV_*: tests that compare every model event set it) */
 	uint64_t uev_always;
+	/* a host tool's system-wide view (rvpmu stat ... system): every event
+	 * reported to the PMU is also added to tally[priv] (NULL: none), and
+	 * the events in observed are raised as if a counter counted them */
+	uint64_t (*tally)[PMU_EV_MAX];
+	pmu_evset observed;
+	/* a host tool's sampling PMU (rvpmu record ... system; NULL: none):
+	 * handed the same events as the guest's, it stops the hart where one
+	 * of its counters overflows as the guest's does, and host_overflow is
+	 * told which (a mask) right after the instruction that made it */
+	struct pmu *host_pmu;
+	void (*host_overflow)(void *ctx, struct hart *h, uint32_t of);
+	void *host_ctx;
 
 	/* time as the guest sees it: derived from instret (deterministic) */
 	uint64_t time_hz;      /* modelled timebase, ticks per second */

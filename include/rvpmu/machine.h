@@ -52,6 +52,10 @@ struct machine_opts {
 	 * (at most MACHINE_RUN_CHUNK instructions later; a wait for console
 	 * input ends too). */
 	const volatile int *stop;   /* a sig_atomic_t: int on Linux */
+	/* a host tool's view of every hart (NULL: none): hart i's events
+	 * by privilege mode go to tally[i] (struct hart's tally, observed) */
+	uint64_t (*tally)[4][PMU_EV_MAX];
+	pmu_evset observe;
 };
 
 /* The most instructions one run of the hart retires between machine_run's

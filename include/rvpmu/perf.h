@@ -115,6 +115,20 @@ struct record_opts {
 	int models;
 };
 
+/* perf's own encoding of an event (perf_event_attr type and config). */
+struct perfdata_event;
+void record_perf_attr(const struct evspec *e, struct perfdata_event *pe);
+
+/* Sampling a system-mode run from outside (record_system.c): open the
+ * output for o's events (image: the machine's kernel, whose symbols the
+ * samples get), attach a sampling PMU to hart i, and close after the run
+ * with perf record's closing lines. NULL / -1 after a message. */
+struct record_system;
+struct record_system *record_system_open(const struct record_opts *o, const char *image,
+					 int argc, char **argv);
+void record_system_attach(struct record_system *r, struct hart *h, unsigned i);
+int record_system_close(struct record_system *r);
+
 /* Sample argv into o->output (perf.data); returns the program's status. */
 int record_run(const struct record_opts *o, const struct linux_opts *lo, int argc,
 	       char **argv, char **envp);
@@ -123,5 +137,13 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo, int arg
  * SBI PMU calls and print the counts to o->out; returns the program's exit
  * status, or -1 (after a message, nothing printed) when it could not. */
 int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv, char **envp);
+
+/* A system-mode run seen whole (stat_system.c): the canonical events e
+ * counts on profile p, 0 when it cannot; and perf stat -a's table of the
+ * harts in the cpus mask from each hart's tally by privilege mode (one
+ * line per hart and event with per_cpu, as -A), secs of modelled time. */
+pmu_evset stat_system_set(const struct profile *p, int models, const struct evspec *e);
+void stat_system_print(const struct stat_opts *o, const uint64_t (*tally)[4][PMU_EV_MAX],
+		       unsigned nharts, uint64_t cpus, int per_cpu, double secs);
 
 #endif

@@ -7,6 +7,32 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_system(int argc, char **argv);
+/* A host tool's view of a system-mode run (rvpmu stat/record ...
+ * system): the machine runs with the tool's profile and models (the
+ * system arguments may not give their own) and counts into tally (struct
+ * machine_opts); start (NULL: none) sees it built, before the run (a
+ * non-zero return ends the run, status 1), end after it, before it is
+ * freed. */
+struct machine;
+struct system_view {
+	uint64_t (*tally)[4][PMU_EV_MAX];
+	pmu_evset observe;
+	const struct profile *profile;
+	int no_uarch;
+	int quiet;              /* no progress line */
+	int (*start)(struct machine *m, void *ctx);
+	void (*end)(struct machine *m, void *ctx);
+	void *ctx;
+};
+int system_main(int argc, char **argv, const struct system_view *view);
+/* rvpmu stat's counting of argv, a system-mode run ("system ..."), with
+ * -C cpu_list (NULL: every hart) and -A (per_cpu): the run's exit status,
+ * or minus the exit status when nothing was counted (stat_system.c). */
+int stat_system(const struct stat_opts *o, const char *cpu_list, int per_cpu, int quiet,
+		int argc, char **argv);
+/* rvpmu record's sampling of argv, a system-mode run: its exit status
+ * (record_system.c). */
+int record_system(const struct record_opts *o, int quiet, int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);

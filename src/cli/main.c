@@ -61,6 +61,7 @@ static const struct subcommand {
 	 "stops the program; rvpmu then dies of that signal (a second one: at once).\n"},
 	{"stat", cmd_stat, "count a program's events (as perf stat)",
 	 "usage: rvpmu stat [options] [--] PROG [ARGS...]\n"
+	 "       rvpmu stat [-a] [-A] [-C LIST] [options] system [SYSTEM OPTIONS]\n"
 	 "\n"
 	 "Run a static riscv64 Linux program in user mode and count events on the\n"
 	 "modelled core. rvpmu acts as the program's kernel and reaches the PMU as\n"
@@ -90,15 +91,26 @@ static const struct subcommand {
 	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"
 	 "  --cpus N           modelled harts for the program's threads (as rvpmu run)\n"
 	 "  --per-thread       a row per thread (comm-tid) and event\n"
-	 "  -A, --per-cpu      a row per modelled hart and event\n"
+	 "  -A, --no-aggr, --per-cpu\n"
+	 "                     a row per modelled hart and event\n"
 	 "  -i, --no-inherit   count the first thread only (default: every thread\n"
 	 "                     and child process, as perf's inherit)\n"
 	 "  --sysroot DIR      prefix absolute guest paths with DIR (as rvpmu run)\n"
 	 "  --user-counters=off|mmap|all\n"
 	 "                     counter CSRs the program may read (as rvpmu run)\n"
-	 "  -h, --help         show this help\n"},
+	 "  -h, --help         show this help\n"
+	 "\n"
+	 "A system-mode run ('system' and rvpmu system's options) is counted whole,\n"
+	 "from outside: every hart's events, the guest's own counters untouched.\n"
+	 ":u counts user mode, :k supervisor and machine mode. --profile and\n"
+	 "--no-uarch go before 'system' and apply to its machine.\n"
+	 "  -a, --all-cpus     every hart (implied: the machine is the workload)\n"
+	 "  -A, --no-aggr, --per-cpu\n"
+	 "                     a line per hart and event, as CPUn\n"
+	 "  -C, --cpu LIST     only these harts (as 0,2-3)\n"},
 	{"record", cmd_record, "sample a program into perf.data (as perf record)",
 	 "usage: rvpmu record [options] [--] PROG [ARGS...]\n"
+	 "       rvpmu record [-a] [-e LIST] [-c N | -F F] [-o FILE] system [SYSTEM OPTIONS]\n"
 	 "\n"
 	 "Sample a static riscv64 Linux program with Sscofpmf overflow interrupts,\n"
 	 "as Linux's riscv_pmu_sbi driver does: each counter starts at -period,\n"
@@ -145,7 +157,13 @@ static const struct subcommand {
 	 "  --cpus N           modelled harts for the program's threads and\n"
 	 "                     processes (as rvpmu run); every thread is sampled,\n"
 	 "                     each sample tagged with its pid, tid and hart\n"
-	 "  --sysroot DIR      prefix absolute guest paths with DIR (as rvpmu run)\n"},
+	 "  --sysroot DIR      prefix absolute guest paths with DIR (as rvpmu run)\n"
+	 "\n"
+	 "A system-mode run ('system' and rvpmu system's options) is sampled on\n"
+	 "every hart from outside (-a is implied): each hart stops where its own\n"
+	 "sampling counter overflows, the sample's cpu is the hart. --profile and\n"
+	 "--no-uarch go before 'system'; -g, -b, -D and --switch-output do not apply.\n"
+	 "  -a, --all-cpus     every hart (implied)\n"},
 	{"report", cmd_report, "show where the samples of a perf.data file are (as perf report)",
 	 "usage: rvpmu report [options]\n"
 	 "\n"

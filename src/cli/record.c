@@ -112,12 +112,12 @@ int cmd_record(int argc, char **argv)
 		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", "--branch-any", 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0},
 		{"-T", "--timestamp", 0}, {"-D", "--delay", 1}, {"--switch-output", NULL, 0}, {"--cpus", NULL, 1},
-		{"--sysroot", NULL, 1},
-		{NULL, NULL, 0},
+		{"--sysroot", NULL, 1}, {"-a", "--all-cpus", 0}, {NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_MAX_MEM, O_CALL_GRAPH, O_FILTER,
 	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_TIMESTAMP, O_DELAY, O_SWITCH, O_CPUS,
-	       O_SYSROOT };
+	       O_SYSROOT, O_ALL };
+	int all_cpus = 0;
 	char err[512];
 	const char *v;
 	uint64_t n;
@@ -200,6 +200,7 @@ int cmd_record(int argc, char **argv)
 		case O_NO_JIT: lo.no_jit = 1; break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
 		case O_SYSROOT: lo.sysroot = v; break;
+		case O_ALL: all_cpus = 1; break;
 		}
 	}
 	int end = cli_end("record", k);
@@ -218,6 +219,18 @@ int cmd_record(int argc, char **argv)
 		return cli_error("record: --switch-output needs a file, not -o -%s", "");
 	if ((o.nev = cli_events("record", &events, "cycles", &prof, o.ev)) < 0)
 		return 2;
+	if (!strcmp(argv[i], "system")) {
+		/* the machine is the workload: every hart, as perf record -a */
+		if (o.callchain || o.branch_stack || o.callchain_ctr || o.callchain_dwarf || o.trace ||
+		    o.delay_ms || o.switch_signal || o.switch_size || o.switch_ms || lo.max_insns ||
+		    lo.max_mem_mb || lo.no_jit || lo.cpus || lo.sysroot)
+			return cli_error("record: a system-mode run takes -e, -c, -F, -o, --profile, "
+					 "--no-uarch and -q (its own options after 'system')%s", "");
+		return record_system(&o, quiet, argc - i, argv + i);
+	}
+	if (all_cpus)
+		return cli_error("record: -a samples a system-mode run: rvpmu record -a [OPTIONS] system "
+				 "[SYSTEM OPTIONS]%s", "");
 	progress_begin("record", lo.max_insns, quiet);
 	progress_samples(1);
 	lo.progress = progress_tick;

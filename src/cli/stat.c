@@ -24,12 +24,15 @@ int cmd_stat(int argc, char **argv)
 		{"--max-insns", NULL, 1}, {"--max-mem", NULL, 1}, {"--profile", NULL, 1}, {"--mux-interval", NULL, 1},
 		{"--user-counters", NULL, 1}, {"-j", "--json", 0}, {"--json-output", NULL, 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {"--cpus", NULL, 1},
-		{"--per-thread", NULL, 0}, {"-A", "--per-cpu", 0}, {"-i", "--no-inherit", 0},
-		{"--sysroot", NULL, 1}, {NULL, NULL, 0},
+		{"--per-thread", NULL, 0}, {"-i", "--no-inherit", 0}, {"--sysroot", NULL, 1},
+		{"-a", "--all-cpus", 0}, {"-A", "--no-aggr", 0}, {"--per-cpu", NULL, 0}, {"-C", "--cpu", 1},
+		{NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_CSV, O_OUT, O_REPEAT, O_MAX_INSNS, O_MAX_MEM, O_PROFILE, O_MUX, O_UCNT, O_JSON,
-	       O_JSON2, O_NO_UARCH, O_NO_JIT, O_QUIET, O_CPUS, O_PER_THREAD, O_PER_CPU, O_NO_INHERIT,
-	       O_SYSROOT };
+	       O_JSON2, O_NO_UARCH, O_NO_JIT, O_QUIET, O_CPUS, O_PER_THREAD, O_NO_INHERIT, O_SYSROOT,
+	       O_ALL, O_NO_AGGR, O_PER_CPU, O_CPU };
+	const char *cpu_list = NULL;
+	int all_cpus = 0;
 	uint64_t n;
 	char err[512];
 	const char *v;
@@ -84,9 +87,11 @@ int cmd_stat(int argc, char **argv)
 				return 2;
 			break;
 		case O_PER_THREAD: o.per_thread = 1; break;
-		case O_PER_CPU: o.per_cpu = 1; break;
 		case O_NO_INHERIT: o.no_inherit = 1; break;
 		case O_SYSROOT: lo.sysroot = v; break;
+		case O_ALL: all_cpus = 1; break;
+		case O_NO_AGGR: case O_PER_CPU: o.per_cpu = 1; break;
+		case O_CPU: cpu_list = v; break;
 		}
 	}
 	int end = cli_end("stat", k);
@@ -105,12 +110,36 @@ int cmd_stat(int argc, char **argv)
 	o.prof = &prof;
 	if ((o.nev = cli_events("stat", &events, DEFAULT_EVENTS, &prof, o.ev)) < 0)
 		return 2;
+	int system = !strcmp(argv[i], "system");
+	if (!system && (all_cpus || cpu_list))
+		return cli_error("stat: -a and -C count a system-mode run: rvpmu stat -a [OPTIONS] system [SYSTEM OPTIONS]%s", "");
+	if (system && (o.per_thread || o.no_inherit || lo.cpus || lo.sysroot))
+		return cli_error("stat: --per-thread, --no-inherit, --cpus and --sysroot are for a program; "
+				 "a system-mode run takes its options after 'system'%s", "");
+	if (system && (o.repeat > 1 || o.json))
+		return cli_error("stat: -r and -j are not available for a system-mode run%s", "");
+	if (system && (lo.max_insns || lo.max_mem_mb || lo.user_counters || lo.no_jit))
+		return cli_error("stat: --max-insns, --max-mem, --user-counters and --no-jit are for a program; "
+				 "a system-mode run takes its options after 'system'%s", "");
 	/* the table goes to FILE only once it is complete */
 	struct outfile of;
 	if (outfile) {
 		if (outfile_open(&of, outfile, 0, err, sizeof(err)))
 			return cli_error("stat: %s", err);
 		o.out = of.f;
+	}
+	if (system) {   /* the machine's own progress line, interrupt and limits */
+		int status = stat_system(&o, cpu_list, o.per_cpu, quiet, argc - i, argv + i);
+		if (status < 0) {   /* nothing counted */
+			if (outfile)
+				outfile_discard(&of);
+			return -status;
+		}
+		if (outfile && outfile_commit(&of, err, sizeof(err))) {
+			fprintf(stderr, "rvpmu: stat: %s\n", err);
+			status = status ? status : 1;
+		}
+		return status;
 	}
 	progress_begin("stat", lo.max_insns, quiet);
 	lo.progress = progress_tick;

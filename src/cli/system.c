@@ -19,6 +19,11 @@ static uint64_t tick(void *ctx, uint64_t insns)
 
 int cmd_system(int argc, char **argv)
 {
+	return system_main(argc, argv, NULL);
+}
+
+int system_main(int argc, char **argv, const struct system_view *view)
+{
 	struct machine_opts o = {.console = stdout};
 	const char *bios = NULL, *dump_dtb = NULL;
 	static const struct cli_opt opts[] = {
@@ -33,7 +38,7 @@ int cmd_system(int argc, char **argv)
 	static struct profile prof;
 	char err[512];
 	const char *v;
-	int i = 1, k, quiet = 0;
+	int i = 1, k, quiet = view && view->quiet;
 	uint64_t host_mb = gmem_host_bytes() >> 20;
 	while ((k = cli_next("system", opts, argc, argv, &i, &v)) >= 0) {
 		switch (k) {
@@ -44,6 +49,8 @@ int cmd_system(int argc, char **argv)
 		case O_INITRD: o.initrd = v; break;
 		case O_APPEND: o.append = v; break;
 		case O_PROFILE:
+			if (view)
+				return cli_error("stat: give --profile before 'system' (it names the events too)%s", "");
 			if (profile_load(v, &prof, err, sizeof(err)))
 				return cli_error("%s", err);
 			o.profile = &prof;
@@ -84,7 +91,11 @@ int cmd_system(int argc, char **argv)
 			break;
 		case O_TRACE_SBI: o.sbi_trace = 1; break;
 		case O_NO_SNAPSHOT: o.sbi_no_snapshot = 1; break;
-		case O_NO_UARCH: o.no_uarch = 1; break;
+		case O_NO_UARCH:
+			if (view)
+				return cli_error("stat: give --no-uarch before 'system'%s", "");
+			o.no_uarch = 1;
+			break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
 		}
 	}
@@ -94,6 +105,12 @@ int cmd_system(int argc, char **argv)
 	if (i < argc)   /* the image is --kernel's: nothing else is positional */
 		return cli_error("system: unexpected argument '%s'", argv[i]);
 	o.bios = bios;
+	if (view) {
+		o.profile = view->profile;
+		o.no_uarch = view->no_uarch;
+		o.tally = view->tally;
+		o.observe = view->observe;
+	}
 	if (!o.kernel)
 		return cli_error("system: no --kernel given%s", "");
 
@@ -112,6 +129,10 @@ int cmd_system(int argc, char **argv)
 		machine_free(&m);
 		return ok ? 0 : cli_error("system: cannot write '%s'", dump_dtb);
 	}
+	if (view && view->start && view->start(&m, view->ctx)) {
+		machine_free(&m);
+		return 1;
+	}
 	/* the UART reads stdin (a terminal goes raw until the run ends) */
 	console_start(&m, STDIN_FILENO);
 	progress_begin("system", o.max_insns, quiet);
@@ -124,6 +145,8 @@ int cmd_system(int argc, char **argv)
 	progress_end();
 	console_stop(&m);
 	fflush(stdout);
+	if (view && view->end)
+		view->end(&m, view->ctx);
 	machine_free(&m);
 	return status;
 }

@@ -472,7 +472,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	const pmu_evset class_events = (h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data |
 		(h->trace != NULL);
 #else
-	const pmu_evset in_use = pmu_events_in_use(&h->pmu, h->priv);
+	const pmu_evset in_use = pmu_events_in_use(&h->pmu, h->priv) | h->observed;
 	const pmu_evset class_events = (in_use &
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
 		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data | (h->trace != NULL);

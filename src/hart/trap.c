@@ -124,6 +124,14 @@ static void report(struct hart *h, uint64_t to)
 	if (!h->uarch)  /* else the timing model counted cycles */
 		h->evc[PMU_EV_CYCLES] = h->evc[PMU_EV_INSTRET];
 	pmu_retire(&h->pmu, h->priv, h->evc);
+	if (h->tally)
+		for (unsigned e = 0; e < PMU_EV_MAX; e++)
+			h->tally[h->priv][e] += h->evc[e];
+	if (h->host_pmu) {
+		uint32_t of = pmu_retire(h->host_pmu, h->priv, h->evc);
+		if (of)
+			h->host_overflow(h->host_ctx, h, of);
+	}
 	memset(h->evc, 0, sizeof(h->evc));
 	h->pmu_synced = to;
 	collect_overflow(h, to);
@@ -273,9 +281,19 @@ uint64_t hart_horizon(struct hart *h)
 {
 	if (!h->uarch) {   /* cycles are instructions: the horizon is exact */
 		h->cycle_stop = UINT64_MAX;
-		return pmu_horizon(&h->pmu, h->priv);
+		uint64_t steps = pmu_horizon(&h->pmu, h->priv);
+		if (h->host_pmu) {
+			uint64_t hs = pmu_horizon(h->host_pmu, h->priv);
+			steps = hs < steps ? hs : steps;
+		}
+		return steps;
 	}
 	uint64_t cycles, steps = pmu_horizon_cycles(&h->pmu, h->priv, &cycles);
+	if (h->host_pmu) {   /* the nearer of the two PMUs' stops */
+		uint64_t hc, hs = pmu_horizon_cycles(h->host_pmu, h->priv, &hc);
+		steps = hs < steps ? hs : steps;
+		cycles = hc < cycles ? hc : cycles;
+	}
 	const uint64_t now = h->uarch->tm.now;
 	h->cycle_stop = cycles > UINT64_MAX - now ? UINT64_MAX : now + cycles;
 	return steps;

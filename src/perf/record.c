@@ -475,7 +475,7 @@ static uint64_t tick(void *ctx, struct hart *h)
 }
 
 /* perf's own encoding of the events, so that perf names them. */
-static void perf_attr(const struct evspec *e, struct perfdata_event *pe)
+void record_perf_attr(const struct evspec *e, struct perfdata_event *pe)
 {
 	static const uint32_t hw[] = { [1] = 0, [2] = 1, [3] = 2, [4] = 3, [5] = 4, [6] = 5,
 				       [7] = 6, [8] = 7, [9] = 8, [10] = 9 };
@@ -534,7 +534,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 			session_close(&r.ss);
 			return 1;
 		}
-		perf_attr(e, &pe[i]);
+		record_perf_attr(e, &pe[i]);
 		pe[i].sample_period = r.c[i].sampled ? r.period : 0;
 		pe[i].callchain = o->callchain;
 		pe[i].branch_stack = o->branch_stack;

@@ -120,6 +120,8 @@ static int boot(struct machine *m, char *err, size_t errlen)
 			return -1;
 		h->mmio = mmio;
 		h->mmio_ctx = m;
+		h->tally = m->o.tally ? m->o.tally[i] : NULL;
+		h->observed = m->o.observe;
 	}
 	uarch_domain_free(&m->coh);   /* the models it kept coherent are gone */
 	struct hart *harts[MACHINE_MAX_HARTS];

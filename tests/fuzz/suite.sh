@@ -22,7 +22,7 @@ for o in "$BUILD"/obj/src/*/*.o; do
 done
 # shellcheck disable=SC2086
 if ! $CC -std=gnu11 -O1 -g -Wall -Wextra -Werror -I"$root/include" -o "$out/spec_replay" \
-	"$here/fuzz_spec.c" "$here/replay.c" $objs -lelf -ldw -lfdt -ljansson -lm >&2; then
+	"$here/fuzz_spec.c" "$here/replay.c" $objs -lelf -ldw -lfdt -ljansson -liberty -lm >&2; then
 	echo "FAIL fuzz spec-build: see stderr (run make all first)"
 	exit 0
 fi

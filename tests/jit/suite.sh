@@ -268,7 +268,7 @@ rp=$out/jit_replay
 # shellcheck disable=SC2046 # one word per object
 if ! gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -I"$root/include" -DFUZZ_JIT_REPLAY -o "$rp" \
 	"$root/tests/fuzz/fuzz_jit.c" $(ls "$BUILD"/obj/src/*/*.o | grep -v /cli/) \
-	-lelf -ldw -lfdt -ljansson -lm >&2; then
+	-lelf -ldw -lfdt -ljansson -liberty -lm >&2; then
 	fail coherent "does not build"
 else
 	ins=

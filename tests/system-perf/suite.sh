@@ -1,0 +1,191 @@
+#!/bin/sh
+# rvpmu stat and record on a system-mode run (perf stat -a, -A, -C and
+# perf record -a): busy.S on 1, 2 and 4 harts, every hart 9 instructions
+# in machine mode and the rest in user mode until --max-insns ends the
+# run; the counts are asserted exactly (round-robin quanta give every hart
+# the same share), :u and :k split by mode, the table and -x formats; the
+# samples per CPU follow from those counts and the period, read back by
+# rvpmu script and Debian's perf; the Linux image counted and sampled per
+# CPU with the guest's own result; bad input.
+here=$(cd "$(dirname "$0")" && pwd)
+: "${RVPMU:=$here/../../build/rvpmu}" "${BUILD:=$here/../../build}"
+out=$BUILD/tests/system-perf
+mkdir -p "$out" || exit 1
+pass() { echo "PASS system-perf $1"; }
+fail() { echo "FAIL system-perf $1: $2"; }
+if ! riscv64-unknown-elf-gcc -nostdlib -nostartfiles -march=rv64i_zicsr -mabi=lp64 \
+	-Wl,--no-relax,--no-warn-rwx-segments -T "$here/../smp/link.ld" -o "$out/busy.elf" "$here/busy.S" >&2; then
+	fail build "busy.S does not build"; exit 0
+fi
+R=$RVPMU
+# st NAME STAT-OPTIONS... -- SYSTEM-OPTIONS...: the table in $out/NAME.err
+st() {
+	name=$1; shift
+	"$R" stat "$@" >"$out/$name.out" 2>"$out/$name.err"
+	rc=$?
+}
+# count FILE EVENT [CPU]: the count of EVENT (on CPU with -A) in a table
+count() {
+	awk -v e="$2" -v c="$3" '
+		c == "" && NF == 2 && $2 == e { gsub(",", "", $1); print $1 }
+		c != "" && NF == 3 && $1 == c && $3 == e { gsub(",", "", $2); print $2 }' "$1"
+}
+
+for n in 1 2 4; do
+	per=$((4000000 / n))
+	st "a$n" -a --no-uarch -e instructions,instructions:u,instructions:k,cycles \
+		system --bios none --smp "$n" --max-insns 4M --kernel "$out/busy.elf"
+	got="$(count "$out/a$n.err" instructions) $(count "$out/a$n.err" instructions:u)"
+	got="$got $(count "$out/a$n.err" instructions:k) $(count "$out/a$n.err" cycles)"
+	want="4000000 $((4000000 - 9 * n)) $((9 * n)) 4000000"
+	[ "$rc" = 124 ] && [ "$got" = "$want" ] &&
+		pass "-a, $n harts: instructions, :u, :k, cycles = $got" ||
+		fail "-a, $n harts" "exit $rc, got '$got' want '$want' ($(tail -n 3 "$out/a$n.err" | tr '\n' '|'))"
+	st "A$n" -A --no-uarch -e instructions:u,instructions:k \
+		system --bios none --smp "$n" --max-insns 4M --kernel "$out/busy.elf"
+	# every hart: 9 in machine mode; all but the last the same total (the
+	# budget ends the last one's turn); the sum, the machine's budget
+	ok=1 got= sum=0 first=
+	for c in $(seq 0 $((n - 1))); do
+		u=$(count "$out/A$n.err" instructions:u "CPU$c") k=$(count "$out/A$n.err" instructions:k "CPU$c")
+		got="$got CPU$c $u+$k"
+		[ -n "$u" ] && [ "$k" = 9 ] || { ok=0; continue; }
+		sum=$((sum + u + k))
+		[ "$c" = $((n - 1)) ] || { [ -z "$first" ] && first=$((u + k)); [ "$((u + k))" = "$first" ] || ok=0; }
+	done
+	[ "$rc" = 124 ] && [ "$ok" = 1 ] && [ "$sum" = 4000000 ] &&
+		pass "-A, $n harts: each CPU 9 machine-mode instructions, the rest user, $sum in all:$got" ||
+		fail "-A, $n harts" "exit $rc, got$got"
+done
+
+# -C keeps the harts listed; -x is perf's CSV (CPU first with -A)
+st C -C 1,3 -x, --no-uarch -e instructions system --bios none --smp 4 --max-insns 4M \
+	--kernel "$out/busy.elf"
+c1=$(count "$out/A4.err" instructions:u CPU1) c3=$(count "$out/A4.err" instructions:u CPU3)
+want=$((c1 + c3 + 18))
+[ "$(grep -v '^rvpmu:' "$out/C.err")" = "$want,,instructions,1000000,100.00,," ] &&
+	pass "-C 1,3 -x,: the two harts' sum as -A gave them ($want), perf's CSV" ||
+	fail "-C 1,3 -x," "want $want: $(tr '\n' '|' < "$out/C.err")"
+st CA -C 2-3 -A -x, --no-uarch -e instructions:k system --bios none --smp 4 --max-insns 4M \
+	--kernel "$out/busy.elf"
+[ "$(grep -v '^rvpmu:' "$out/CA.err" | tr '\n' ' ')" = \
+  "CPU2,9,,instructions:k,1000000,100.00,, CPU3,9,,instructions:k,1000000,100.00,, " ] &&
+	pass "-C 2-3 -A -x,: a line per hart" || fail "-C 2-3 -A -x," "$(tr '\n' '|' < "$out/CA.err")"
+# the table's frame, as perf's: header, a line per event, modelled time
+st T -a -e instructions system --bios none --smp 2 --max-insns 2M --kernel "$out/busy.elf"
+grep -q "^ Performance counter stats for 'system wide':\$" "$out/T.err" &&
+	grep -q '^         2,000,000      instructions$' "$out/T.err" &&
+	grep -q '^ *0.00[0-9]* seconds time elapsed (modelled: virt at 1.00 GHz)$' "$out/T.err" &&
+	pass "table: perf's header, count column and elapsed line" ||
+	fail "table" "$(tr '\n' '|' < "$out/T.err")"
+# with the models: cycles count the timing model's, at least one a step
+st M -A -e cycles,instructions,L1-dcache-load-misses system --bios none --smp 2 --max-insns 2M \
+	--kernel "$out/busy.elf"
+c0=$(count "$out/M.err" cycles CPU0) i0=$(count "$out/M.err" instructions CPU0)
+c1=$(count "$out/M.err" cycles CPU1) i1=$(count "$out/M.err" instructions CPU1)
+[ "$rc" = 124 ] && [ "$((i0 + i1))" = 2000000 ] && [ "${c0:-0}" -ge "$i0" ] && [ "${c1:-0}" -ge "$i1" ] &&
+	pass "models: $c0 and $c1 cycles for $i0 and $i1 instructions" || fail "models" "$(tr '\n' '|' < "$out/M.err")"
+# events the machine cannot count say so, as perf
+st U --no-uarch -a -e L1-dcache-load-misses system --bios none --max-insns 1M --kernel "$out/busy.elf"
+grep -q '<not supported>      L1-dcache-load-misses$' "$out/U.err" &&
+	pass "--no-uarch: a cache event is <not supported>" || fail "--no-uarch cache event" "$(tr '\n' '|' < "$out/U.err")"
+
+# The shared Linux image on two harts: each CPU's user and kernel counts,
+# which add up to its cycles without the models, and the guest's own tests
+img=$here/../../../shared/linux/prebuilt
+if [ -f "$img/Image" ]; then
+	st L -A --no-uarch -e instructions:u,instructions:k,cycles system --smp 2 --no-sbi-snapshot \
+		--kernel "$img/Image" --initrd "$img/initramfs.cpio.gz" --append console=hvc0
+	ok=1
+	for c in CPU0 CPU1; do
+		u=$(count "$out/L.err" instructions:u $c) k=$(count "$out/L.err" instructions:k $c)
+		cy=$(count "$out/L.err" cycles $c)
+		[ -n "$u" ] && [ "$u" -gt 0 ] && [ "$((u + k))" = "$cy" ] || ok=0
+	done
+	[ "$rc" = 0 ] && [ "$ok" = 1 ] && grep -q '^SUMMARY: [0-9]* passed, 0 failed' "$out/L.out" &&
+		pass "Linux on 2 harts: each CPU's :u + :k = its cycles; $(grep '^SUMMARY' "$out/L.out")" ||
+		fail "Linux on 2 harts" "exit $rc, $(grep '^SUMMARY' "$out/L.out"), $(tail -n 8 "$out/L.err" | tr '\n' '|')"
+else
+	fail "Linux on 2 harts" "no image in $img"
+fi
+
+# record -a: each hart samples its own events every -c; CPU c has
+# floor(count / period) samples, every one in busy.S's user loop (:u) or
+# its machine-mode start (:k), as rvpmu script and Debian's perf read them
+# samples FILE: "N0 N1 N2 N3", the samples of each CPU in rvpmu script's output
+samples() {
+	"$R" script -i "$1" 2>/dev/null | awk '{ n[$3]++ } END {
+		printf "%d %d %d %d", n["[000]"], n["[001]"], n["[002]"], n["[003]"] }'
+}
+"$R" record -a -c 100003 -e instructions:u -o "$out/u.data" system --bios none --smp 4 \
+	--max-insns 4M --kernel "$out/busy.elf" >/dev/null 2>"$out/u.err"
+rc=$? want=
+for c in 0 1 2 3; do
+	want="$want $(($(count "$out/A4.err" instructions:u CPU$c) / 100003))"
+done
+want=${want# }
+got=$(samples "$out/u.data")
+syms=$("$R" script -i "$out/u.data" -F ip,sym 2>/dev/null | awk "{ print \$2 }" | sort -u | tr '\n' ' ')
+[ "$rc" = 124 ] && [ "$got" = "$want" ] && [ "$syms" = "user " ] &&
+	grep -q 'Captured and wrote .* (36 samples)' "$out/u.err" &&
+	pass "record -a instructions:u -c 100003: samples per CPU $got, all in user" ||
+	fail "record -a :u" "exit $rc, got '$got' want '$want', symbols '$syms' ($(tr '\n' '|' < "$out/u.err"))"
+"$R" record -a -c 3 -e instructions:k -o "$out/k.data" system --bios none --smp 4 \
+	--max-insns 400k --kernel "$out/busy.elf" >/dev/null 2>&1
+got=$(samples "$out/k.data")
+kern=$("$R" report -i "$out/k.data" --stdio --sort cpu,sym 2>/dev/null | grep -c '\[k\] _start$')
+[ "$got" = "3 3 3 3" ] && [ "$kern" = 4 ] &&
+	pass "record -a instructions:k -c 3: 3 samples on each CPU, in machine mode in _start" ||
+	fail "record -a :k" "samples '$got', [k] _start rows $kern"
+if command -v perf >/dev/null 2>&1; then
+	pc=$(perf report -i "$out/u.data" --stdio --sort cpu -n 2>/dev/null |
+		awk '/^ +[0-9.]+%/ { printf "%s:%s ", $3, $2 }')
+	[ "$pc" = "000:9 001:9 002:9 003:9 " ] &&
+		pass "Debian's perf report --sort cpu splits the samples: $pc" ||
+		fail "perf report --sort cpu" "got '$pc'"
+else
+	fail "perf report --sort cpu" "Debian's perf (linux-perf) is not installed"
+fi
+if [ -f "$img/Image" ]; then
+	"$R" record -a --no-uarch -c 1000003 -o "$out/lx.data" system --smp 2 --no-sbi-snapshot \
+		--kernel "$img/Image" --initrd "$img/initramfs.cpio.gz" --append console=hvc0 \
+		>"$out/lx.out" 2>"$out/lx.err"
+	rc=$?
+	got=$(samples "$out/lx.data")
+	set -- $got
+	[ "$rc" = 0 ] && [ "$1" -gt 0 ] && [ "$2" -gt 0 ] && [ "$3" = 0 ] &&
+		grep -q '^SUMMARY: [0-9]* passed, 0 failed' "$out/lx.out" &&
+		pass "record -a of Linux on 2 harts: samples on CPU0 and CPU1 ($1, $2); $(grep '^SUMMARY' "$out/lx.out")" ||
+		fail "record -a Linux" "exit $rc, samples '$got', $(grep '^SUMMARY' "$out/lx.out")"
+fi
+
+# bad input: a clear error, a non-zero exit, no table
+bad() {	# bad DESCRIPTION WANT-RC PATTERN STAT-ARGS...
+	what=$1 want=$2 pat=$3; shift 3
+	st bad "$@"
+	[ "$rc" = "$want" ] && grep -q -- "$pat" "$out/bad.err" &&
+		! grep -q 'Performance counter stats' "$out/bad.err" &&
+		pass "bad input: $what -> exit $rc: $(grep -- "$pat" "$out/bad.err" | head -n 1)" ||
+		fail "bad input: $what" "exit $rc: $(tr '\n' '|' < "$out/bad.err")"
+}
+bad "-a with a program" 2 "count a system-mode run" -a /bin/true
+bad "-C past the harts" 2 "the machine has CPUs 0-1" -C 3 system --bios none --smp 2 \
+	--max-insns 1M --kernel "$out/busy.elf"
+bad "-C not a list" 2 "not a CPU list" -C 1-x system --bios none --kernel "$out/busy.elf"
+bad "--profile after system" 2 "before 'system'" system --profile u74 --bios none \
+	--kernel "$out/busy.elf"
+bad "-r with system" 2 "not available for a system-mode run" -r 2 system --bios none \
+	--kernel "$out/busy.elf"
+bad "no kernel" 2 "no --kernel" -a system --bios none
+rbad() {	# rbad DESCRIPTION PATTERN RECORD-ARGS...
+	what=$1 pat=$2; shift 2
+	rm -f "$out/bad.data"
+	"$R" record -o "$out/bad.data" "$@" >/dev/null 2>"$out/bad.err"
+	rc=$?
+	[ "$rc" = 2 ] && grep -q -- "$pat" "$out/bad.err" && [ ! -e "$out/bad.data" ] &&
+		pass "bad input: record $what -> exit 2, no file: $(grep -- "$pat" "$out/bad.err" | head -n 1)" ||
+		fail "bad input: record $what" "exit $rc: $(tr '\n' '|' < "$out/bad.err")"
+}
+rbad "-a with a program" "samples a system-mode run" -a /bin/true
+rbad "-g with system" "its own options after 'system'" -g system --bios none --kernel "$out/busy.elf"
+exit 0
