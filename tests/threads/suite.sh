@@ -164,6 +164,18 @@ if timeout "$T" "$RVPMU" stat -q --per-thread -e instructions --cpus 2 "$out/ker
 else
 	no stat-split-layouts "exit status $?"
 fi
+# elapsed time is the busiest hart's cycles, user time every hart's
+# (virt runs at 1 GHz: a cycle is a nanosecond)
+if timeout "$T" "$RVPMU" stat -q -A -e cycles --cpus 2 "$out/kernel" 4 1000 </dev/null >/dev/null 2>"$O"; then
+	c=$(sed -n 's/^CPU[01] *\([0-9,]*\) *cycles.*/\1/p' "$O" | tr -d , | sort -n | tr '\n' ' ')
+	el=$(sed -n 's/^ *0\.\([0-9]*\) seconds time elapsed.*/\1/p' "$O" | sed 's/^0*//')
+	us=$(sed -n 's/^ *0\.\([0-9]*\) seconds user$/\1/p' "$O" | sed 's/^0*//')
+	set -- $c
+	[ $# = 2 ] && [ "$el" = "$2" ] && [ "$us" = $(($1 + $2)) ] && ok stat-elapsed-harts ||
+		no stat-elapsed-harts "harts' cycles '$c', elapsed '$el' ns, user '$us' ns"
+else
+	no stat-elapsed-harts "rvpmu stat failed"
+fi
 a=$(stat_csv d1 --per-thread -e instructions,cycles --profile u74 --cpus 4 "$out/kernel" && cat "$out/d1.csv")
 b=$(stat_csv d2 --per-thread -e instructions,cycles --profile u74 --cpus 4 --no-jit "$out/kernel" && cat "$out/d2.csv")
 [ -n "$a" ] && [ "$a" = "$b" ] && ok stat-per-thread-deterministic || no stat-per-thread-deterministic "differ"
