@@ -56,6 +56,7 @@ struct stat_state {
 	struct thread_counts thr[STAT_MAX_THREADS];
 	int nthr;
 	int first_tid;          /* the program's first thread */
+	int thr_dropped;        /* threads past STAT_MAX_THREADS ran */
 	const struct stat_opts *o;
 	struct counted c[EVSPEC_MAX];
 	struct unit u[EVSPEC_MAX];
@@ -102,8 +103,10 @@ static void charge(struct stat_state *st, unsigned c, int i, uint64_t v, const s
 	while (k < st->nthr && st->thr[k].tid != t->tid)
 		k++;
 	if (k == st->nthr) {
-		if (k == STAT_MAX_THREADS)
-			return;   /* --per-thread lists the first 256 */
+		if (k == STAT_MAX_THREADS) {
+			st->thr_dropped = 1;   /* --per-thread lists the first 256 */
+			return;
+		}
 		st->nthr++;
 		st->thr[k] = (struct thread_counts){ .pid = t->pid, .tid = t->tid };
 	}
@@ -654,6 +657,9 @@ static void print_split(struct stat_state *st)
 		for (int k = 0; k < st->nthr; k++)
 			print_row(st, &(struct view){st->thr[k].v, st->thr[k].comm, st->thr[k].tid}, i);
 	}
+	if (o->per_thread && st->thr_dropped)
+		fprintf(stderr, "rvpmu: stat: --per-thread lists the first %d threads only\n",
+			STAT_MAX_THREADS);
 }
 
 static void print_all(struct stat_state *st, int argc, char **argv)
@@ -717,6 +723,7 @@ int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv,
 			memcpy(first.thr, st.thr, sizeof(st.thr));
 			memcpy(first.cpu_v, st.cpu_v, sizeof(st.cpu_v));
 			first.nthr = st.nthr;
+			first.thr_dropped = st.thr_dropped;
 			first.ss.ncpus = st.ss.ncpus;
 		}
 		if (lo->stop && *lo->stop) {

@@ -176,6 +176,18 @@ if timeout "$T" "$RVPMU" stat -q -A -e cycles --cpus 2 "$out/kernel" 4 1000 </de
 else
 	no stat-elapsed-harts "rvpmu stat failed"
 fi
+# --per-thread lists 256 threads and says so; the total counts them all
+build many && {
+	stat_csv many --per-thread -e instructions "$out/many"
+	r=$?
+	lines=$(wc -l <"$out/many.csv") said=$(cat "$E")
+	stat_csv many2 -e instructions "$out/many"
+	sum=$(awk -F, '{ s += $2 } END { print s }' "$out/many.csv") tot=$(cut -d, -f1 "$out/many2.csv")
+	[ "$r" = 0 ] && [ "$lines" = 256 ] &&
+		[ "$said" = "rvpmu: stat: --per-thread lists the first 256 threads only" ] &&
+		[ -n "$tot" ] && [ "$sum" -lt "$tot" ] && ok stat-per-thread-limit ||
+		no stat-per-thread-limit "exit $r, $lines rows, their sum $sum of $tot"
+}
 a=$(stat_csv d1 --per-thread -e instructions,cycles --profile u74 --cpus 4 "$out/kernel" && cat "$out/d1.csv")
 b=$(stat_csv d2 --per-thread -e instructions,cycles --profile u74 --cpus 4 --no-jit "$out/kernel" && cat "$out/d2.csv")
 [ -n "$a" ] && [ "$a" = "$b" ] && ok stat-per-thread-deterministic || no stat-per-thread-deterministic "differ"
