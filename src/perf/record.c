@@ -515,8 +515,14 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	lo.tick_ctx = &r;
 	lo.task_change = task_change;
 	lo.task_ctx = &r;
-	if (o->trace && lo.cpus > 1) {
-		fprintf(stderr, "rvpmu: record: --trace follows one hart: use it with --cpus 1\n");
+	int group_read = 0;
+	for (int i = 0; i < o->nev; i++)
+		group_read |= o->ev[i].sample_read;
+	if ((o->trace || group_read) && lo.cpus > 1) {
+		/* a group's counts are one hart's (Linux 6.1 refuses
+		 * PERF_SAMPLE_READ with inherit with EINVAL, for the same reason) */
+		fprintf(stderr, "rvpmu: record: %s follows one hart: use it with --cpus 1\n",
+			o->trace ? "--trace" : "leader sampling ({a,b}:S)");
 		return 1;
 	}
 	if (session_open(&r.ss, o->prof, o->models, &lo, argc, argv, envp))

@@ -221,6 +221,14 @@ else
 	no record-threads "rvpmu record failed: $(head -c 200 "$E")"
 fi
 
+# what follows one hart (--trace, leader sampling) is refused with more
+for opt in "--trace $out/trace.txt" "-e {cycles,instructions}:S"; do
+	timeout "$T" "$RVPMU" record -q --cpus 2 $opt -o "$out/x.data" "$out/kernel" 2 10 </dev/null >/dev/null 2>"$E"
+	r=$?
+	[ "$r" = 1 ] && grep -q '^rvpmu: record: .* follows one hart: use it with --cpus 1$' "$E" &&
+		ok "record-one-hart-${opt%% *}" || no "record-one-hart-${opt%% *}" "exit $r: $(head -c 200 "$E")"
+done
+
 # --- the harts' L1Ds are kept coherent: two threads writing adjacent
 # words of one line take a coherence miss at each handover of the line,
 # a line apart they do not (the profile's own event names)
