@@ -80,9 +80,12 @@ int cmd_run(int argc, char **argv)
 	o.stop = cli_interrupt_begin();
 	int status = linux_run(&ss.h, &o);
 	progress_end();
-	if (count_file) {
+	if (count_file) {   /* every hart's: the program's threads and processes */
+		uint64_t n = 0;
+		for (unsigned c = 0; c < ss.ncpus; c++)
+			n += ss.cpu[c]->instret;
 		FILE *f = fopen(count_file, "w");
-		if (!f || fprintf(f, "%llu\n", (unsigned long long)ss.h.instret) < 0 || fclose(f)) {
+		if (!f || fprintf(f, "%llu\n", (unsigned long long)n) < 0 || fclose(f)) {
 			fprintf(stderr, "rvpmu: cannot write %s\n", count_file);
 			status = status ? status : 1;
 		}

@@ -188,6 +188,13 @@ build many && {
 		[ -n "$tot" ] && [ "$sum" -lt "$tot" ] && ok stat-per-thread-limit ||
 		no stat-per-thread-limit "exit $r, $lines rows, their sum $sum of $tot"
 }
+# run --insn-count counts every hart's instructions, as stat does
+# (stdout to /dev/null for both: glibc buffers a device and a file apart)
+timeout "$T" "$RVPMU" run --cpus 4 --insn-count "$out/ic" "$out/kernel" 4 1000 </dev/null >/dev/null 2>"$E"
+rc=$?
+stat_csv ic -e instructions --no-uarch --cpus 4 "$out/kernel" 4 1000
+ic=$(cat "$out/ic" 2>/dev/null) st=$(cut -d, -f1 "$out/ic.csv")
+[ "$rc" = 0 ] && [ -n "$ic" ] && [ "$ic" = "$st" ] && ok insn-count-harts || no insn-count-harts "--insn-count '$ic', stat '$st'"
 a=$(stat_csv d1 --per-thread -e instructions,cycles --profile u74 --cpus 4 "$out/kernel" && cat "$out/d1.csv")
 b=$(stat_csv d2 --per-thread -e instructions,cycles --profile u74 --cpus 4 --no-jit "$out/kernel" && cat "$out/d2.csv")
 [ -n "$a" ] && [ "$a" = "$b" ] && ok stat-per-thread-deterministic || no stat-per-thread-deterministic "differ"
