@@ -21,6 +21,7 @@ extern uint64_t gmem_space;
 enum {
 	GP_R = 1, GP_W = 2, GP_X = 4,
 	GP_CODE = 8,   /* decoded instructions are cached for this page */
+	GP_ABSENT = 0x80,  /* in absent[]: mapped, not touched yet */
 };
 
 /* What is mapped, one record per address space: every copy of its
@@ -29,11 +30,21 @@ struct gmem_acct {
 	uint64_t max_bytes; /* cap on mapped bytes (--max-mem), 0 = none */
 	uint64_t mapped;    /* bytes currently mapped */
 	bool hit_max;       /* a map was refused for max_bytes */
+	bool demand;        /* map pages absent (demand paging) */
+	bool in_kernel;     /* the kernel is touching memory for the program */
+	uint64_t faults[2]; /* first touches: [0] the program's, [1] the kernel's */
 };
 
+/* Demand paging (user mode, as Linux's): with acct->demand set, a page
+ * mapped is absent until its first touch; its pflags grant nothing, so
+ * every fast path refuses it and the slow paths (gmem_check and the
+ * fetch path's gmem_touch) make it present with the R/W/X kept in
+ * absent[], counting one fault. The touch is no trap: the program's
+ * counts are those of a run without demand paging. */
 struct gmem {
 	uint8_t *base;      /* host address of guest address 0 */
 	uint8_t *pflags;    /* size >> GPAGE_SHIFT permission bytes */
+	uint8_t *absent;    /* per page: 0 present, else GP_ABSENT | R/W/X */
 	uint64_t size;      /* guest addresses are [0, size) */
 	struct gmem_acct *acct;
 };
@@ -62,20 +73,32 @@ int gmem_map_file(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot,
 int gmem_unfile(struct gmem *m, uint64_t addr, uint64_t len);
 /* Change protection of mapped pages; -ENOMEM if any page is unmapped. */
 int gmem_protect(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot);
-/* True when every page of [addr, addr+len) has all bits of need. */
-bool gmem_check(const struct gmem *m, uint64_t addr, uint64_t len, unsigned need);
+/* True when every page of [addr, addr+len) has all bits of need (an
+ * absent page that would have them is made present: a fault). */
+bool gmem_check(struct gmem *m, uint64_t addr, uint64_t len, unsigned need);
+/* The absent page holding addr, if it grants need, made present (one
+ * fault): true. False for any other page. */
+bool gmem_touch(struct gmem *m, uint64_t addr, unsigned need);
+/* Make the absent pages of [addr, addr+len) present without a fault (the
+ * pages exec writes, as Linux's exec does before the program runs). */
+void gmem_present(struct gmem *m, uint64_t addr, uint64_t len);
+/* The R/W/X bits of the page holding addr, present or not. */
+static inline unsigned gmem_prot(const struct gmem *m, uint64_t addr)
+{
+	return (m->pflags[addr >> GPAGE_SHIFT] | m->absent[addr >> GPAGE_SHIFT]) & 7;
+}
 /* Find a free, page-aligned range of len bytes at or below hint. 0 = none. */
 uint64_t gmem_find_free(const struct gmem *m, uint64_t len, uint64_t top);
 /* Copies with permission checks: 0 or -EFAULT. Host writes to code pages
  * must go through gmem_write so decoded instructions are invalidated by
  * the caller (see hart_invalidate_code). */
-int gmem_read(const struct gmem *m, uint64_t addr, void *buf, uint64_t len);
+int gmem_read(struct gmem *m, uint64_t addr, void *buf, uint64_t len);
 int gmem_write(struct gmem *m, uint64_t addr, const void *buf, uint64_t len);
 /* Host pointer to [addr, addr+len) when accessible with need, else NULL. */
-void *gmem_ptr(const struct gmem *m, uint64_t addr, uint64_t len, unsigned need);
+void *gmem_ptr(struct gmem *m, uint64_t addr, uint64_t len, unsigned need);
 /* Length of the NUL-terminated guest string at addr (-EFAULT if it is not
  * readable within max bytes). */
-long gmem_strlen(const struct gmem *m, uint64_t addr, uint64_t max);
+long gmem_strlen(struct gmem *m, uint64_t addr, uint64_t max);
 
 static inline bool gmem_fast_ok(const struct gmem *m, uint64_t addr, unsigned size, unsigned need)
 {

@@ -141,6 +141,17 @@ const char *linux_exe_path(void);
 struct session;
 void linux_perf_attach(struct session *ss);
 
+/* What rvpmu's kernel did for the program, for perf's software events:
+ * the modelled time the whole run slept (every thread waiting, the same
+ * on every hart), and on hart h the context switches of its threads (at
+ * each wait, at a time slice's end or a yield) and the pages demand
+ * paging made present at their first touch, by its threads' accesses or
+ * the kernel's calls for them. */
+struct linux_sw {
+	uint64_t sleep_ns, switches, faults_user, faults_kernel;
+};
+void linux_sw_read(const struct hart *h, struct linux_sw *out);
+
 /* Close the guest's files and drop the process state. */
 void linux_free(void);
 

@@ -10,15 +10,24 @@
 
 #define EVSPEC_MAX 64
 
+/* The subcommand running ("stat", "record", ...): messages about its
+ * input start "rvpmu CMD: ". main() sets it; "rvpmu" before that. */
+extern const char *rvpmu_cmd;
+
 struct evspec {
 	char name[64];          /* as the user wrote it, modifiers included */
 	uint32_t event_idx;     /* SBI event_idx */
 	uint64_t event_data;
 	int exclude_user, exclude_kernel;
 	int group;              /* index of its group's leader, or -1 */
+	int weak;               /* the group is perf's :W: split it when it cannot fit */
+	int software;           /* counted by rvpmu's kernel, not the PMU: */
+	unsigned sw_id;         /* PERF_COUNT_SW_*, or EVSPEC_DURATION */
 	int sample_read;        /* group modifier S: the leader samples, the
 				   others are read with its samples */
 };
+/* perf's duration_time tool event: the modelled wall time, ns. */
+#define EVSPEC_DURATION 100
 
 struct profile;
 
@@ -28,8 +37,19 @@ struct profile;
  * the number of events in out, or -1 with a message. */
 int evspec_parse(const char *list, const struct profile *p, struct evspec *out, int n, int max,
 		 char *err, size_t errlen);
-/* Print every event name evspec_parse knows for p, as perf list does. */
-void evspec_list(FILE *f, const struct profile *p);
+/* Refuse :u/:k (exclude_*) on hardware events of a core without
+ * Sscofpmf, as Linux does: 0, or -1 with a message in err. */
+int evspec_check(const struct evspec *ev, int n, const struct profile *p, char *err, size_t errlen);
+/* The perf names of PERF_TYPE_SOFTWARE and PERF_TYPE_HW_CACHE events
+ * that -d, -dd and -ddd add (perf stat's detailed_attrs and after): the
+ * first 4, 10 or 12. */
+extern const char *const evspec_detailed[12];
+/* perf list for profile p: its sections (hardware, software, cache,
+ * the profile's events, raw, metrics and metric groups), all of them
+ * (what NULL), one (what "hw", "sw", "cache", "pmu", "metric",
+ * "metricgroup", ...), or the names matching the glob *what*. */
+enum { LIST_DESC = 1, LIST_DETAILS = 2, LIST_RAW = 4 };
+void evspec_list(FILE *f, const struct profile *p, const char *what, int flags);
 
 /* The S-mode driver's view of one profiled user-mode run (session.c). */
 struct linux_opts;
@@ -79,6 +99,7 @@ long session_config_on(struct session *ss, unsigned cpu, const struct evspec *e,
 long session_config_all(struct session *ss, const struct evspec *e, uint64_t extra_flags,
 			unsigned *idx, unsigned *csr);
 
+struct profile_metric;
 struct stat_opts {
 	struct evspec ev[EVSPEC_MAX];
 	int nev;
@@ -92,7 +113,43 @@ struct stat_opts {
 	int per_thread;         /* --per-thread: a row per thread and event */
 	int per_cpu;            /* -A, --per-cpu: a row per hart and event */
 	int no_inherit;         /* --no-inherit: the first thread alone */
+	uint64_t interval_ms;   /* -I: print every this many modelled ms, 0 = no */
+	uint64_t interval_count;/* --interval-count: stop after this many, 0 = no */
+	int64_t delay_ms;       /* -D: count from this modelled ms on; -1 = never */
+	uint64_t timeout_ms;    /* --timeout: SIGTERM the program then, 0 = no */
+	int no_big_num;         /* --no-big-num: no thousands' separators */
+	int null_run;           /* -n: no events, only the elapsed time */
+	int verbose;            /* -v: each counter's raw values as read */
+	int table;              /* --table: each run's elapsed time (-r) */
+	int metric_only;        /* --metric-only */
+	/* -M: the metrics to print, each on the line of its event
+	 * metric_ev[k], its events found by name in ev[metric_lo[k] ..
+	 * metric_hi[k]) */
+	const struct profile_metric *metrics[EVSPEC_MAX];
+	int metric_ev[EVSPEC_MAX], metric_lo[EVSPEC_MAX], metric_hi[EVSPEC_MAX];
+	int nmetrics;
+	int metric_no_group;    /* --metric-no-group: one pool, no groups */
 };
+
+/* ---- metrics (metric.c): perf's MetricExpr language */
+
+/* An identifier's value: 0, or -1 when it names nothing. */
+typedef int (*metric_value_fn)(void *ctx, const char *id, double *v);
+/* Evaluate expr, asking fn for each event or metric it names: 0 with
+ * *out, or -1 with the reason in err (syntax, an unknown name, a division
+ * by zero, which collect mode lets pass: it only gathers the names). */
+int metric_eval(const char *expr, metric_value_fn fn, void *ctx, int collect, double *out,
+		char *err, size_t errlen);
+/* The profile's metric of that name (case-insensitive), or NULL. */
+const struct profile_metric *metric_find(const struct profile *prof, const char *name);
+/* Does a -M item (a metric, a group, "all" or "No_group") select m? */
+int metric_matches(const struct profile_metric *m, const char *item);
+/* stat -M LIST: add the metrics LIST names (comma-separated) to o after
+ * o's events: each with its events as a weak group (a metric whose events
+ * an earlier one's group has shares it), or with o->metric_no_group all
+ * in one pool without groups. 0, or -1 with the reason in err. */
+int stat_add_metrics(struct stat_opts *o, const struct profile *prof, const char *list,
+		     char *err, size_t errlen);
 
 struct record_opts {
 	struct evspec ev[EVSPEC_MAX];

@@ -189,6 +189,15 @@ struct profile_perf_event {     /* Linux perf vendor-JSON event */
 	char desc[160];             /* BriefDescription */
 };
 
+#define PROFILE_MAX_METRICS 64
+struct profile_metric {         /* Linux perf pmu-events metric */
+	char name[48];              /* MetricName */
+	char expr[320];             /* MetricExpr: perf's expression syntax */
+	char group[96];             /* MetricGroup: ';'-separated, "" none */
+	char unit[24];              /* ScaleUnit ("100%", "1ns"), "" none */
+	char desc[160];             /* BriefDescription */
+};
+
 struct profile {
 	char name[32];
 	char file[256];             /* the file it was loaded from */
@@ -225,6 +234,8 @@ struct profile {
 	struct profile_raw_event raw[PROFILE_MAX_RAW];
 	unsigned n_events;
 	struct profile_perf_event events[PROFILE_MAX_EVENTS];
+	unsigned n_metrics;
+	struct profile_metric metrics[PROFILE_MAX_METRICS];
 };
 
 /* ---- loading. Each returns 0, or -1 with one line in err naming the
@@ -241,8 +252,10 @@ int profile_parse(const char *text, size_t len, const char *label,
 		  struct profile *out, char *err, size_t errlen);
 
 /* Write p's events as a Linux perf vendor-JSON file (an array of
- * EventName/EventCode/BriefDescription objects). 0 or -1. */
+ * EventName/EventCode/BriefDescription objects), and its metrics as
+ * perf's metrics file. 0 or -1. */
 int profile_write_perf_json(const struct profile *p, FILE *f);
+int profile_write_perf_metrics(const struct profile *p, FILE *f);
 
 /* ---- selector decoding (mhpmevent bits 55:0 -> canonical set) */
 

@@ -14,39 +14,36 @@ int cmd_annotate(int argc, char **argv)
 	};
 	enum { O_IN, O_SYM, O_SYMFS, O_STDIO, O_NO_SOURCE, O_LIMIT };
 	const char *v;
-	char *end;
 	int i = 1, k;
 	for (;;) {
-		while ((k = cli_next("annotate", opts, argc, argv, &i, &v)) >= 0) {
-			switch (k) {
-			case O_IN: o.input = v; break;
-			case O_SYM:
-				if (o.symbol)
-					return cli_error("annotate: one symbol at a time ('%s' is a second)", v);
-				o.symbol = v;
-				break;
-			case O_SYMFS: o.symfs = v; break;
-			case O_STDIO: break;  /* the only interface */
-			case O_NO_SOURCE: o.no_source = 1; break;
-			case O_LIMIT:
-				o.percent_limit = strtod(v, &end);
-				if (!*v || *end || !(o.percent_limit >= 0 && o.percent_limit <= 100))
-					return cli_error("annotate: --percent-limit: '%s' is not a percentage "
-							 "(0..100)", v);
-				break;
-			}
+		k = cli_next("annotate", opts, argc, argv, &i, &v);
+		/* as perf annotate: the symbol may come among the options */
+		if (k == CLI_DONE && i < argc) {
+			v = argv[i++];
+			k = O_SYM;
 		}
-		int end_rc = cli_end("annotate", k);
-		if (end_rc >= 0)
-			return end_rc;
-		if (i >= argc)
+		if (k < 0)
 			break;
-		/* the symbol may come among the options, as perf takes it */
-		if (o.symbol)
-			return cli_error("annotate: one symbol at a time ('%s' is a second)", argv[i]);
-		o.symbol = argv[i++];
+		switch (k) {
+		case O_IN: o.input = v; break;
+		case O_SYM:
+			if (o.symbol)
+				return cli_error("one symbol at a time ('%s' is a second)", v);
+			o.symbol = v;
+			break;
+		case O_SYMFS: o.symfs = v; break;
+		case O_STDIO: break;  /* the only interface */
+		case O_NO_SOURCE: o.no_source = 1; break;
+		case O_LIMIT:
+			if (cli_parse_percent(v, &o.percent_limit))
+				return 2;
+			break;
+		}
 	}
+	int rc = cli_end("annotate", k);
+	if (rc >= 0)
+		return rc;
 	if (o.symbol && !*o.symbol)
-		return cli_error("annotate: an empty symbol name%s", "");
+		return cli_error("an empty symbol name");
 	return annotate_main(&o);
 }

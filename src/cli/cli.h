@@ -54,10 +54,13 @@ int cli_interrupt_exit(int status);
 
 /* Print a subcommand's usage text. */
 void cli_usage(const char *name, FILE *out);
-/* "rvpmu: <fmt with arg>" on stderr; returns exit status 2. */
-int cli_error(const char *fmt, const char *arg);
+/* "rvpmu CMD: <fmt with its arguments>" on stderr (CMD: rvpmu_cmd, the
+ * subcommand running); returns exit status 2. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse a non-negative count with optional k/M/G suffix. */
 int cli_parse_count(const char *opt, const char *s, uint64_t *out);
+/* --percent-limit P: 0..100, or -1 after a message. */
+int cli_parse_percent(const char *s, double *out);
 /* -e lists as perf takes them: each -e adds its events to the earlier
  * ones'. cli_add_events keeps one (-1 after a message when there are
  * too many); cli_events parses them all (dflt when there is none) into
@@ -78,18 +81,25 @@ int cli_max_mem(const char *v, uint64_t *mb);
 int cli_cpus(const char *v, unsigned *n);
 
 /* One option of a subcommand: its name ("-x" or "--long"), another
- * spelling or NULL, and whether it takes a value. A table ends with a
- * NULL name. */
+ * spelling or NULL, and whether it takes a value (CLI_ARG: always;
+ * CLI_OPTARG: only attached, "--opt=V" or "-xV", as perf's optional
+ * values; CLI_OPTNEXT: attached, or the next argument unless that starts
+ * with '-', as perf report's -g). A table ends with a NULL name. */
+enum { CLI_NOARG, CLI_ARG, CLI_OPTARG, CLI_OPTNEXT };
 struct cli_opt {
 	const char *name, *alias;
 	int arg;
 };
 enum { CLI_DONE = -1, CLI_HELP = -2, CLI_FAIL = -3 };
 /* The option at argv[*i], *i moved past it: its index in opts, with *val
- * its value for a value option ("--opt V", "--opt=V", or "-xV" for a
- * one-letter one); CLI_DONE at the first argument that is not an option
- * ("--" is skipped); CLI_HELP for -h and --help; CLI_FAIL after printing
- * why (unknown option, missing value). */
+ * its value for a value option ("--opt V", "--opt=V", "-x V" or "-xV";
+ * NULL for an optional value not given);
+ * a long option may be shortened to any prefix that names one option
+ * ("--rep" for --repeat), one-letter options may be clustered ("-qdd":
+ * -q, then -d twice, by as many calls). CLI_DONE at the first argument
+ * that is not an option ("--" is skipped); CLI_HELP for -h and --help;
+ * CLI_FAIL after printing why (unknown or ambiguous option, a missing
+ * value, a value for a flag). cmd is unused: messages name rvpmu_cmd. */
 int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv, int *i,
 	     const char **val);
 /* After the cli_next loop ended with k: -1 to go on (CLI_DONE), else the

@@ -1,5 +1,6 @@
 /* rvpmu command line: subcommand dispatch and shared option parsing. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,24 +67,45 @@ static const struct subcommand {
 	 "Run a static riscv64 Linux program in user mode and count events on the\n"
 	 "modelled core. rvpmu acts as the program's kernel and reaches the PMU as\n"
 	 "Linux's riscv_pmu_sbi driver does: through SBI PMU calls to the built-in\n"
-	 "firmware. Counts are deterministic. The table goes to stderr.\n"
+	 "firmware. Counts are deterministic; time is modelled (the core's cycles,\n"
+	 "plus the time the program sleeps). The table goes to stderr, as perf's.\n"
 	 "\n"
 	 "options:\n"
-	 "  -e, --event LIST   events (default " "cycles,instructions,branches,branch-misses" ";\n"
-	 "                     several -e: every list)\n"
-	 "                     perf names (cycles, instructions, branches, cache and\n"
-	 "                     TLB events...), rvpmu's classes (loads, stores, calls,\n"
-	 "                     returns, int-mul, fp-ops, ...), raw rHEX; :u and :k\n"
-	 "                     modifiers; groups {a,b}\n"
-	 "  -x SEP             CSV output with SEP between fields\n"
-	 "  -j, --json         one JSON object per event (as perf stat -j)\n"
+	 "  -e, --event LIST   events (default perf's: task-clock, context-switches,\n"
+	 "                     cpu-migrations, page-faults, cycles, instructions,\n"
+	 "                     branches, branch-misses; several -e: every list):\n"
+	 "                     perf names (cycles, cache and TLB events...), its\n"
+	 "                     software events, the profile's events, rvpmu's classes\n"
+	 "                     (loads, int-mul, ...), raw rHEX; :u and :k; groups {a,b}\n"
+	 "  -M, --metrics LIST the profile's metrics or metric groups (rvpmu list\n"
+	 "                     metricgroup), each on the line of its first event\n"
+	 "  --metric-only      only the metrics, one column each\n"
+	 "  --metric-no-group  -M's events in one pool, not a weak group each\n"
+	 "  -d, --detailed     perf's detailed events too (-dd, -ddd: more)\n"
+	 "  -I, --interval-print MSEC\n"
+	 "                     print the counts every MSEC of modelled time\n"
+	 "  --interval-count N stop printing after N intervals\n"
+	 "  -D, --delay MSEC   count from MSEC of modelled time on (-1: never)\n"
+	 "  --timeout MSEC     SIGTERM the program at MSEC of modelled time (>= 10)\n"
+	 "  -r, --repeat N     run N times: perf's mean and noise (runs are\n"
+	 "                     deterministic: the noise is 0)\n"
+	 "  --table            with -r, each run's elapsed time\n"
+	 "  -x, --field-separator SEP\n"
+	 "                     CSV output with SEP between fields\n"
+	 "  -j, --json-output  one JSON object per event (as perf stat -j)\n"
+	 "  -o, --output FILE  write the counts to FILE (in place once complete)\n"
+	 "  --append           with -o, after what FILE holds\n"
+	 "  --all-user, --all-kernel\n"
+	 "                     count user (kernel) mode only, as :u (:k) on every event\n"
+	 "  -n, --null         no events: the elapsed time only\n"
+	 "  -B, --big-num, --no-big-num\n"
+	 "                     thousands' separators (default) or none\n"
+	 "  -v, --verbose      each run's raw counts\n"
 	 "  --mux-interval N   multiplexing tick in modelled cycles when there are\n"
 	 "                     more events than counters (default 4 ms of the core)\n"
-	 "  -o FILE            write the table to FILE (in place once complete)\n"
-	 "  -r N               run N times (deterministic: the counts must agree)\n"
 	 "  --profile P        core profile: a name (virt, u74) or a .json file\n"
 	 "                     (default virt)\n"
-	 "  --no-uarch        no cache/TLB/predictor/timing models: fast, and\n"
+	 "  --no-uarch         no cache/TLB/predictor/timing models: fast, and\n"
 	 "                     cycles = instructions\n"
 	 "  --no-jit           no block translation (as rvpmu run)\n"
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
@@ -103,11 +125,15 @@ static const struct subcommand {
 	 "A system-mode run ('system' and rvpmu system's options) is counted whole,\n"
 	 "from outside: every hart's events, the guest's own counters untouched.\n"
 	 ":u counts user mode, :k supervisor and machine mode. --profile and\n"
-	 "--no-uarch go before 'system' and apply to its machine.\n"
+	 "--no-uarch go before 'system' and apply to its machine. Its events are\n"
+	 "hardware ones (default cycles, instructions, branches, branch-misses);\n"
+	 "-r, -j, -I, -D, --timeout, -M, -d, -n and -v are for a program.\n"
 	 "  -a, --all-cpus     every hart (implied: the machine is the workload)\n"
 	 "  -A, --no-aggr, --per-cpu\n"
 	 "                     a line per hart and event, as CPUn\n"
-	 "  -C, --cpu LIST     only these harts (as 0,2-3)\n"},
+	 "  -C, --cpu LIST     only these harts (as 0,2-3)\n"
+	 "\n"
+	 "docs/perf-compat.md lists perf's options and what rvpmu does with each.\n"},
 	{"record", cmd_record, "sample a program into perf.data (as perf record)",
 	 "usage: rvpmu record [options] [--] PROG [ARGS...]\n"
 	 "       rvpmu record [-a] [-e LIST] [-c N | -F F] [-o FILE] system [SYSTEM OPTIONS]\n"
@@ -222,6 +248,21 @@ static const struct subcommand {
 	 "\n"
 	 "An unknown symbol, a symbol without samples or an unreadable file is an\n"
 	 "error (exit 1).\n"},
+	{"list", cmd_list, "list the events and metrics of a core (as perf list)",
+	 "usage: rvpmu list [options] [hw|sw|cache|pmu|metric|metricgroup|FILTER...]\n"
+	 "\n"
+	 "List what 'rvpmu stat -e' and '-M' take for a core profile, in perf list's\n"
+	 "sections: hardware, software and cache events the core can count, the\n"
+	 "profile's events, raw events, metric groups and their metrics. A FILTER\n"
+	 "shows the names it matches anywhere (a glob: 'mpki', 'l1*miss').\n"
+	 "\n"
+	 "options:\n"
+	 "  --profile P        core profile (default virt)\n"
+	 "  -d, --desc         descriptions (the default); --no-desc: none\n"
+	 "  -v, --long-desc    the same (the profiles have brief descriptions)\n"
+	 "  --details          metrics' expressions, events' encodings\n"
+	 "  --raw-dump         the names alone\n"
+	 "  -h, --help         show this help\n"},
 	{"script", cmd_script, "list the samples of a perf.data file (as perf script)",
 	 "usage: rvpmu script [-i FILE] [-F FIELDS]\n"
 	 "\n"
@@ -327,7 +368,11 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(out, "  %-12s %s\n", subcommands[i].name, subcommands[i].summary);
 	fprintf(out, "  %-12s %s\n\n", "help", "show help for a command");
-	fprintf(out, "Run 'rvpmu help COMMAND' for a command's options.\n");
+	fprintf(out, "Run 'rvpmu help COMMAND' for a command's options. As with perf, an option's\n"
+		     "value follows it ('--event V', '--event=V', '-e V', '-eV'), a long option\n"
+		     "may be shortened to a prefix naming one option ('--rep 3'), one-letter\n"
+		     "options may be clustered ('-qx,'), and a PROG without '/' is looked for on\n"
+		     "$PATH (then in the current directory).\n");
 }
 
 static const struct subcommand *find(const char *name)
@@ -345,11 +390,14 @@ void cli_usage(const char *name, FILE *out)
 		fputs(s->usage, out);
 }
 
-int cli_error(const char *fmt, const char *arg)
+int cli_error(const char *fmt, ...)
 {
-	fputs("rvpmu: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "rvpmu %s: ", rvpmu_cmd);
+	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	va_end(ap);
 	return 2;
 }
 
@@ -374,14 +422,26 @@ int cli_parse_count(const char *opt, const char *s, uint64_t *out)
 	*out = v * mul;
 	return 0;
 bad:
-	fprintf(stderr, "rvpmu: %s: '%s' is not a valid count\n", opt, s ? s : "");
+	cli_error("%s: '%s' is not a valid count", opt, s ? s : "");
 	return -1;
+}
+
+int cli_parse_percent(const char *s, double *out)
+{
+	char *end;
+	double d = strtod(s, &end);
+	if (!*s || *end || !(d >= 0 && d <= 100)) {
+		cli_error("--percent-limit: '%s' is not a percentage (0..100)", s);
+		return -1;
+	}
+	*out = d;
+	return 0;
 }
 
 int cli_add_events(const char *cmd, struct cli_events *e, const char *list)
 {
 	if (e->n == (int)(sizeof(e->list) / sizeof(e->list[0]))) {
-		fprintf(stderr, "rvpmu: %s: too many -e options\n", cmd);
+		fprintf(stderr, "rvpmu %s: too many -e options\n", cmd);
 		return -1;
 	}
 	e->list[e->n++] = list;
@@ -396,7 +456,7 @@ int cli_events(const char *cmd, const struct cli_events *e, const char *dflt,
 	for (int i = 0; i < (e->n ? e->n : 1) && n >= 0; i++)
 		n = evspec_parse(e->n ? e->list[i] : dflt, p, out, n, EVSPEC_MAX, err, sizeof(err));
 	if (n < 0)
-		fprintf(stderr, "rvpmu: %s: %s\n", cmd, err);
+		fprintf(stderr, "rvpmu %s: %s\n", cmd, err);
 	return n;
 }
 
@@ -408,7 +468,7 @@ int cli_user_counters(const char *v, int *mode)
 			*mode = k;
 			return 0;
 		}
-	fprintf(stderr, "rvpmu: --user-counters: '%s' is not off, mmap or all\n", v);
+	cli_error("--user-counters: '%s' is not off, mmap or all", v);
 	return -1;
 }
 
@@ -417,8 +477,8 @@ int cli_max_mem(const char *v, uint64_t *mb)
 	if (cli_parse_count("--max-mem", v, mb))
 		return -1;
 	if (*mb > (GMEM_SPACE_MAX >> 20)) {
-		fprintf(stderr, "rvpmu: --max-mem: '%s' is out of range (0..%llu MiB)\n", v,
-			(unsigned long long)(GMEM_SPACE_MAX >> 20));
+		cli_error("--max-mem: '%s' is out of range (0..%llu MiB)", v,
+			  (unsigned long long)(GMEM_SPACE_MAX >> 20));
 		return -1;
 	}
 	if (!*mb)
@@ -432,47 +492,121 @@ int cli_cpus(const char *v, unsigned *n)
 	if (cli_parse_count("--cpus", v, &c))
 		return -1;
 	if (c < 1 || c > SESSION_MAX_CPUS) {
-		fprintf(stderr, "rvpmu: --cpus: '%s' is out of range (1..%d)\n", v, SESSION_MAX_CPUS);
+		cli_error("--cpus: '%s' is out of range (1..%d)", v, SESSION_MAX_CPUS);
 		return -1;
 	}
 	*n = (unsigned)c;
 	return 0;
 }
 
+/* perf's parse-options, as far as rvpmu's tables need it: a long option
+ * by its full name or an unambiguous prefix ("--rep" for --repeat), its
+ * value after '=' or in the next argument; one-letter options alone or
+ * clustered ("-ddd", "-qv"), a value option's value being the rest of
+ * the argument taken as it stands ("-x=" is '=') or the next argument.
+ * An optional value is only the attached one (perf's PARSE_OPT_OPTARG),
+ * or also a next argument that is not an option (PARSE_OPT_LASTARG_DEFAULT,
+ * whose get_arg leaves an argument starting '-' to be an option). */
+static int takes_value(const struct cli_opt *o, const char *shown, char **argv, int argc, int *i,
+		       const char **val)
+{
+	if (o->arg == CLI_NOARG || o->arg == CLI_OPTARG)
+		return 0;
+	if (o->arg == CLI_OPTNEXT) {
+		if (*i < argc && argv[*i][0] != '-')
+			*val = argv[(*i)++];
+		return 0;
+	}
+	if (*i >= argc) {
+		cli_error("%s needs a value", shown);
+		return CLI_FAIL;
+	}
+	*val = argv[(*i)++];
+	return 0;
+}
+
+static int long_option(const struct cli_opt *opts, const char *a, int argc, char **argv, int *i,
+		       const char **val)
+{
+	size_t len = strcspn(a, "=");
+	int found = -1, exact = 0, ambiguous = 0;
+	for (int k = 0; opts[k].name; k++)
+		for (const char *n = opts[k].name; n; n = n == opts[k].name ? opts[k].alias : NULL) {
+			if (n[1] != '-' || strncmp(a, n, len))
+				continue;
+			if (!n[len]) {   /* the full name beats any abbreviation */
+				if (!exact)
+					found = k, exact = 1, ambiguous = 0;
+			} else if (!exact && found != k) {
+				ambiguous = found >= 0;
+				found = k;
+			}
+		}
+	if (ambiguous) {
+		cli_error("option '%.*s' is ambiguous (see 'rvpmu help %s')", (int)len, a, rvpmu_cmd);
+		return CLI_FAIL;
+	}
+	if (found < 0) {
+		cli_error("unknown option '%.*s' (see 'rvpmu help %s')", (int)len, a, rvpmu_cmd);
+		return CLI_FAIL;
+	}
+	if (a[len] == '=') {
+		if (opts[found].arg == CLI_NOARG) {
+			cli_error("option '%.*s' takes no value", (int)len, a);
+			return CLI_FAIL;
+		}
+		*val = a + len + 1;
+		return found;
+	}
+	return takes_value(&opts[found], a, argv, argc, i, val) ? CLI_FAIL : found;
+}
+
 int cli_next(const char *cmd, const struct cli_opt *opts, int argc, char **argv, int *i,
 	     const char **val)
 {
+	/* the letters of a cluster still to parse, and where they came from */
+	static const char *rest;
+	static char **rest_argv;
+	static int rest_i;
+	const char *s;
+	(void)cmd;   /* the subcommand running is rvpmu_cmd */
 	*val = NULL;
-	if (*i >= argc || argv[*i][0] != '-' || !argv[*i][1])
-		return CLI_DONE;
-	const char *a = argv[(*i)++];
-	if (!strcmp(a, "--"))
-		return CLI_DONE;
-	if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-		return CLI_HELP;
-	for (int k = 0; opts[k].name; k++) {
-		for (const char *n = opts[k].name; n; n = n == opts[k].name ? opts[k].alias : NULL) {
-			size_t len = strlen(n);
-			if (strncmp(a, n, len))
-				continue;
-			if (!a[len]) {
-				if (!opts[k].arg)
-					return k;
-				if (*i >= argc) {
-					fprintf(stderr, "rvpmu: %s: %s needs a value\n", cmd, a);
-					return CLI_FAIL;
-				}
-				*val = argv[(*i)++];
-				return k;
-			}
-			/* an attached value: --opt=V, or -xV for a one-letter option */
-			if (opts[k].arg && (a[len] == '=' || len == 2)) {
-				*val = a + len + (a[len] == '=');
-				return k;
-			}
-		}
+	if (rest && rest_argv == argv && rest_i == *i) {
+		s = rest;
+	} else {
+		if (*i >= argc || argv[*i][0] != '-' || !argv[*i][1])
+			return CLI_DONE;
+		const char *a = argv[(*i)++];
+		if (!strcmp(a, "--"))
+			return CLI_DONE;
+		if (!strcmp(a, "--help"))
+			return CLI_HELP;
+		if (a[1] == '-')
+			return long_option(opts, a, argc, argv, i, val);
+		/* a spelling of several letters after one '-' (QEMU's -smp)
+		 * is that option, whole */
+		for (int k = 0; opts[k].name; k++)
+			for (const char *n = opts[k].name; n; n = n == opts[k].name ? opts[k].alias : NULL)
+				if (n[1] != '-' && n[2] && !strcmp(a, n))
+					return takes_value(&opts[k], n, argv, argc, i, val) ? CLI_FAIL : k;
+		s = a + 1;
 	}
-	fprintf(stderr, "rvpmu: %s: unknown option '%s' (see 'rvpmu help %s')\n", cmd, a, cmd);
+	rest = NULL;
+	for (int k = 0; opts[k].name; k++)
+		for (const char *n = opts[k].name; n; n = n == opts[k].name ? opts[k].alias : NULL) {
+			if (n[1] != *s || n[2])
+				continue;
+			if (opts[k].arg != CLI_NOARG && s[1]) {
+				*val = s + 1;
+				return k;
+			}
+			if (s[1])   /* more letters of the cluster */
+				rest = s + 1, rest_argv = argv, rest_i = *i;
+			return takes_value(&opts[k], n, argv, argc, i, val) ? CLI_FAIL : k;
+		}
+	if (*s == 'h')
+		return CLI_HELP;
+	cli_error("unknown option '-%c' (see 'rvpmu help %s')", *s, rvpmu_cmd);
 	return CLI_FAIL;
 }
 
@@ -505,8 +639,9 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
+		rvpmu_cmd = "help";
 		if (!find(argv[2]))
-			return cli_error("help: unknown command '%s'", argv[2]);
+			return cli_error("unknown command '%s'", argv[2]);
 		cli_usage(argv[2], stdout);
 		return 0;
 	}
@@ -515,5 +650,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rvpmu: unknown command '%s' (see 'rvpmu --help')\n", cmd);
 		return 2;
 	}
+	rvpmu_cmd = s->name;
 	return cli_interrupt_exit(s->main(argc - 1, argv + 1));
 }

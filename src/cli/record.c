@@ -31,10 +31,10 @@ static int parse_branch_filter(const char *v, uint64_t *out)
 			k++;
 		if (k == sizeof(f) / sizeof(f[0])) {
 			if ((n == 1 && *p == 'k') || (n == 2 && !strncmp(p, "hv", 2)))
-				fprintf(stderr, "rvpmu: record: -j %.*s: a user-mode program has only u "
+				fprintf(stderr, "rvpmu record: -j %.*s: a user-mode program has only u "
 						"branches\n", (int)n, p);
 			else
-				fprintf(stderr, "rvpmu: record: -j '%.*s': unknown branch filter (use any, "
+				fprintf(stderr, "rvpmu record: -j '%.*s': unknown branch filter (use any, "
 						"any_call, any_ret, ind_call, call, cond, ind_jmp, u)\n", (int)n, p);
 			return 2;
 		}
@@ -58,7 +58,7 @@ static int parse_call_graph(const char *v, struct record_opts *o)
 	o->callchain_ctr = !strcmp(v, "ctr");
 	o->callchain_dwarf = !strncmp(v, "dwarf", 5) && (!v[5] || v[5] == ',');
 	if (!o->callchain_dwarf && strcmp(v, "fp") && !o->callchain_ctr) {
-		cli_error("record: --call-graph '%s': use fp, dwarf[,SIZE] or ctr", v);
+		cli_error("--call-graph '%s': use fp, dwarf[,SIZE] or ctr", v);
 		return -1;
 	}
 	uint64_t size = 8192;   /* perf's default stack dump */
@@ -66,7 +66,7 @@ static int parse_call_graph(const char *v, struct record_opts *o)
 		return -1;
 	/* as perf: a multiple of 8, at most what a sample record can hold */
 	if (o->callchain_dwarf && (!size || size % 8 || size > 65528 - 1024)) {
-		cli_error("record: --call-graph dwarf,%s: the stack size must be a multiple of 8 "
+		cli_error("--call-graph dwarf,%s: the stack size must be a multiple of 8 "
 			  "from 8 to 64504", v + 6);
 		return -1;
 	}
@@ -94,7 +94,7 @@ static int parse_switch(const char *v, struct record_opts *o)
 			o->switch_ms = n * u[i].ms;
 			return 0;
 		}
-	cli_error("record: --switch-output='%s': use signal, a size (10M) or a modelled time (30s)", v);
+	cli_error("--switch-output='%s': use signal, a size (10M) or a modelled time (30s)", v);
 	return -1;
 }
 
@@ -111,8 +111,8 @@ int cmd_record(int argc, char **argv)
 		{"--call-graph", NULL, 1},
 		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", "--branch-any", 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0},
-		{"-T", "--timestamp", 0}, {"-D", "--delay", 1}, {"--switch-output", NULL, 0}, {"--cpus", NULL, 1},
-		{"--sysroot", NULL, 1}, {"-a", "--all-cpus", 0}, {NULL, NULL, 0},
+		{"-T", "--timestamp", 0}, {"-D", "--delay", 1}, {"--switch-output", NULL, CLI_OPTARG},
+		{"--cpus", NULL, 1}, {"--sysroot", NULL, 1}, {"-a", "--all-cpus", 0}, {NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_MAX_MEM, O_CALL_GRAPH, O_FILTER,
 	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_TIMESTAMP, O_DELAY, O_SWITCH, O_CPUS,
@@ -126,11 +126,6 @@ int cmd_record(int argc, char **argv)
 	o.output = "perf.data";
 	o.models = 1;
 	for (;;) {
-		/* --switch-output takes its value only attached, as perf's
-		 * optional arguments (--switch-output=10M) */
-		const char *sw = !strncmp(i < argc ? argv[i] : "", "--switch-output=", 16) ? argv[i] + 16 : NULL;
-		if (sw)
-			argv[i][15] = 0;
 		if ((k = cli_next("record", opts, argc, argv, &i, &v)) < 0)
 			break;
 		switch (k) {
@@ -160,13 +155,13 @@ int cmd_record(int argc, char **argv)
 				return 2;
 			break;
 		case O_SWITCH:
-			if (parse_switch(sw ? sw : "signal", &o))
+			if (parse_switch(v ? v : "signal", &o))
 				return 2;
 			break;
 		case O_FILTER:
 			/* perf refuses a second list rather than drop one */
 			if (o.branch_filter)
-				return cli_error("record: -j given twice: put every branch filter "
+				return cli_error("-j given twice: put every branch filter "
 						 "in one list (-j %s,...)", v);
 			if (parse_branch_filter(v, &o.branch_filter))
 				return 2;
@@ -184,7 +179,7 @@ int cmd_record(int argc, char **argv)
 				return 2;
 			}
 			if (!n)
-				return cli_error("record: %s must be positive", opts[k].name);
+				return cli_error("%s must be positive", opts[k].name);
 			if (k == O_PERIOD)
 				o.period = n, o.freq = 0;
 			else
@@ -207,16 +202,16 @@ int cmd_record(int argc, char **argv)
 	if (end >= 0)
 		return end;
 	if (i >= argc) {
-		fprintf(stderr, "rvpmu: record: no program given (see 'rvpmu help record')\n");
+		fprintf(stderr, "rvpmu record: no program given (see 'rvpmu help record')\n");
 		return 2;
 	}
 	if (profile_load(profile, &prof, err, sizeof(err)))
 		return cli_error("%s", err);
 	o.prof = &prof;
 	if (o.freq > prof.clock_hz)
-		return cli_error("record: -F is above the core's clock%s", "");
+		return cli_error("-F is above the core's clock");
 	if (!strcmp(o.output, "-") && (o.switch_signal || o.switch_size || o.switch_ms))
-		return cli_error("record: --switch-output needs a file, not -o -%s", "");
+		return cli_error("--switch-output needs a file, not -o -");
 	if ((o.nev = cli_events("record", &events, "cycles", &prof, o.ev)) < 0)
 		return 2;
 	if (!strcmp(argv[i], "system")) {
@@ -224,13 +219,13 @@ int cmd_record(int argc, char **argv)
 		if (o.callchain || o.branch_stack || o.callchain_ctr || o.callchain_dwarf || o.trace ||
 		    o.delay_ms || o.switch_signal || o.switch_size || o.switch_ms || lo.max_insns ||
 		    lo.max_mem_mb || lo.no_jit || lo.cpus || lo.sysroot)
-			return cli_error("record: a system-mode run takes -e, -c, -F, -o, --profile, "
-					 "--no-uarch and -q (its own options after 'system')%s", "");
+			return cli_error("a system-mode run takes -e, -c, -F, -o, --profile, "
+					 "--no-uarch and -q (its own options after 'system')");
 		return record_system(&o, quiet, argc - i, argv + i);
 	}
 	if (all_cpus)
-		return cli_error("record: -a samples a system-mode run: rvpmu record -a [OPTIONS] system "
-				 "[SYSTEM OPTIONS]%s", "");
+		return cli_error("-a samples a system-mode run: rvpmu record -a [OPTIONS] system "
+				 "[SYSTEM OPTIONS]");
 	progress_begin("record", lo.max_insns, quiet);
 	progress_samples(1);
 	lo.progress = progress_tick;

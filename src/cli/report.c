@@ -5,33 +5,13 @@
 #include "cli.h"
 #include "rvpmu/report.h"
 
-/* perf's -g takes its value only when one follows that is not an
- * option ("-g", "-g caller", "-g graph,0.5,callee") */
-static int optional_graph(int argc, char **argv, int i)
-{
-	return i + 1 < argc && (!strcmp(argv[i], "-g") || !strcmp(argv[i], "--call-graph")) &&
-	       argv[i + 1][0] != '-';
-}
-
-static int parse_limit(const char *cmd, const char *v, double *out)
-{
-	char *end;
-	double d = strtod(v, &end);
-	if (!*v || *end || !(d >= 0 && d <= 100)) {
-		fprintf(stderr, "rvpmu: %s: --percent-limit: '%s' is not a percentage (0..100)\n", cmd, v);
-		return -1;
-	}
-	*out = d;
-	return 0;
-}
-
-static int parse_stack(const char *cmd, const char *v, int *out)
+static int parse_stack(const char *v, int *out)
 {
 	uint64_t n;
 	if (cli_parse_count("--max-stack", v, &n))
 		return -1;
 	if (!n || n > 1024) {
-		fprintf(stderr, "rvpmu: %s: --max-stack: '%s' is out of range (1..1024)\n", cmd, v);
+		cli_error("--max-stack: '%s' is out of range (1..1024)", v);
 		return -1;
 	}
 	*out = (int)n;
@@ -44,7 +24,7 @@ int cmd_report(int argc, char **argv)
 				 .graph_min = 0.5 };
 	static const struct cli_opt opts[] = {
 		{"-i", "--input", 1}, {"-s", "--sort", 1}, {"-F", "--fields", 1},
-		{"-n", "--show-nr-samples", 0}, {"-g", "--call-graph", 0}, {"--children", NULL, 0},
+		{"-n", "--show-nr-samples", 0}, {"-g", "--call-graph", CLI_OPTNEXT}, {"--children", NULL, 0},
 		{"--no-children", NULL, 0}, {"--percent-limit", NULL, 1}, {"--comms", "--comm", 1},
 		{"--dsos", "-d", 1}, {"--symbols", "-S", 1}, {"--header", NULL, 0},
 		{"--header-only", NULL, 0}, {"-q", "--quiet", 0}, {"--max-stack", NULL, 1},
@@ -58,31 +38,26 @@ int cmd_report(int argc, char **argv)
 	char err[512];
 	const char *v;
 	int i = 1, k;
-	for (;;) {
-		const char *gv = optional_graph(argc, argv, i) ? argv[i + 1] : NULL;
-		if ((k = cli_next("report", opts, argc, argv, &i, &v)) < 0)
-			break;
+	while ((k = cli_next("report", opts, argc, argv, &i, &v)) >= 0) {
 		switch (k) {
 		case O_IN: o.input = v; break;
 		case O_SORT:
 		case O_FIELDS:
 			if (report_parse_keys(v, k == O_FIELDS, k == O_SORT ? o.keys : o.fields,
 					      k == O_SORT ? &o.nkeys : &o.nfields, err, sizeof(err)))
-				return cli_error("report: %s", err);
+				return cli_error("%s", err);
 			break;
 		case O_NR: o.nr_samples = 1; break;
 		case O_G:
+			/* "-g", "-g caller", "-g graph,0.5,callee", as perf */
 			o.graph = 1;
-			if (gv) {
-				i++;
-				if (report_parse_graph(gv, &o, err, sizeof(err)))
-					return cli_error("report: %s", err);
-			}
+			if (v && report_parse_graph(v, &o, err, sizeof(err)))
+				return cli_error("%s", err);
 			break;
 		case O_CHILDREN: o.children = 1; break;
 		case O_NO_CHILDREN: o.children = 0; break;
 		case O_LIMIT:
-			if (parse_limit("report", v, &o.percent_limit))
+			if (cli_parse_percent(v, &o.percent_limit))
 				return 2;
 			break;
 		case O_COMMS: case O_C: o.comms = v; break;
@@ -92,7 +67,7 @@ int cmd_report(int argc, char **argv)
 		case O_HEADER_ONLY: o.header = 2; break;
 		case O_QUIET: o.quiet = 1; break;
 		case O_MAX_STACK:
-			if (parse_stack("report", v, &o.max_stack))
+			if (parse_stack(v, &o.max_stack))
 				return 2;
 			break;
 		case O_NO_DEMANGLE: o.no_demangle = 1; break;
@@ -108,9 +83,9 @@ int cmd_report(int argc, char **argv)
 	if (end >= 0)
 		return end;
 	if (i < argc)
-		return cli_error("report: unexpected argument '%s' (the input is -i FILE)", argv[i]);
+		return cli_error("unexpected argument '%s' (the input is -i FILE)", argv[i]);
 	if (o.header == 2 && (o.folded || o.flamegraph || o.branch))
-		return cli_error("report: --header-only prints no samples%s", "");
+		return cli_error("--header-only prints no samples");
 	return report_main(&o);
 }
 
@@ -131,13 +106,13 @@ int cmd_script(int argc, char **argv)
 		case O_IN: o.input = v; break;
 		case O_FIELDS:
 			if (script_parse_fields(v, &o.fields, err, sizeof(err)))
-				return cli_error("script: %s", err);
+				return cli_error("%s", err);
 			break;
 		case O_SYMFS: o.symfs = v; break;
 		case O_NO_DEMANGLE: o.no_demangle = 1; break;
 		case O_DEMANGLE: o.no_demangle = 0; break;
 		case O_MAX_STACK:
-			if (parse_stack("script", v, &o.max_stack))
+			if (parse_stack(v, &o.max_stack))
 				return 2;
 			break;
 		}
@@ -146,7 +121,7 @@ int cmd_script(int argc, char **argv)
 	if (end >= 0)
 		return end;
 	if (i < argc)
-		return cli_error("script: unexpected argument '%s' (the input is -i FILE)", argv[i]);
+		return cli_error("unexpected argument '%s' (the input is -i FILE)", argv[i]);
 	return script_main(&o);
 }
 
@@ -166,7 +141,7 @@ int cmd_diff(int argc, char **argv)
 			case O_SYMFS: o.symfs = v; break;
 			case O_NO_DEMANGLE: o.no_demangle = 1; break;
 			case O_LIMIT:
-				if (parse_limit("diff", v, &o.percent_limit))
+				if (cli_parse_percent(v, &o.percent_limit))
 					return 2;
 				break;
 			case O_QUIET: o.quiet = 1; break;
@@ -180,7 +155,7 @@ int cmd_diff(int argc, char **argv)
 			break;
 		/* files and options in any order, as perf diff takes them */
 		if (nfiles == 2)
-			return cli_error("diff: more than two files ('%s' is a third)", argv[i]);
+			return cli_error("more than two files ('%s' is a third)", argv[i]);
 		files[nfiles++] = argv[i++];
 	}
 	/* as perf diff: perf.data.old against perf.data; one file is
@@ -201,6 +176,6 @@ int cmd_buildid_list(int argc, char **argv)
 	if (end >= 0)
 		return end;
 	if (i < argc)
-		return cli_error("buildid-list: unexpected argument '%s' (the input is -i FILE)", argv[i]);
+		return cli_error("unexpected argument '%s' (the input is -i FILE)", argv[i]);
 	return buildid_list_main(in);
 }

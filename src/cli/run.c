@@ -29,7 +29,7 @@ int cmd_run(int argc, char **argv)
 			if (cli_parse_count("--max-insns", v, &o.max_insns))
 				return 2;
 			if (!o.max_insns)
-				return cli_error("--max-insns must be positive%s", "");
+				return cli_error("--max-insns must be positive");
 			break;
 		case O_MAX_MEM:
 			if (cli_max_mem(v, &o.max_mem_mb))
@@ -55,7 +55,7 @@ int cmd_run(int argc, char **argv)
 	if (end >= 0)
 		return end;
 	if (i >= argc) {
-		fprintf(stderr, "rvpmu: run: no program given (see 'rvpmu help run')\n");
+		fprintf(stderr, "rvpmu run: no program given (see 'rvpmu help run')\n");
 		return 2;
 	}
 
@@ -86,7 +86,7 @@ int cmd_run(int argc, char **argv)
 			n += ss.cpu[c]->instret;
 		FILE *f = fopen(count_file, "w");
 		if (!f || fprintf(f, "%llu\n", (unsigned long long)n) < 0 || fclose(f)) {
-			fprintf(stderr, "rvpmu: cannot write %s\n", count_file);
+			fprintf(stderr, "rvpmu run: cannot write %s\n", count_file);
 			status = status ? status : 1;
 		}
 	}

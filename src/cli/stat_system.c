@@ -34,7 +34,7 @@ static uint64_t cpu_mask(const char *list, unsigned nharts)
 				goto bad;
 		}
 		if (hi >= nharts) {
-			fprintf(stderr, "rvpmu: stat: -C %s: the machine has CPUs 0-%u\n", list, nharts - 1);
+			fprintf(stderr, "rvpmu stat: -C %s: the machine has CPUs 0-%u\n", list, nharts - 1);
 			return 0;
 		}
 		for (unsigned long c = lo; c <= hi; c++)
@@ -46,7 +46,7 @@ static uint64_t cpu_mask(const char *list, unsigned nharts)
 		s = end + 1;
 	}
 bad:
-	fprintf(stderr, "rvpmu: stat: -C '%s': not a CPU list (as 0,2-3)\n", list);
+	fprintf(stderr, "rvpmu stat: -C '%s': not a CPU list (as 0,2-3)\n", list);
 	return 0;
 }
 

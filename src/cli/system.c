@@ -50,7 +50,7 @@ int system_main(int argc, char **argv, const struct system_view *view)
 		case O_APPEND: o.append = v; break;
 		case O_PROFILE:
 			if (view)
-				return cli_error("stat: give --profile before 'system' (it names the events too)%s", "");
+				return cli_error("give --profile before 'system' (it names the events too)");
 			if (profile_load(v, &prof, err, sizeof(err)))
 				return cli_error("%s", err);
 			o.profile = &prof;
@@ -62,7 +62,7 @@ int system_main(int argc, char **argv, const struct system_view *view)
 				return cli_error("-m: '%s' is out of range (at least 1 MiB)", v);
 			/* RAM is host memory the guest may touch all of: it must fit */
 			if (host_mb && o.ram_mb > host_mb) {
-				fprintf(stderr, "rvpmu: system: -m %s: more than this host's %llu MiB of memory\n",
+				fprintf(stderr, "rvpmu system: -m %s: more than this host's %llu MiB of memory\n",
 					v, (unsigned long long)host_mb);
 				return 2;
 			}
@@ -73,7 +73,7 @@ int system_main(int argc, char **argv, const struct system_view *view)
 				return 2;
 			_Static_assert(MACHINE_MAX_HARTS == 8, "the message below says 8");
 			if (!n || n > MACHINE_MAX_HARTS)
-				return cli_error("system: --smp: '%s' is out of range (1 to 8 harts)", v);
+				return cli_error("--smp: '%s' is out of range (1 to 8 harts)", v);
 			o.smp = (unsigned)n;
 			break;
 		}
@@ -81,19 +81,19 @@ int system_main(int argc, char **argv, const struct system_view *view)
 			if (cli_parse_count("--quantum", v, &o.quantum))
 				return 2;
 			if (o.quantum < 100)
-				return cli_error("system: --quantum: '%s' is too small (at least 100 instructions)", v);
+				return cli_error("--quantum: '%s' is too small (at least 100 instructions)", v);
 			break;
 		case O_MAX_INSNS:
 			if (cli_parse_count("--max-insns", v, &o.max_insns))
 				return 2;
 			if (!o.max_insns)
-				return cli_error("--max-insns must be positive%s", "");
+				return cli_error("--max-insns must be positive");
 			break;
 		case O_TRACE_SBI: o.sbi_trace = 1; break;
 		case O_NO_SNAPSHOT: o.sbi_no_snapshot = 1; break;
 		case O_NO_UARCH:
 			if (view)
-				return cli_error("stat: give --no-uarch before 'system'%s", "");
+				return cli_error("give --no-uarch before 'system'");
 			o.no_uarch = 1;
 			break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
@@ -103,7 +103,7 @@ int system_main(int argc, char **argv, const struct system_view *view)
 	if (end >= 0)
 		return end;
 	if (i < argc)   /* the image is --kernel's: nothing else is positional */
-		return cli_error("system: unexpected argument '%s'", argv[i]);
+		return cli_error("unexpected argument '%s'", argv[i]);
 	o.bios = bios;
 	if (view) {
 		o.profile = view->profile;
@@ -112,11 +112,11 @@ int system_main(int argc, char **argv, const struct system_view *view)
 		o.observe = view->observe;
 	}
 	if (!o.kernel)
-		return cli_error("system: no --kernel given%s", "");
+		return cli_error("no --kernel given");
 
 	static struct machine m;
 	if (machine_init(&m, &o, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: %s\n", err);
+		fprintf(stderr, "rvpmu system: %s\n", err);
 		machine_free(&m);
 		return 1;
 	}
@@ -127,7 +127,7 @@ int system_main(int argc, char **argv, const struct system_view *view)
 		if (f && fclose(f))
 			ok = 0;
 		machine_free(&m);
-		return ok ? 0 : cli_error("system: cannot write '%s'", dump_dtb);
+		return ok ? 0 : cli_error("cannot write '%s'", dump_dtb);
 	}
 	if (view && view->start && view->start(&m, view->ctx)) {
 		machine_free(&m);

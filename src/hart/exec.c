@@ -257,7 +257,8 @@ static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 		}
 	}
 	uint64_t vpn = pa >> GPAGE_SHIFT;
-	if (pa >= h->mem.size || !(h->mem.pflags[vpn] & GP_X) || fetch_refused(h, pa)) {
+	if (pa >= h->mem.size || (!(h->mem.pflags[vpn] & GP_X) && !gmem_touch(&h->mem, pa, GP_X)) ||
+	    fetch_refused(h, pa)) {
 		h->cause = h->system ? CAUSE_FETCH_ACCESS : CAUSE_FETCH_PAGE_FAULT;
 		h->tval = pc;
 		return NULL;
@@ -315,7 +316,8 @@ static int fetch(struct hart *h, const struct dpage *pg, uint64_t pc, uint32_t *
 	}
 	if ((hi_addr & (GPAGE_SIZE - 1)) == 0) {
 		uint8_t *f = &h->mem.pflags[hi_addr >> GPAGE_SHIFT];
-		if (hi_addr >= h->mem.size || !(*f & GP_X) || fetch_refused(h, hi_addr)) {
+		if (hi_addr >= h->mem.size || (!(*f & GP_X) && !gmem_touch(&h->mem, hi_addr, GP_X)) ||
+		    fetch_refused(h, hi_addr)) {
 			h->cause = h->system ? CAUSE_FETCH_ACCESS : CAUSE_FETCH_PAGE_FAULT;
 			h->tval = hi_addr;
 			return -1;

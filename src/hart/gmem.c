@@ -36,7 +36,8 @@ int gmem_init(struct gmem *m)
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (b == MAP_FAILED)
 			continue;
-		void *p = mmap(NULL, size >> GPAGE_SHIFT, PROT_READ | PROT_WRITE,
+		/* pflags, then absent */
+		void *p = mmap(NULL, 2 * (size >> GPAGE_SHIFT), PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p == MAP_FAILED) {
 			munmap(b, size);
@@ -47,6 +48,7 @@ int gmem_init(struct gmem *m)
 		madvise(b, size, MADV_HUGEPAGE);
 		m->base = b;
 		m->pflags = p;
+		m->absent = m->pflags + (size >> GPAGE_SHIFT);
 		m->size = size;
 		return 0;
 	}
@@ -60,9 +62,9 @@ void gmem_free(struct gmem *m)
 	if (m->base)
 		munmap(m->base, m->size);
 	if (m->pflags)
-		munmap(m->pflags, m->size >> GPAGE_SHIFT);
+		munmap(m->pflags, 2 * (m->size >> GPAGE_SHIFT));
 	free(m->acct);
-	m->base = m->pflags = NULL;
+	m->base = m->pflags = m->absent = NULL;
 	m->acct = NULL;
 }
 
@@ -90,7 +92,10 @@ static int64_t fresh_bytes(struct gmem *m, uint64_t addr, uint64_t len)
 
 static void set_mapped(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot, uint64_t fresh)
 {
-	memset(m->pflags + (addr >> GPAGE_SHIFT), (int)(prot & 7) | 0x10,
+	/* 0x10 marks the page mapped even when it grants nothing */
+	memset(m->pflags + (addr >> GPAGE_SHIFT), m->acct->demand ? 0x10 : (int)(prot & 7) | 0x10,
+	       len >> GPAGE_SHIFT);
+	memset(m->absent + (addr >> GPAGE_SHIFT), m->acct->demand ? GP_ABSENT | (int)(prot & 7) : 0,
 	       len >> GPAGE_SHIFT);
 	m->acct->mapped += fresh;
 }
@@ -153,7 +158,7 @@ void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len)
 	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++) {
 		if (m->pflags[p])
 			m->acct->mapped -= GPAGE_SIZE;
-		m->pflags[p] = 0;
+		m->pflags[p] = m->absent[p] = 0;
 	}
 	madvise(m->base + addr, len, MADV_DONTNEED);
 }
@@ -166,19 +171,45 @@ int gmem_protect(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot)
 	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
 		if (!m->pflags[p])
 			return -ENOMEM;
-	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
-		m->pflags[p] = (uint8_t)((m->pflags[p] & ~7u) | (prot & 7));
+	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++) {
+		uint8_t *f = m->absent[p] ? &m->absent[p] : &m->pflags[p];
+		*f = (uint8_t)((*f & ~7u) | (prot & 7));
+	}
 	return 0;
 }
 
-bool gmem_check(const struct gmem *m, uint64_t addr, uint64_t len, unsigned need)
+static void make_present(struct gmem *m, uint64_t p)
+{
+	m->pflags[p] = (uint8_t)((m->pflags[p] & ~7u) | (m->absent[p] & 7));
+	m->absent[p] = 0;
+}
+
+bool gmem_touch(struct gmem *m, uint64_t addr, unsigned need)
+{
+	uint64_t p = addr >> GPAGE_SHIFT;
+	if (addr >= m->size || !m->absent[p] || (m->absent[p] & need) != need)
+		return false;
+	make_present(m, p);
+	m->acct->faults[m->acct->in_kernel]++;
+	return true;
+}
+
+void gmem_present(struct gmem *m, uint64_t addr, uint64_t len)
+{
+	for (uint64_t a = addr & ~(GPAGE_SIZE - 1); a < addr + len && a < m->size; a += GPAGE_SIZE)
+		if (m->absent[a >> GPAGE_SHIFT])
+			make_present(m, a >> GPAGE_SHIFT);
+}
+
+bool gmem_check(struct gmem *m, uint64_t addr, uint64_t len, unsigned need)
 {
 	if (!len)
 		return true;
 	if (addr >= m->size || len > m->size - addr)
 		return false;
 	for (uint64_t p = addr >> GPAGE_SHIFT; p <= (addr + len - 1) >> GPAGE_SHIFT; p++)
-		if ((m->pflags[p] & need) != need || !m->pflags[p])
+		if (((m->pflags[p] & need) != need || !m->pflags[p]) &&
+		    !gmem_touch(m, p << GPAGE_SHIFT, need))
 			return false;
 	return true;
 }
@@ -196,12 +227,12 @@ uint64_t gmem_find_free(const struct gmem *m, uint64_t len, uint64_t top)
 	return 0;
 }
 
-void *gmem_ptr(const struct gmem *m, uint64_t addr, uint64_t len, unsigned need)
+void *gmem_ptr(struct gmem *m, uint64_t addr, uint64_t len, unsigned need)
 {
 	return gmem_check(m, addr, len, need) ? m->base + addr : NULL;
 }
 
-int gmem_read(const struct gmem *m, uint64_t addr, void *buf, uint64_t len)
+int gmem_read(struct gmem *m, uint64_t addr, void *buf, uint64_t len)
 {
 	void *p = gmem_ptr(m, addr, len, GP_R);
 	if (!p)
@@ -219,7 +250,7 @@ int gmem_write(struct gmem *m, uint64_t addr, const void *buf, uint64_t len)
 	return 0;
 }
 
-long gmem_strlen(const struct gmem *m, uint64_t addr, uint64_t max)
+long gmem_strlen(struct gmem *m, uint64_t addr, uint64_t max)
 {
 	for (uint64_t i = 0; i < max; i++) {
 		if (!gmem_check(m, addr + i, 1, GP_R))

@@ -208,6 +208,16 @@ static void take_off(unsigned i)
 	struct lx_thread *t = lx_k.on[i];
 	struct hart *h = lx_k.cpu[i];
 	const struct linux_opts *o = lx_k.o;
+	/* a context switch, as Linux counts it (the thread's, before its
+	 * counts are read): voluntary when it blocks, involuntary when it
+	 * could go on (a slice's end, a yield, its affinity) */
+	if (t->state == LX_T_WAIT) {
+		lx_k.nvcsw[i]++;
+		t->p->nvcsw++;
+	} else if (t->state == LX_T_RUN) {
+		lx_k.nivcsw[i]++;
+		t->p->nivcsw++;
+	}
 	if (o && o->switch_out) {
 		struct linux_task lt;
 		linux_task_on(h, &lt);
@@ -337,6 +347,11 @@ static bool all_wait(struct lx *init)
 		deadlock(init);
 		return false;
 	}
+	uint64_t latest = 0;
+	for (unsigned i = 0; i < lx_k.ncpus; i++)
+		latest = lx_hart_ns(i) > latest ? lx_hart_ns(i) : latest;
+	if (at > latest)
+		lx_k.asleep_ns += at - latest;   /* the whole run slept */
 	for (unsigned i = 0; i < lx_k.ncpus; i++) {
 		uint64_t shown = lx_hart_ns(i);
 		if (at > shown)
@@ -468,8 +483,18 @@ static int turn(struct run *r, unsigned i, uint64_t end)
 		}
 		/* budget, a state sync, or a WFI that retired (nothing to
 		 * wait for) all just go on */
-		if (hart_run(h, budget) == STOP_TRAP)
+		struct lx_mm *mm = p->mm;
+		struct gmem_acct *a = mm->mem.acct;
+		uint64_t f0 = a->faults[0], f1 = a->faults[1];
+		mm->refs++;   /* an exec or exit in the call may let it go */
+		if (hart_run(h, budget) == STOP_TRAP) {
+			a->in_kernel = true;   /* its first touches are kernel faults */
 			handle_trap(o, t, h);
+			a->in_kernel = false;
+		}
+		lx_k.faults[i][0] += a->faults[0] - f0;   /* this hart's (page-faults) */
+		lx_k.faults[i][1] += a->faults[1] - f1;
+		lx_mm_put(mm);
 		if (end == ~0ull && lx_k.nlive > 1)
 			return TURN_ON;   /* a second thread: rounds from now on */
 	}
@@ -557,6 +582,17 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 	}
 	jit_report(r.init);
 	return r.init->status;
+}
+
+void linux_sw_read(const struct hart *h, struct linux_sw *out)
+{
+	int i = lx_cpu_of(h);
+	*out = (struct linux_sw){ .sleep_ns = lx_k.asleep_ns };
+	if (i >= 0) {
+		out->switches = lx_k.nvcsw[i] + lx_k.nivcsw[i];
+		out->faults_user = lx_k.faults[i][0];
+		out->faults_kernel = lx_k.faults[i][1];
+	}
 }
 
 unsigned lx_nthreads(void)

@@ -250,7 +250,7 @@ int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
 			continue;
 		uint64_t v = s->p_vaddr + base;
 		for (uint64_t a = PAGE_DOWN(v); a < PAGE_UP(v + s->p_memsz); a += GPAGE_SIZE)
-			gmem_protect(m, a, GPAGE_SIZE, (m->pflags[a >> GPAGE_SHIFT] & 7) | seg_prot(s->p_flags));
+			gmem_protect(m, a, GPAGE_SIZE, gmem_prot(m, a) | seg_prot(s->p_flags));
 	}
 	hart_invalidate_code(h, lo + base, hi - lo);
 

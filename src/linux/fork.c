@@ -39,6 +39,7 @@ struct lx_mm *lx_mm_new(const struct lx *p)
 	}
 	mm->refs = 1;
 	mm->mem.acct->max_bytes = p->mm ? p->mm->mem.acct->max_bytes : 0;
+	mm->mem.acct->demand = p->mm && p->mm->mem.acct->demand;
 	return mm;
 }
 
@@ -78,11 +79,16 @@ static void copy_backed(const struct gmem *from, struct gmem *to, uint64_t a, ui
 	}
 }
 
-/* The page flags of [a, b) of from, on to's pages (mapped there). */
+/* The page flags of [a, b) of from, on to's pages (mapped there): each
+ * page's protection, and present or absent as it is in from (a page the
+ * parent never touched faults at the child's first touch, as Linux's). */
 static void copy_prot(const struct gmem *from, struct gmem *to, uint64_t a, uint64_t b)
 {
-	for (uint64_t q = a; q < b; q += GPAGE_SIZE)
-		gmem_protect(to, q, GPAGE_SIZE, from->pflags[q >> GPAGE_SHIFT] & (GP_R | GP_W | GP_X));
+	for (uint64_t q = a; q < b; q += GPAGE_SIZE) {
+		gmem_protect(to, q, GPAGE_SIZE, gmem_prot(from, q));
+		if (!from->absent[q >> GPAGE_SHIFT])
+			gmem_present(to, q, GPAGE_SIZE);
+	}
 }
 
 /* The child c's copy of its parent p's address space; 0 or -ENOMEM. */

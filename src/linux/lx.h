@@ -236,6 +236,8 @@ struct lx {
 	int exit_signal;        /* sent to its parent as it ends (SIGCHLD) */
 	struct lx_thread *vfork_parent; /* waits until it execs or ends */
 	uint64_t child_ns;      /* modelled ns its reaped children ran */
+	uint64_t nvcsw, nivcsw; /* its threads' context switches: at a wait
+	                           (voluntary), at a slice's end (involuntary) */
 	uint64_t rng;           /* state of the deterministic random stream */
 	struct lx_sigaction sa[LX_NSIG + 1];
 	uint64_t sigpending;    /* sent to the process (kill), not a thread */
@@ -280,6 +282,12 @@ struct lx_kernel {
 	int next_id;                        /* the next pid or tid */
 	unsigned nlive;                     /* threads not ended: rounds when > 1 */
 	uint64_t now;                       /* ns: the current round's start */
+	/* for perf's software events (linux_sw_read): the ns every thread
+	 * waited at once (the run slept), each hart's context switches and
+	 * the first touches its threads' accesses and calls made */
+	uint64_t asleep_ns;
+	uint64_t nvcsw[LX_MAX_CPUS], nivcsw[LX_MAX_CPUS];
+	uint64_t faults[LX_MAX_CPUS][2];
 };
 extern struct lx_kernel lx_k;
 

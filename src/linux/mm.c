@@ -52,7 +52,7 @@ static bool range_mapped(struct lx *p, uint64_t a, uint64_t len)
 
 static unsigned page_prot(struct lx *p, uint64_t a)
 {
-	return p->mm->mem.pflags[a >> GPAGE_SHIFT] & (GP_R | GP_W | GP_X);
+	return gmem_prot(&p->mm->mem, a);
 }
 
 static long sys_brk(struct lx *p, uint64_t want)

@@ -52,6 +52,8 @@ int lx_load_image(struct lx *p, const void *image, size_t size, const char *name
 
 	if (lx_stack_init(p, &img, argc, argv, envp, why, n))
 		return -1;
+	/* exec wrote the top of the stack (argv, envp, auxv): present */
+	gmem_present(m, p->h->x[2], LX_STACK_TOP(p) - p->h->x[2]);
 	char *abs = realpath(host, NULL);   /* the host's file: --sysroot's */
 	free(mm->exe);
 	mm->exe = abs ? abs : strdup(name);
@@ -103,6 +105,10 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
 	p->strace = getenv("RVPMU_STRACE") != NULL;
 	lx_limits_init(p);
 	p->rng = 0x72767075ull;   /* "rvpu": fixed seed, deterministic runs */
+	/* demand paging: the image and every later mapping (of this process
+	 * and of those it forks and execs) are absent until touched, as Linux
+	 * maps them (page-faults count the first touches) */
+	p->mm->mem.acct->demand = true;
 
 	char why[400];
 	if (lx_load_image(p, image, size, name, name, argc, argv, envp, why, sizeof(why))) {

@@ -112,9 +112,10 @@ static void gen_maps(struct lx *p, FILE *f)
 		uint64_t limit = r ? r->hi : ri < nr ? rg[ri].lo : m->size;
 		/* a file mapping shows its protection past the file's end too */
 		const struct lx_fmap *fm = r && r->fmap >= 0 ? &p->mm->fmap[r->fmap] : NULL;
-		unsigned prot = fm ? fm->prot : pf[q] & 7;
+		unsigned prot = fm ? fm->prot : gmem_prot(m, a);
 		uint64_t e = q + 1;
-		while (e < top && (e << GPAGE_SHIFT) < limit && pf[e] && (fm || (pf[e] & 7) == prot))
+		while (e < top && (e << GPAGE_SHIFT) < limit && pf[e] &&
+		       (fm || gmem_prot(m, e << GPAGE_SHIFT) == prot))
 			e++;
 		map_line(f, a, e << GPAGE_SHIFT, prot, fm && fm->shared, r);
 		q = e;

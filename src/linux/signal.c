@@ -70,7 +70,7 @@ static void report_fault(struct lx *p, int sig)
 	char dis[128] = "<unreadable>";
 	uint16_t lo;
 	uint32_t raw = 0;
-	const struct gmem *m = &p->mm->mem;
+	struct gmem *m = &p->mm->mem;
 	if (gmem_check(m, h->pc, 2, GP_X) || gmem_check(m, h->pc, 2, GP_R)) {
 		memcpy(&lo, m->base + h->pc, 2);
 		raw = lo;

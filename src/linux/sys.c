@@ -289,6 +289,9 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			ru[0] = cpu / NS;
 			ru[1] = cpu % NS / 1000;
 			ru[4] = p->mm->mem.acct->mapped >> 10;      /* ru_maxrss in KiB */
+			ru[8] = p->mm->mem.acct->faults[0] + p->mm->mem.acct->faults[1];  /* ru_minflt */
+			ru[16] = p->nvcsw;                /* ru_nvcsw */
+			ru[17] = p->nivcsw;               /* ru_nivcsw */
 		}
 		return lx_put(p, a[1], ru, sizeof(ru));
 	}

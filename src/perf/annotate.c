@@ -558,12 +558,12 @@ int annotate_main(const struct annotate_opts *o)
 	char err[1024];
 	const char *in = o->input ? o->input : "perf.data";
 	if (perfdata_read(in, &f, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: %s\n", err);
+		fprintf(stderr, "rvpmu annotate: %s\n", err);
 		return 1;
 	}
 	int rc = annotate_file(o, &f, err, sizeof(err));
 	if (rc)
-		fprintf(stderr, "rvpmu: annotate: %s\n", err);
+		fprintf(stderr, "rvpmu annotate: %s\n", err);
 	perfdata_file_free(&f);
 	return rc ? 1 : 0;
 }

@@ -61,7 +61,7 @@ static int load(struct side *s, const char *path, const struct diff_opts *o,
 {
 	char err[512];
 	if (perfdata_read(path, &s->f, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: diff: %s\n", err);
+		fprintf(stderr, "rvpmu diff: %s\n", err);
 		return -1;
 	}
 	s->loaded = 1;
@@ -156,14 +156,14 @@ int diff_main(const struct diff_opts *o)
 		while (k < n.f.nevents && strcmp(n.f.events[k].name, b.f.events[ev].name))
 			k++;
 		if (k == n.f.nevents) {
-			fprintf(stderr, "rvpmu: diff: %s has no event '%s'\n", o->new_, b.f.events[ev].name);
+			fprintf(stderr, "rvpmu diff: %s has no event '%s'\n", o->new_, b.f.events[ev].name);
 			continue;
 		}
 		if (!o->quiet)
 			fprintf(out, "%s# Event '%s'\n#\n", first ? "" : "\n", b.f.events[ev].name);
 		first = 0;
 		if (event_table(out, o, &b, &n, ev, k)) {
-			fprintf(stderr, "rvpmu: diff: out of memory\n");
+			fprintf(stderr, "rvpmu diff: out of memory\n");
 			rc = 1;
 		}
 	}

@@ -172,7 +172,7 @@ int buildid_list_main(const char *input)
 	struct perfdata_file f;
 	char err[512];
 	if (perfdata_read(input, &f, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: buildid-list: %s\n", err);
+		fprintf(stderr, "rvpmu buildid-list: %s\n", err);
 		return 1;
 	}
 	for (size_t i = 0; i < f.nbuildids; i++) {

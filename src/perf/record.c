@@ -353,7 +353,7 @@ static int switch_output(struct recorder *r, int at_exit, uint64_t *nsamples)
 		*nsamples = perfdata_nsamples(r->w);
 	if (perfdata_close_as(r->w, name, err, sizeof(err))) {
 		r->w = NULL;
-		fprintf(stderr, "rvpmu: record: %s\n", err);
+		fprintf(stderr, "rvpmu record: %s\n", err);
 		return -1;
 	}
 	fprintf(stderr, "[ rvpmu record: Dump %s ]\n", name);
@@ -362,7 +362,7 @@ static int switch_output(struct recorder *r, int at_exit, uint64_t *nsamples)
 		return 0;
 	r->w = perfdata_create(o->output, r->pe, (unsigned)o->nev, r->argc, r->argv, err, sizeof(err));
 	if (!r->w) {
-		fprintf(stderr, "rvpmu: record: %s\n", err);
+		fprintf(stderr, "rvpmu record: %s\n", err);
 		return -1;
 	}
 	file_begin(r);
@@ -502,7 +502,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	r.argc = argc;
 	r.argv = argv;
 	if (!o->prof->pmu.sscofpmf) {
-		fprintf(stderr, "rvpmu: record: the %s core has no Sscofpmf, so its counters cannot "
+		fprintf(stderr, "rvpmu record: the %s core has no Sscofpmf, so its counters cannot "
 				"interrupt on overflow (rvpmu stat still counts)\n", o->prof->name);
 		return 1;
 	}
@@ -521,7 +521,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	if ((o->trace || group_read) && lo.cpus > 1) {
 		/* a group's counts are one hart's (Linux 6.1 refuses
 		 * PERF_SAMPLE_READ with inherit with EINVAL, for the same reason) */
-		fprintf(stderr, "rvpmu: record: %s follows one hart: use it with --cpus 1\n",
+		fprintf(stderr, "rvpmu record: %s follows one hart: use it with --cpus 1\n",
 			o->trace ? "--trace" : "leader sampling ({a,b}:S)");
 		return 1;
 	}
@@ -535,7 +535,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 		r.c[i].sampled = !e->sample_read || r.c[i].leader == i;
 		if (session_config_all(&r.ss, e, 0, &r.c[i].idx, &r.c[i].csr) != SBI_SUCCESS ||
 		    (r.c[i].sampled && r.c[i].idx < 3)) {
-			fprintf(stderr, "rvpmu: record: event '%s' cannot be %s on the %s core\n",
+			fprintf(stderr, "rvpmu record: event '%s' cannot be %s on the %s core\n",
 				e->name, r.c[i].sampled ? "sampled" : "counted", o->prof->name);
 			session_close(&r.ss);
 			return 1;
@@ -560,7 +560,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 		if (!o->branch_stack)
 			ctl |= CTRCTL_RASEMU;
 		else if (o->callchain && o->callchain_ctr)
-			fprintf(stderr, "rvpmu: record: warning: with -b, CTR records every transfer "
+			fprintf(stderr, "rvpmu record: warning: with -b, CTR records every transfer "
 					"(no RASEMU), so --call-graph ctr finds only the calls still in "
 					"its buffer\n");
 		int bad = 0;   /* on every hart */
@@ -570,7 +570,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 			      hart_csr(h, PRIV_S, CTR_CSR_SCTRCTL, HART_CSR_READ, 0, &got) || got != ctl;
 		}
 		if (bad) {
-			fprintf(stderr, "rvpmu: record: %s needs control transfer records (Smctr%s), "
+			fprintf(stderr, "rvpmu record: %s needs control transfer records (Smctr%s), "
 					"which the %s core does not have\n",
 				o->branch_stack ? "-b" : "--call-graph ctr",
 				o->branch_stack ? (o->branch_filter ? " with type filters" : "")
@@ -582,7 +582,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	if (o->trace) {
 		r.trace = fopen(o->trace, "w");
 		if (!r.trace) {
-			fprintf(stderr, "rvpmu: record: --trace %s: %s\n", o->trace, strerror(errno));
+			fprintf(stderr, "rvpmu record: --trace %s: %s\n", o->trace, strerror(errno));
 			session_close(&r.ss);
 			return 1;
 		}
@@ -602,7 +602,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	}
 	r.w = perfdata_create(o->output, pe, (unsigned)o->nev, argc, argv, err, sizeof(err));
 	if (!r.w) {
-		fprintf(stderr, "rvpmu: record: %s\n", err);
+		fprintf(stderr, "rvpmu record: %s\n", err);
 		if (r.trace)
 			fclose(r.trace);
 		session_close(&r.ss);
@@ -635,7 +635,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	hart_sync_pmu(&r.ss.h);
 	r.ss.h.trace = NULL;
 	if (r.trace && fclose(r.trace)) {
-		fprintf(stderr, "rvpmu: record: --trace %s: %s\n", o->trace, strerror(errno));
+		fprintf(stderr, "rvpmu record: --trace %s: %s\n", o->trace, strerror(errno));
 		status = status ? status : 1;
 	}
 	if (r.failed || !r.w) {
@@ -662,7 +662,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	} else {
 		mb = perfdata_size(r.w) / 1024.0 / 1024.0;
 		if (perfdata_close(r.w, err, sizeof(err))) {
-			fprintf(stderr, "rvpmu: record: %s\n", err);
+			fprintf(stderr, "rvpmu record: %s\n", err);
 			status = status ? status : 1;
 			switched = -1;
 		} else if (strcmp(o->output, "-") && !stat(o->output, &st)) {

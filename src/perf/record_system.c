@@ -73,14 +73,14 @@ struct record_system *record_system_open(const struct record_opts *o, const char
 	memset(r, 0, sizeof(*r));
 	r->o = o;
 	if (o->nev > 16) {
-		fprintf(stderr, "rvpmu: record: at most 16 events on a system-mode run\n");
+		fprintf(stderr, "rvpmu record: at most 16 events on a system-mode run\n");
 		return NULL;
 	}
 	struct perfdata_event pe[EVSPEC_MAX];
 	for (int k = 0; k < o->nev; k++) {
 		r->set[k] = stat_system_set(o->prof, o->models, &o->ev[k]);
 		if (!r->set[k]) {
-			fprintf(stderr, "rvpmu: record: %s cannot be counted on the %s core%s\n",
+			fprintf(stderr, "rvpmu record: %s cannot be counted on the %s core%s\n",
 				o->ev[k].name, o->prof->name, o->models ? "" : " without its models");
 			return NULL;
 		}
@@ -96,7 +96,7 @@ struct record_system *record_system_open(const struct record_opts *o, const char
 		pe[k].sample_period = r->period;
 	r->w = perfdata_create(o->output, pe, (unsigned)o->nev, argc, argv, err, sizeof(err));
 	if (!r->w) {
-		fprintf(stderr, "rvpmu: record: %s\n", err);
+		fprintf(stderr, "rvpmu record: %s\n", err);
 		return NULL;
 	}
 	/* one task, the machine: its image's symbols when it is an ELF */
@@ -136,7 +136,7 @@ int record_system_close(struct record_system *r)
 	fprintf(stderr, "[ rvpmu record: Woken up %llu times to write data ]\n",
 		(unsigned long long)perfdata_rounds(r->w) + 1);
 	if (perfdata_close(r->w, err, sizeof(err)) || r->failed) {
-		fprintf(stderr, "rvpmu: record: %s\n", r->failed ? "a sample could not be written" : err);
+		fprintf(stderr, "rvpmu record: %s\n", r->failed ? "a sample could not be written" : err);
 		return -1;
 	}
 	fprintf(stderr, "[ rvpmu record: Captured and wrote %.3f MB %s (%llu samples) ]\n", mb,

@@ -209,12 +209,12 @@ int report_main(const struct report_opts *o)
 	char err[512];
 	const char *in = o->input ? o->input : "perf.data";
 	if (perfdata_read(in, &f, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: report: %s\n", err);
+		fprintf(stderr, "rvpmu report: %s\n", err);
 		return 1;
 	}
 	int rc = report_file(o, &f, err, sizeof(err));
 	if (rc)
-		fprintf(stderr, "rvpmu: report: %s\n", err);
+		fprintf(stderr, "rvpmu report: %s\n", err);
 	perfdata_file_free(&f);
 	return rc ? 1 : 0;
 }

@@ -76,8 +76,8 @@ static struct sym_elf *dso_syms(struct resolver *r, const char *path)
 		for (char *p = err; *p; p++)
 			if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
 				*p = '?';
-		fprintf(stderr, other ? "rvpmu: %s: warning: %s: its samples are not symbolised\n"
-				      : "rvpmu: %s: no symbols for %s\n", r->cmd, err);
+		fprintf(stderr, other ? "rvpmu %s: warning: %s: its samples are not symbolised\n"
+				      : "rvpmu %s: no symbols for %s\n", r->cmd, err);
 	}
 	return d->sym;
 }

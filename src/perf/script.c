@@ -207,7 +207,7 @@ int script_main(const struct script_opts *o)
 	char err[512];
 	FILE *out = o->out ? o->out : stdout;
 	if (perfdata_read(o->input, &f, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: script: %s\n", err);
+		fprintf(stderr, "rvpmu script: %s\n", err);
 		return 1;
 	}
 	struct script sc = { .o = o, .f = &f };
@@ -233,7 +233,7 @@ int script_main(const struct script_opts *o)
 		for (size_t i = 0; i < f.nsamples; i++)
 			sample_line(&sc, &f.samples[order[i]], out);
 	} else {
-		fprintf(stderr, "rvpmu: script: out of memory\n");
+		fprintf(stderr, "rvpmu script: out of memory\n");
 	}
 	free(order);
 	frames_free(&sc.fs);

@@ -1,13 +1,18 @@
 /* A profiled run of a user-mode program: the hart, the loaded program,
  * the modelled core and the firmware's PMU state, and the S-mode driver's
  * view of the counters (as Linux's riscv_pmu_sbi probes them). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include "rvpmu/core.h"
 #include "rvpmu/linux.h"
 #include "rvpmu/perf.h"
 #include "rvpmu/profile.h"
+
+const char *rvpmu_cmd = "rvpmu";
 
 long session_sbi_on(struct session *ss, unsigned cpu, unsigned fid, uint64_t a0, uint64_t a1,
 		    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t *value)
@@ -53,10 +58,32 @@ static int add_cpus(struct session *ss, unsigned n, int no_jit, char *err, size_
 	return 0;
 }
 
+/* perf starts its workload with execvp: a name without '/' is looked for
+ * in each directory of $PATH (an empty entry is the current directory),
+ * the first executable regular file winning. Unlike execvp, a name found
+ * nowhere on $PATH is then taken from the current directory, as rvpmu
+ * always took it. Returns path itself or buf. */
+static const char *find_program(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	struct stat st;
+	if (!*name || strchr(name, '/') || !path)
+		return name;
+	for (const char *d = path;; d++) {
+		size_t n = strcspn(d, ":");
+		if ((size_t)snprintf(buf, len, "%.*s%s%s", (int)n, d, n ? "/" : "", name) < len &&
+		    !stat(buf, &st) && S_ISREG(st.st_mode) && !access(buf, X_OK))
+			return buf;
+		d += n;
+		if (!*d)
+			return name;
+	}
+}
+
 int session_open(struct session *ss, const struct profile *p, int models,
 		 const struct linux_opts *lo, int argc, char **argv, char **envp)
 {
-	char err[512];
+	char err[512], path[PATH_MAX];
 	memset(ss, 0, sizeof(*ss));
 	ss->prof = p;
 	ss->models = models;
@@ -64,16 +91,17 @@ int session_open(struct session *ss, const struct profile *p, int models,
 	ss->cpu[0] = &ss->h;
 	ss->cpu_sbi[0] = &ss->sbi;
 	if (hart_init(&ss->h)) {
-		fprintf(stderr, "rvpmu: cannot reserve guest memory\n");
+		fprintf(stderr, "rvpmu %s: cannot reserve guest memory\n", rvpmu_cmd);
 		return -1;
 	}
-	if (linux_load(&ss->h, lo, argv[0], argc, argv, envp, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: %s\n", err);
+	const char *prog = find_program(argv[0], path, sizeof(path));
+	if (linux_load(&ss->h, lo, prog, argc, argv, envp, err, sizeof(err))) {
+		fprintf(stderr, "rvpmu %s: %s\n", rvpmu_cmd, err);
 		hart_free(&ss->h);
 		return -1;
 	}
 	if (core_setup(&ss->h, p, models, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: %s: %s\n", p->name, err);
+		fprintf(stderr, "rvpmu %s: %s: %s\n", rvpmu_cmd, p->name, err);
 		linux_free();
 		hart_free(&ss->h);
 		return -1;
@@ -82,7 +110,7 @@ int session_open(struct session *ss, const struct profile *p, int models,
 	sbi_pmu_init(&ss->sbi, &ss->h);
 	if (add_cpus(ss, lo->cpus ? lo->cpus : 1, lo->no_jit, err, sizeof(err)) ||
 	    core_share(ss->cpu, ss->ncpus, &ss->coh, p, err, sizeof(err))) {
-		fprintf(stderr, "rvpmu: %s: %s\n", p->name, err);
+		fprintf(stderr, "rvpmu %s: %s: %s\n", rvpmu_cmd, p->name, err);
 		session_close(ss);
 		return -1;
 	}
@@ -126,7 +154,7 @@ long session_config_on(struct session *ss, unsigned cpu, const struct evspec *e,
 			 (e->exclude_kernel ? SBI_CFG_SET_SINH : 0) |
 			 (e->exclude_user ? SBI_CFG_SET_UINH : 0);
 	uint64_t v, info;
-	if (!session_countable(ss, e))
+	if (e->software || !session_countable(ss, e))   /* the kernel counts those */
 		return SBI_ERR_NOT_SUPPORTED;
 	long r = session_sbi_on(ss, cpu, SBI_PMU_CFG_MATCH, 0, ss->cmask, flags, e->event_idx,
 				e->event_data, &v);

@@ -29,7 +29,7 @@ void sbi_enter_s(struct hart *h, uint64_t pc, unsigned hartid, uint64_t arg)
 }
 
 /* Can S-mode execute at physical address pc (it starts with satp = 0)? */
-static int s_executable(const struct hart *h, uint64_t pc)
+static int s_executable(struct hart *h, uint64_t pc)
 {
 	return !(pc & 1) && gmem_check(&h->mem, pc, 2, GP_X);
 }

@@ -13,10 +13,6 @@
 #include <jansson.h>
 #include "rvpmu/profile.h"
 
-#ifndef RVPMU_PROFILE_INSTALL_DIR
-#define RVPMU_PROFILE_INSTALL_DIR "/usr/local/share/rvpmu/profiles"
-#endif
-#define MAX_FILE (1 << 20)
 #define KP 160                  /* longest key path */
 
 struct pc {                     /* parse context */
@@ -595,6 +591,16 @@ static int check_counters(struct pc *c, const char *kp, uint32_t m, uint32_t all
 	return 0;
 }
 
+/* arr at kp is an array of at most max entries (what they are) */
+static int array_upto(struct pc *c, json_t *arr, const char *kp, int max, const char *what)
+{
+	if (!json_is_array(arr))
+		return fail(c, kp, "expected an array, got %s", type_name(arr));
+	if (json_array_size(arr) > (size_t)max)
+		return fail(c, kp, "expected at most %d %s", max, what);
+	return 0;
+}
+
 /* SBI v3.0 PMU, "Event Identification"; OpenSBI fdt_pmu.c rules for the
  * riscv,event-to-mhpmcounters rows the map becomes. */
 static int parse_sbi(struct pc *c, json_t *top)
@@ -606,10 +612,8 @@ static int parse_sbi(struct pc *c, json_t *top)
 	size_t i;
 	if (member(c, top, "", "sbi_events", true, &arr, kp))
 		return -1;
-	if (!json_is_array(arr))
-		return fail(c, kp, "expected an array, got %s", type_name(arr));
-	if (json_array_size(arr) > PROFILE_MAX_SBI)
-		return fail(c, kp, "expected at most %d entries", PROFILE_MAX_SBI);
+	if (array_upto(c, arr, kp, PROFILE_MAX_SBI, "entries"))
+		return -1;
 	json_array_foreach(arr, i, e) {
 		struct profile_sbi_event *s = &p->sbi[i];
 		char ep[KP], fp[KP], cm[64];
@@ -677,10 +681,8 @@ static int parse_raw(struct pc *c, json_t *top)
 		return -1;
 	if (!arr)
 		return 0;
-	if (!json_is_array(arr))
-		return fail(c, kp, "expected an array, got %s", type_name(arr));
-	if (json_array_size(arr) > PROFILE_MAX_RAW)
-		return fail(c, kp, "expected at most %d entries", PROFILE_MAX_RAW);
+	if (array_upto(c, arr, kp, PROFILE_MAX_RAW, "entries"))
+		return -1;
 	json_array_foreach(arr, i, e) {
 		struct profile_raw_event *r = &p->raw[i];
 		char ep[KP], fp[KP], cm[64];
@@ -704,6 +706,23 @@ static int parse_raw(struct pc *c, json_t *top)
 	return 0;
 }
 
+/* Name i of a perf array (EventName, MetricName; the names are stride
+ * bytes apart from first) at key path fp: letters, digits, '_' or '.',
+ * and none before it the same, as perf matches them, case-insensitively. */
+static int perf_name(struct pc *c, const char *fp, const char *kind, const char *first, size_t stride,
+		     size_t i, const char *kp)
+{
+	const char *name = first + i * stride;
+	for (const char *s = name; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.'))
+			return fail(c, fp, "expected letters, digits, '_' or '.', got \"%s\"", name);
+	for (size_t j = 0; j < i; j++)
+		if (!strcasecmp(first + j * stride, name))
+			return fail(c, fp, "duplicate %s name \"%s\" (also %s[%zu])", kind, name, kp, j);
+	return 0;
+}
+
 /* Linux tools/perf/pmu-events vendor JSON: an array of objects; rvpmu uses
  * EventName, EventCode (a hex string) and BriefDescription. */
 static int parse_events(struct pc *c, json_t *top)
@@ -715,10 +734,8 @@ static int parse_events(struct pc *c, json_t *top)
 	size_t i;
 	if (member(c, top, "", "perf_events", true, &arr, kp))
 		return -1;
-	if (!json_is_array(arr))
-		return fail(c, kp, "expected an array, got %s", type_name(arr));
-	if (json_array_size(arr) > PROFILE_MAX_EVENTS)
-		return fail(c, kp, "expected at most %d events", PROFILE_MAX_EVENTS);
+	if (array_upto(c, arr, kp, PROFILE_MAX_EVENTS, "events"))
+		return -1;
 	json_array_foreach(arr, i, e) {
 		struct profile_perf_event *v = &p->events[i];
 		char ep[KP], fp[KP];
@@ -739,16 +756,45 @@ static int parse_events(struct pc *c, json_t *top)
 			return fail(c, fp, "%s selects no event of this profile's encoding",
 				    json_string_value(code));
 		join(fp, ep, "EventName");
-		for (const char *s = v->name; *s; s++)
-			if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
-			      (*s >= '0' && *s <= '9') || *s == '_' || *s == '.'))
-				return fail(c, fp, "expected letters, digits, '_' or '.', got \"%s\"", v->name);
-		/* perf matches event names case-insensitively */
-		for (size_t j = 0; j < i; j++)
-			if (!strcasecmp(p->events[j].name, v->name))
-				return fail(c, fp, "duplicate event name \"%s\" (also %s[%zu])", v->name, kp, j);
+		if (perf_name(c, fp, "event", p->events[0].name, sizeof(p->events[0]), i, kp))
+			return -1;
 	}
 	p->n_events = (unsigned)json_array_size(arr);
+	return 0;
+}
+
+/* Linux tools/perf/pmu-events metrics: objects with MetricName,
+ * MetricExpr, and optionally MetricGroup (';'-separated), ScaleUnit and
+ * BriefDescription. The expressions are perf's (src/perf/metric.c
+ * evaluates them; tests/stat checks that each one resolves). */
+static int parse_metrics(struct pc *c, json_t *top)
+{
+	static const char *const keys[] = { "MetricName", "MetricExpr", "MetricGroup", "ScaleUnit",
+		"BriefDescription", NULL };
+	struct profile *p = c->p;
+	char kp[KP];
+	json_t *arr, *e;
+	size_t i;
+	if (member(c, top, "", "perf_metrics", false, &arr, kp) || !arr)
+		return arr ? -1 : 0;
+	if (array_upto(c, arr, kp, PROFILE_MAX_METRICS, "metrics"))
+		return -1;
+	json_array_foreach(arr, i, e) {
+		struct profile_metric *m = &p->metrics[i];
+		char ep[KP], fp[KP];
+		index_path(ep, kp, i);
+		if (need_object(c, e, ep) || only_keys(c, e, ep, keys) ||
+		    get_str(c, e, ep, "MetricName", true, m->name, sizeof m->name) ||
+		    get_str(c, e, ep, "MetricExpr", true, m->expr, sizeof m->expr) ||
+		    get_str(c, e, ep, "MetricGroup", false, m->group, sizeof m->group) ||
+		    get_str(c, e, ep, "ScaleUnit", false, m->unit, sizeof m->unit) ||
+		    get_str(c, e, ep, "BriefDescription", false, m->desc, sizeof m->desc))
+			return -1;
+		join(fp, ep, "MetricName");
+		if (perf_name(c, fp, "metric", p->metrics[0].name, sizeof(p->metrics[0]), i, kp))
+			return -1;
+	}
+	p->n_metrics = (unsigned)json_array_size(arr);
 	return 0;
 }
 
@@ -756,7 +802,7 @@ static int parse_top(struct pc *c, json_t *top)
 {
 	static const char *const keys[] = { "name", "description", "isa", "ids", "clock_hz", "pmu",
 		"caches", "memory", "tlbs", "branch_predictor", "pipeline", "sbi_events",
-		"raw_events", "perf_events", "misaligned", NULL };
+		"raw_events", "perf_events", "perf_metrics", "misaligned", NULL };
 	static const char *const mis[] = { "handle", "trap", NULL };
 	struct profile *p = c->p;
 	int misaligned;
@@ -770,7 +816,7 @@ static int parse_top(struct pc *c, json_t *top)
 	    get_enum(c, top, "", "misaligned", false, mis, 0, &misaligned) ||
 	    parse_ids(c, top) || parse_pmu(c, top) || parse_caches(c, top) ||
 	    parse_tlbs(c, top) || parse_bpred(c, top) || parse_pipeline(c, top) ||
-	    parse_sbi(c, top) || parse_raw(c, top) || parse_events(c, top))
+	    parse_sbi(c, top) || parse_raw(c, top) || parse_events(c, top) || parse_metrics(c, top))
 		return -1;
 	p->misaligned_trap = misaligned == 1;
 	for (const char *s = p->name; *s; s++)
@@ -805,110 +851,4 @@ int profile_parse(const char *text, size_t len, const char *label,
 	int r = parse_top(&c, top);
 	json_decref(top);
 	return r;
-}
-
-int profile_load_file(const char *path, struct profile *out, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	char *buf = malloc(MAX_FILE + 1);
-	size_t n = buf ? fread(buf, 1, MAX_FILE + 1, f) : 0;
-	int bad = !buf || ferror(f);
-	fclose(f);
-	if (bad || n > MAX_FILE) {
-		snprintf(err, errlen, "%s: %s", path, bad ? "cannot read" : "expected at most 1 MiB");
-		free(buf);
-		return -1;
-	}
-	int r = profile_parse(buf, n, path, out, err, errlen);
-	free(buf);
-	return r;
-}
-
-static bool is_name(const char *s)
-{
-	size_t n = strlen(s);
-	if (!n || n >= 32)
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
-			return false;
-	return true;
-}
-
-int profile_load(const char *arg, struct profile *out, char *err, size_t errlen)
-{
-	size_t n = strlen(arg);
-	if (strchr(arg, '/') || (n > 5 && !strcmp(arg + n - 5, ".json")))
-		return profile_load_file(arg, out, err, errlen);
-	if (!is_name(arg)) {
-		snprintf(err, errlen, "profile \"%s\": expected a name ([A-Za-z0-9_-]+) or a FILE.json", arg);
-		return -1;
-	}
-	char dirs[4][PATH_MAX], exe[PATH_MAX];
-	int nd = 0;
-	const char *env = getenv("RVPMU_PROFILE_DIR");
-	if (env && *env)
-		snprintf(dirs[nd++], PATH_MAX, "%s", env);
-	ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (k > 0) {
-		exe[k] = 0;
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = 0;
-			snprintf(dirs[nd++], PATH_MAX, "%.*s/../profiles", PATH_MAX - 16, exe);
-			snprintf(dirs[nd++], PATH_MAX, "%.*s/../share/rvpmu/profiles", PATH_MAX - 32, exe);
-		}
-	}
-	snprintf(dirs[nd++], PATH_MAX, "%s", RVPMU_PROFILE_INSTALL_DIR);
-	char tried[1024] = "";
-	size_t t = 0;
-	for (int i = 0; i < nd; i++) {
-		char path[PATH_MAX + 40];
-		if (snprintf(path, sizeof path, "%s/%s.json", dirs[i], arg) >= (int)sizeof path)
-			continue;
-		if (access(path, F_OK)) {
-			if (t < sizeof tried)
-				t += snprintf(tried + t, sizeof tried - t, "%s%s", t ? ", " : "", dirs[i]);
-			continue;
-		}
-		if (profile_load_file(path, out, err, errlen))
-			return -1;
-		if (strcmp(out->name, arg)) {
-			snprintf(err, errlen, "%s: name: expected \"%s\" (the file's name), got \"%s\"",
-				 path, arg, out->name);
-			return -1;
-		}
-		return 0;
-	}
-	snprintf(err, errlen, "profile \"%s\": no %s.json in %s (set RVPMU_PROFILE_DIR or give a FILE.json)",
-		 arg, arg, tried);
-	return -1;
-}
-
-/* The events as a Linux perf vendor-JSON file (tools/perf/pmu-events/arch/
- * riscv/VENDOR/CORE/NAME.json): an array of EventName/EventCode/
- * BriefDescription objects. */
-int profile_write_perf_json(const struct profile *p, FILE *f)
-{
-	json_t *arr = json_array();
-	if (!arr)
-		return -1;
-	for (unsigned i = 0; i < p->n_events; i++) {
-		char code[24];
-		snprintf(code, sizeof code, "0x%llx", (unsigned long long)p->events[i].code);
-		json_t *o = json_pack("{s:s, s:s, s:s}", "EventName", p->events[i].name,
-				      "EventCode", code, "BriefDescription", p->events[i].desc);
-		if (!o || json_array_append_new(arr, o)) {
-			json_decref(arr);
-			return -1;
-		}
-	}
-	int r = json_dumpf(arr, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	json_decref(arr);
-	return r || fputc('\n', f) == EOF ? -1 : 0;
 }

@@ -158,9 +158,9 @@ else
 fi
 bad "missing file" 1 "no-such.data" "$RVPMU" annotate -i "$out/no-such.data" hot
 head -c 200 "$out/hot.data" > "$out/trunc.data"
-bad "truncated file" 1 "rvpmu: .*trunc.data" "$RVPMU" annotate -i "$out/trunc.data" hot
-bad "not a perf.data file" 1 "rvpmu: " "$RVPMU" annotate -i "$out/hot" hot
-bad "empty symbol" 2 "an empty symbol name" "$RVPMU" annotate -i "$out/hot.data" ""
+bad "truncated file" 1 "^rvpmu annotate: .*trunc.data" "$RVPMU" annotate -i "$out/trunc.data" hot
+bad "not a perf.data file" 1 "^rvpmu annotate: " "$RVPMU" annotate -i "$out/hot" hot
+bad "empty symbol" 2 "^rvpmu annotate: an empty symbol name" "$RVPMU" annotate -i "$out/hot.data" ""
 bad "two symbols" 2 "one symbol at a time" "$RVPMU" annotate -i "$out/hot.data" hot cold
 bad "unknown option" 2 "unknown option '--bogus'" "$RVPMU" annotate --bogus hot
 bad "-i without a value" 2 "needs a value" "$RVPMU" annotate hot -i
@@ -191,7 +191,7 @@ riscv64-linux-gnu-gcc -static -O2 -g -o "$out/rb" ../record/calls.c >&2
 top=$(awk '$3 == "[.]" { print $4; exit }' "$out/rb-other.txt")
 named=$(awk '$3 == "[.]" && $4 !~ /^0x[0-9a-f]+$/' "$out/rb-other.txt" | head -3)
 "$RVPMU" report -n -i "$out/rb.data" --sort srcline > "$out/rb-src.txt" 2>/dev/null
-if grep -q "^rvpmu: report: warning: $rb is not the file that was recorded (build id [0-9a-f]* in perf.data, [0-9a-f]* in the file)" \
+if grep -q "^rvpmu report: warning: $rb is not the file that was recorded (build id [0-9a-f]* in perf.data, [0-9a-f]* in the file)" \
 	"$out/rb-other.err" && [ -n "$top" ] && [ -z "$named" ] &&
 	[ "$(awk '/%/ { print $3 }' "$out/rb-src.txt" | sort -u)" = "??:0" ]; then
 	pass "build id: another file at the path: a warning, samples unresolved (top $top)"

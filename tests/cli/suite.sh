@@ -48,10 +48,15 @@ nlines() { wc -l <"$1" | tr -d ' '; }
 has() { grep -q -i -E -e "$2" "$1"; }
 
 # bad NAME WORD ARGS...: an error: non-zero, not a crash, nothing on
-# stdout, exactly one stderr line starting "rvpmu:" (and naming WORD)
+# stdout, exactly one stderr line starting "rvpmu CMD: " for subcommand
+# CMD (the first of ARGS; "rvpmu: " for an unknown one), naming WORD
 bad() {
 	name=$1 word=$2
 	shift 2
+	case $1 in
+	run|stat|record|report|annotate|script|diff|buildid-list|list|system|help) prefix="rvpmu $1: " ;;
+	*) prefix="rvpmu: " ;;
+	esac
 	rv "$@"
 	if [ "$rc" = 0 ]; then
 		no "$name" "exit 0, expected an error"
@@ -61,8 +66,10 @@ bad() {
 		no "$name" "wrote to stdout"
 	elif [ "$(nlines "$E")" != 1 ]; then
 		no "$name" "$(nlines "$E") stderr lines, expected one"
-	elif ! head -n 1 "$E" | grep -q '^rvpmu: '; then
-		no "$name" "error does not start with 'rvpmu: '"
+	elif [ "$(head -c ${#prefix} "$E")" != "$prefix" ]; then
+		no "$name" "error does not start with '$prefix'"
+	elif grep -q -F -e "$prefix$1: " "$E"; then
+		no "$name" "the subcommand named twice: $(cat "$E")"
 	elif [ -n "$word" ] && ! grep -q -F -e "$word" "$E"; then
 		no "$name" "error does not name '$word'"
 	else
@@ -235,6 +242,9 @@ rv record -q --max-mem 100 -o "$out/mem.data" "$out/memlimit" rlimit
 # system mode: RAM the host does not have is refused before anything runs
 bad system-m-host "host's" system -m $(((host >> 20) + 1)) --kernel "$out/exit42"
 bad system-m-huge "host's" system -m 99999999999999 --kernel "$out/exit42"
+bad system-smp "--smp: '9' is out of range" system --smp 9 --kernel "$out/exit42"
+bad system-smp-qemu "--smp: '0' is out of range" system -smp 0 --kernel "$out/exit42"
+bad system-quantum "--quantum: '10' is too small" system --quantum 10 --kernel "$out/exit42"
 
 # --- fatal signals: 128+N and a report naming the signal and the pc
 rv run "$out/null"

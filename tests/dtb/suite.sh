@@ -102,7 +102,7 @@ for what in kernel initrd; do
 		"$RVPMU" system --kernel "$k" --initrd "$out/empty.img" 2>"$out/empty.err" >/dev/null </dev/null
 	fi
 	rc=$?
-	[ "$rc" = 1 ] && [ "$(cat "$out/empty.err")" = "rvpmu: $out/empty.img: empty file" ] &&
+	[ "$rc" = 1 ] && [ "$(cat "$out/empty.err")" = "rvpmu system: $out/empty.img: empty file" ] &&
 		pass "empty --$what: exit 1, 'empty file'" ||
 		fail "empty --$what" "exit $rc: $(cat "$out/empty.err")"
 done

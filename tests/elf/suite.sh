@@ -4,7 +4,7 @@
 #  - bad input: malformed ELF files made from a valid static program by
 #    mkbad.py, plus real wrong inputs (dynamic program, object file, host
 #    binary, directory, missing path, empty file, /dev/null). Each must exit
-#    non-zero below 128 with exactly one stderr line "rvpmu: ..." and
+#    non-zero below 128 with exactly one stderr line "rvpmu run: ..." and
 #    nothing on stdout.
 #  - good programs: glibc static hello (compared with qemu-riscv64),
 #    static-pie, the syscall self-test (progs/syscalls.c, one check per
@@ -50,8 +50,8 @@ bad() {
 	first=$(head -n 1 "$out/e.txt")
 	if [ "$rc" = 0 ] || [ "$rc" -ge 124 ]; then
 		fail "elf_bad_$name" "exit status $rc ($(head -c 200 "$out/e.txt"))"
-	elif [ "$lines" != 1 ] || [ "${first#rvpmu: }" = "$first" ]; then
-		fail "elf_bad_$name" "stderr is not one 'rvpmu:' line: $(head -c 300 "$out/e.txt" | tr '\n' '|')"
+	elif [ "$lines" != 1 ] || [ "${first#rvpmu run: }" = "$first" ]; then
+		fail "elf_bad_$name" "stderr is not one 'rvpmu run:' line: $(head -c 300 "$out/e.txt" | tr '\n' '|')"
 	elif [ -s "$out/o.txt" ]; then
 		fail "elf_bad_$name" "wrote to stdout"
 	elif ! sanitizer_free; then

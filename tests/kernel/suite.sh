@@ -2,8 +2,9 @@
 # rvpmu's own user-mode kernel (src/linux) where qemu-riscv64 7.2 is no
 # peer to compare with (tests/diff has the programs whose output both
 # must print alike): file mappings qemu does not do as Linux does, what
-# a program reads about itself in /proc (never the host process's), and
-# /dev/urandom from the deterministic source getrandom uses. Guests are
+# a program reads about itself in /proc (never the host process's),
+# /dev/urandom from the deterministic source getrandom uses, and demand
+# paging and sleeps as getrusage counts them. Guests are
 # progs/*.c, built static. One line per check: "PASS kernel NAME" /
 # "FAIL kernel NAME: why".
 here=$(cd "$(dirname "$0")" && pwd)
@@ -106,5 +107,16 @@ if [ -n "$c1" ] && [ "$c1" = "$c2" ] && [ -s "$out/bits1.out" ] && cmp -s "$out/
 	ok random-stat-deterministic
 else
 	no random-stat-deterministic "instructions '$c1' and '$c2', bits '$(cat "$out/bits1.out")' and '$(cat "$out/bits2.out")'"
+fi
+
+# --- demand paging: a page is absent until its first touch, one minor
+# fault each (ru_minflt, perf's page-faults); each sleep gives up the
+# hart: a voluntary context switch (ru_nvcsw, perf's context-switches)
+rv "$out/faults" 0 2 1 1 r; a=$(cat "$O")
+rv "$out/faults" 500 5 1 1 r; b=$(cat "$O")
+if [ -n "$a" ] && [ -n "$b" ] && [ "$(( ${b% *} - ${a% *} )) ${a#* } ${b#* }" = "500 2 5" ]; then
+	ok "demand paging: 500 pages touched, 500 more ru_minflt; ru_nvcsw counts the sleeps"
+else
+	no "demand paging and sleeps" "0 pages, 2 sleeps: '$a'; 500 pages, 5 sleeps: '$b'"
 fi
 exit 0

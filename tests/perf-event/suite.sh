@@ -91,7 +91,7 @@ grep -q 'fatal signal SIGILL' "$out/rdctr.err" && pass "off: the SIGILL is repor
 for bad in --user-counters=bogus --user-counters= --user-countersx; do
 	"$RVPMU" run "$bad" "$out/rdctr" time >/dev/null 2>"$out/bad.err"
 	rc=$?
-	[ "$rc" = 2 ] && grep -q '^rvpmu: ' "$out/bad.err" && pass "run $bad: exit 2 with a message" ||
+	[ "$rc" = 2 ] && grep -q '^rvpmu run: ' "$out/bad.err" && pass "run $bad: exit 2 with a message" ||
 		fail "run $bad" "exit $rc: $(head -1 "$out/bad.err")"
 done
 "$RVPMU" stat --user-counters >/dev/null 2>"$out/bad.err"

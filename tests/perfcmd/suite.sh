@@ -263,31 +263,31 @@ bad() {  # name want-exit expected-text command...
 		fail "bad input: $name" "exit $rc, stderr: $(head -2 bad.err | tr '\n' '|')"
 	fi
 }
-bad "report --sort" 2 "rvpmu: report: unknown sort key 'nope'" "$R" report -i hot.data --sort sym,nope
-bad "report -F" 2 "rvpmu: report: unknown field 'x'" "$R" report -i hot.data -F overhead,x
-bad "report -g" 2 "rvpmu: report: -g 'tree'" "$R" report -i hot.data -g tree
-bad "report --percent-limit" 2 "rvpmu: report: --percent-limit: 'ten'" "$R" report -i hot.data --percent-limit ten
-bad "report --max-stack" 2 "rvpmu: report: --max-stack: '0'" "$R" report -i hot.data --max-stack 0
-bad "report --header-only --folded" 2 "rvpmu: report: --header-only prints no samples" "$R" report -i hot.data --header-only --folded
-bad "report argument" 2 "rvpmu: report: unexpected argument 'hot.data'" "$R" report hot.data
-bad "report -i - (not perf data)" 1 "rvpmu: report: standard input: not a perf.data" sh -c "echo 'hello, this is text and not perf data' | '$R' report -i -"
-bad "report -i - (empty)" 1 "rvpmu: report: standard input: too short" sh -c "'$R' report -i - </dev/null"
-bad "script -F" 2 "rvpmu: script: -F: unknown field 'ipp'" "$R" script -i hot.data -F ipp
+bad "report --sort" 2 "rvpmu report: unknown sort key 'nope'" "$R" report -i hot.data --sort sym,nope
+bad "report -F" 2 "rvpmu report: unknown field 'x'" "$R" report -i hot.data -F overhead,x
+bad "report -g" 2 "rvpmu report: -g 'tree'" "$R" report -i hot.data -g tree
+bad "report --percent-limit" 2 "rvpmu report: --percent-limit: 'ten'" "$R" report -i hot.data --percent-limit ten
+bad "report --max-stack" 2 "rvpmu report: --max-stack: '0'" "$R" report -i hot.data --max-stack 0
+bad "report --header-only --folded" 2 "rvpmu report: --header-only prints no samples" "$R" report -i hot.data --header-only --folded
+bad "report argument" 2 "rvpmu report: unexpected argument 'hot.data'" "$R" report hot.data
+bad "report -i - (not perf data)" 1 "rvpmu report: standard input: not a perf.data" sh -c "echo 'hello, this is text and not perf data' | '$R' report -i -"
+bad "report -i - (empty)" 1 "rvpmu report: standard input: too short" sh -c "'$R' report -i - </dev/null"
+bad "script -F" 2 "rvpmu script: -F: unknown field 'ipp'" "$R" script -i hot.data -F ipp
 bad "script -F symoff" 2 "symoff needs sym" "$R" script -i hot.data -F ip,symoff
 bad "script -F sym" 2 "need ip" "$R" script -i hot.data -F sym
-bad "script missing file" 1 "rvpmu: script: no-such.data" "$R" script -i no-such.data
-bad "diff missing file" 1 "rvpmu: diff: no-such.data" "$R" diff hot.data no-such.data
-bad "diff three files" 2 "rvpmu: diff: more than two files" "$R" diff hot.data hot.data hot.data
-bad "buildid-list missing file" 1 "rvpmu: buildid-list: no-such.data" "$R" buildid-list -i no-such.data
+bad "script missing file" 1 "rvpmu script: no-such.data" "$R" script -i no-such.data
+bad "diff missing file" 1 "rvpmu diff: no-such.data" "$R" diff hot.data no-such.data
+bad "diff three files" 2 "rvpmu diff: more than two files" "$R" diff hot.data hot.data hot.data
+bad "buildid-list missing file" 1 "rvpmu buildid-list: no-such.data" "$R" buildid-list -i no-such.data
 bad "record --call-graph dwarf,7" 2 "multiple of 8" "$R" record --call-graph dwarf,7 ./hot
 bad "record --call-graph dwarf,x" 2 "not a valid count" "$R" record --call-graph dwarf,x ./hot
 bad "record --call-graph lbr" 2 "use fp, dwarf" "$R" record --call-graph lbr ./hot
-bad "record --switch-output=10X" 2 "rvpmu: record: --switch-output='10X'" "$R" record --switch-output=10X ./hot
+bad "record --switch-output=10X" 2 "rvpmu record: --switch-output='10X'" "$R" record --switch-output=10X ./hot
 bad "record --switch-output with -o -" 2 "needs a file" "$R" record --switch-output -o - ./hot
 bad "record -D" 2 "not a valid count" "$R" record -D soon ./hot
 bad "record -F" 2 "not a valid count" "$R" record -F most ./hot
 bad "record cycles:S (not a group)" 2 "modifier S is a group's" "$R" record -e cycles:S ./hot
-bad "annotate --percent-limit" 2 "rvpmu: annotate: --percent-limit: 'x'" "$R" annotate -i hot.data --percent-limit x
-bad "annotate empty symbol" 2 "rvpmu: annotate: an empty symbol name" "$R" annotate -i hot.data ""
+bad "annotate --percent-limit" 2 "rvpmu annotate: --percent-limit: 'x'" "$R" annotate -i hot.data --percent-limit x
+bad "annotate empty symbol" 2 "rvpmu annotate: an empty symbol name" "$R" annotate -i hot.data ""
 bad "annotate two symbols" 2 "one symbol at a time" "$R" annotate -i hot.data hot cold
 bad "annotate high limit" 1 "no function has 99.00%" "$R" annotate -i hot.data --percent-limit 99

@@ -231,7 +231,7 @@ for f in small small-br; do
 done
 head -c 5000 "$data" > "$out/trunc.data"
 "$pdtool" report "$out/trunc.data" > /dev/null 2> "$out/trunc.err"; rc=$?
-if [ $rc = 1 ] && [ "$(wc -l < "$out/trunc.err")" = 1 ] && grep -q '^rvpmu: .*trunc.data: ' "$out/trunc.err"; then
+if [ $rc = 1 ] && [ "$(wc -l < "$out/trunc.err")" = 1 ] && grep -q '^rvpmu report: .*trunc.data: ' "$out/trunc.err"; then
 	pass bad-input-report-truncated
 else
 	fail bad-input-report-truncated "exit $rc, '$(cat "$out/trunc.err")'"

@@ -8,7 +8,9 @@ linux-source-6.1 (the source is read from the package's tarball, never
 copied here), on a tree holding the files profile_write_perf_json()
 wrote for each profile, as perf's build would, and checks what it made:
 every event with its name, description and code, in a table that the
-mapfile row of the profile's core selects. One PASS/FAIL line per check.
+mapfile row of the profile's core selects, and every metric (pmu-events'
+metrics.json: MetricName, MetricExpr, MetricGroup, ScaleUnit,
+BriefDescription) in that table. One PASS/FAIL line per check.
 
   perf_jevents.py TARBALL WORKDIR JSONDIR PROFILEDIR
 """
@@ -76,13 +78,16 @@ def main():
     shutil.rmtree(tree, ignore_errors=True)
     shutil.copytree(os.path.join(src, 'arch/test'), os.path.join(tree, 'test'))
     rows = ['Family-model,Version,Filename,EventType']
-    events, ids = {}, {}
+    events, metrics, ids = {}, {}, {}
     for name, sub, pattern in CORES:
         d = os.path.join(tree, 'riscv', sub)
         os.makedirs(d)
         shutil.copy(os.path.join(jsondir, f'{name}-events.json'), os.path.join(d, 'events.json'))
+        shutil.copy(os.path.join(jsondir, f'{name}-metrics.json'), os.path.join(d, 'metrics.json'))
         with open(os.path.join(d, 'events.json')) as f:
             events[name] = json.load(f)
+        with open(os.path.join(d, 'metrics.json')) as f:
+            metrics[name] = json.load(f)
         ids[name] = cpuid(profile_dir, name)
         rows.append(f'{pattern or ids[name]},v1,{sub},core')
     with open(os.path.join(tree, 'riscv', 'mapfile.csv'), 'w') as f:
@@ -101,10 +106,15 @@ def main():
                          c, re.S)
         # each entry's comment: name, pmu, topic, desc, metric name and
         # group, event, then the rest, separated by \000
-        made = {}
+        # (a metric's: name empty, then its description, metric name and
+        # group, its ScaleUnit at 11 and its expression at 13)
+        made, made_m = {}, {}
         for m in re.finditer(r'/\* (.*?) \*/', body.group(1) if body else ''):
             f = m.group(1).split('\\000')
-            made[f[0]] = (f[3], f[6])
+            if f[0]:
+                made[f[0]] = (f[3], f[6])
+            elif len(f) > 13 and f[4]:
+                made_m[f[4]] = (f[3], f[5], f[11], f[13])
         bad = []
         for e in events[name]:
             code = int(e['EventCode'], 16)
@@ -114,6 +124,15 @@ def main():
         report(body is not None and not bad and len(made) == len(events[name]),
                f'{name} events ({len(events[name])})',
                f'table {table} ' + ('missing' if body is None else f'{len(made)} entries; ' + '; '.join(bad[:3])))
+        bad = []
+        for e in metrics[name]:
+            want = (fixdesc(e.get('BriefDescription', '')), e.get('MetricGroup', ''),
+                    e.get('ScaleUnit', ''), e['MetricExpr'])
+            if made_m.get(e['MetricName']) != want:
+                bad.append(f"{e['MetricName']}: {made_m.get(e['MetricName'])} != {want}")
+        report(body is not None and not bad and len(made_m) == len(metrics[name]),
+               f'{name} metrics ({len(metrics[name])})',
+               f'{len(made_m)} in table {table}; ' + '; '.join(bad[:3]))
         entry = re.search(r'\.cpuid = "(.*?)",\s*\.table = \{\s*\.entries = ' + table + ',', c)
         report(entry is not None and re.fullmatch(posix_ere(entry.group(1).replace('\\\\', '\\')),
                                                   ids[name]) is not None,

@@ -109,6 +109,14 @@ else
 	fail "Linux on 2 harts" "no image in $img"
 fi
 
+# no -e: perf's hardware defaults (its software events would be the guest
+# kernel's, which the host does not see)
+st def -a --no-uarch system --bios none --max-insns 1M --kernel "$out/busy.elf"
+got=$(awk '/^ +([0-9,]+|<not supported>) +[a-z-]+$/ { printf "%s ", $NF }' "$out/def.err")
+[ "$rc" = 124 ] && [ "$got" = "cycles instructions branches branch-misses " ] &&
+	[ "$(count "$out/def.err" instructions)" = 1000000 ] &&
+	pass "no -e on a system-mode run: $got" ||
+	fail "no -e on a system-mode run" "exit $rc, events '$got': $(tr '\n' '|' < "$out/def.err")"
 # record -a: each hart samples its own events every -c; CPU c has
 # floor(count / period) samples, every one in busy.S's user loop (:u) or
 # its machine-mode start (:k), as rvpmu script and Debian's perf read them
@@ -168,13 +176,22 @@ bad() {	# bad DESCRIPTION WANT-RC PATTERN STAT-ARGS...
 		pass "bad input: $what -> exit $rc: $(grep -- "$pat" "$out/bad.err" | head -n 1)" ||
 		fail "bad input: $what" "exit $rc: $(tr '\n' '|' < "$out/bad.err")"
 }
-bad "-a with a program" 2 "count a system-mode run" -a /bin/true
+bad "-a with a program" 2 "^rvpmu stat: -a, -A and -C count a system-mode run" -a /bin/true
+bad "-A with a program" 2 "^rvpmu stat: -a, -A and -C count a system-mode run" -A /bin/true
+bad "-I with system" 2 "^rvpmu stat: -I, -D, .* are for a program, not a system-mode run" -I 10 \
+	system --bios none --kernel "$out/busy.elf"
+bad "-M with system" 2 "^rvpmu stat: -I, -D, .* are for a program" -M IPC system --bios none \
+	--kernel "$out/busy.elf"
+bad "a software event with system" 2 "^rvpmu stat: task-clock: software events are" -e task-clock \
+	system --bios none --kernel "$out/busy.elf"
 bad "-C past the harts" 2 "the machine has CPUs 0-1" -C 3 system --bios none --smp 2 \
 	--max-insns 1M --kernel "$out/busy.elf"
 bad "-C not a list" 2 "not a CPU list" -C 1-x system --bios none --kernel "$out/busy.elf"
-bad "--profile after system" 2 "before 'system'" system --profile u74 --bios none \
+bad "--profile after system" 2 "^rvpmu stat: give --profile before 'system'" system --profile u74 --bios none \
 	--kernel "$out/busy.elf"
-bad "-r with system" 2 "not available for a system-mode run" -r 2 system --bios none \
+bad "--no-uarch after system" 2 "^rvpmu stat: give --no-uarch before 'system'" system --no-uarch \
+	--bios none --kernel "$out/busy.elf"
+bad "-r with system" 2 "^rvpmu stat: -r and -j are not available for a system-mode run" -r 2 system --bios none \
 	--kernel "$out/busy.elf"
 bad "no kernel" 2 "no --kernel" -a system --bios none
 rbad() {	# rbad DESCRIPTION PATTERN RECORD-ARGS...
@@ -186,6 +203,6 @@ rbad() {	# rbad DESCRIPTION PATTERN RECORD-ARGS...
 		pass "bad input: record $what -> exit 2, no file: $(grep -- "$pat" "$out/bad.err" | head -n 1)" ||
 		fail "bad input: record $what" "exit $rc: $(tr '\n' '|' < "$out/bad.err")"
 }
-rbad "-a with a program" "samples a system-mode run" -a /bin/true
-rbad "-g with system" "its own options after 'system'" -g system --bios none --kernel "$out/busy.elf"
+rbad "-a with a program" "^rvpmu record: -a samples a system-mode run" -a /bin/true
+rbad "-g with system" "^rvpmu record: a system-mode run takes -e" -g system --bios none --kernel "$out/busy.elf"
 exit 0

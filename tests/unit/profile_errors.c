@@ -189,6 +189,13 @@ void test_errors(void)
 		{ "perf_events[0].BriefDescription", NULL, "perf_events[0].BriefDescription: ", "missing required key" },
 		{ "perf_events[0].Topic", "\"x\"", "perf_events[0].Topic: ", "unknown key" },
 		{ "perf_events[0]", "\"EVENT\"", "perf_events[0]: ", "expected an object" },
+		{ "perf_metrics[1].MetricName", "\"ipc\"", "perf_metrics[1].MetricName: ", "duplicate metric name" },
+		{ "perf_metrics[0].MetricName", "\"I P C\"", "perf_metrics[0].MetricName: ", "letters, digits" },
+		{ "perf_metrics[0].MetricExpr", NULL, "perf_metrics[0].MetricExpr: ", "missing required key" },
+		{ "perf_metrics[0].MetricExpr", "7", "perf_metrics[0].MetricExpr: ", "string" },
+		{ "perf_metrics[0].MetricGroup", "[]", "perf_metrics[0].MetricGroup: ", "string" },
+		{ "perf_metrics[0].Unit", "\"x\"", "perf_metrics[0].Unit: ", "unknown key" },
+		{ "perf_metrics", "{}", "perf_metrics: ", "expected an array" },
 	};
 	run_cases("u74", cs, sizeof cs / sizeof cs[0]);
 }

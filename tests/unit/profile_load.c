@@ -332,6 +332,15 @@ void test_perf_json(void)
 		CHECK(profile_write_perf_json(p, f) == 0, "write %s", path);
 		fclose(f);
 		check_perf_file(path, p);
+		/* the metrics beside them, for perf's jevents.py (tests/profiles) */
+		snprintf(path, sizeof path, "%s/%s-metrics.json", prt_tmp(), names[n]);
+		f = fopen(path, "w");
+		CHECK(f != NULL, "cannot write %s", path);
+		if (!f)
+			continue;
+		CHECK(p->n_metrics > 0, "%s has no metrics", names[n]);
+		CHECK(profile_write_perf_metrics(p, f) == 0, "write %s", path);
+		fclose(f);
 	}
 }
 
