@@ -88,6 +88,8 @@ else no deadlock-pipes "exit $rc: $(head -c 300 "$E" | tr '\n' '|')"; fi
 timeout "$T" "$RVPMU" stat -q -x, -o "$out/all.csv" -e instructions --sysroot "$root" "$out/system" </dev/null >/dev/null 2>"$E"
 timeout "$T" "$RVPMU" stat -q -x, -o "$out/thr.csv" --per-thread -e instructions --sysroot "$root" "$out/system" </dev/null >/dev/null 2>>"$E"
 timeout "$T" "$RVPMU" stat -q -x, -o "$out/first.csv" -i -e instructions --sysroot "$root" "$out/system" </dev/null >/dev/null 2>>"$E"
+# (-o's file starts as perf's: "# started on DATE" and a blank line)
+sed -i '/^# started on /d; /^$/d' "$out/all.csv" "$out/thr.csv" "$out/first.csv"
 tot=$(cut -d, -f1 "$out/all.csv") sum=$(awk -F, '{ s += $2 } END { print s }' "$out/thr.csv")
 comms=$(sed 's/-[0-9]*,.*//' "$out/thr.csv" | sort -u | tr '\n' ' ')
 first=$(sed -n 's/^system-1000,\([0-9]*\),.*/\1/p' "$out/thr.csv")
@@ -120,7 +122,7 @@ fi
 # --- determinism: the same count every run, translated or not
 count() {
 	timeout "$T" "$RVPMU" stat -q -x, -e instructions -o "$out/c.csv" "$@" </dev/null >/dev/null 2>"$E"
-	cut -d, -f1 "$out/c.csv" 2>/dev/null
+	sed '/^# started on /d; /^$/d' "$out/c.csv" 2>/dev/null | cut -d, -f1
 }
 a=$(count --cpus 2 "$out/pipeline") b=$(count --cpus 2 "$out/pipeline") c=$(count --cpus 2 --no-jit "$out/pipeline")
 [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ] && grep -q "stage 2: status 5" "$out/pipeline.host.out" &&

@@ -73,7 +73,7 @@ build harts && for c in 1 3 4; do
 	[ "$rc" = 0 ] && grep -qx 'ALL OK' "$O" && ok "harts$c-complete" || no "harts$c-complete" "exit $rc"
 done
 rv --cpus 0 "$out/harts"
-[ "$rc" = 2 ] && grep -q "^rvpmu: --cpus: '0' is out of range (1..32)$" "$E" && ok cpus-0-refused || no cpus-0-refused "exit $rc"
+[ "$rc" = 2 ] && grep -q "^rvpmu run: --cpus: '0' is out of range (1..32)$" "$E" && ok cpus-0-refused || no cpus-0-refused "exit $rc"
 rv --cpus 33 "$out/harts"
 [ "$rc" = 2 ] && grep -q "out of range" "$E" && ok cpus-33-refused || no cpus-33-refused "exit $rc"
 
@@ -106,10 +106,16 @@ done
 
 # --- determinism: the same counts every run, translated or not, with the
 # models or without
+# rvpmu stat -o starts its file as perf stat -o does ("# started on
+# DATE" and a blank line): the rows alone are left
+strip_started() {
+	sed -i '/^# started on /d; /^$/d' "$1"
+}
 count() {  # count NAME ARGS...: instructions,cycles of rvpmu stat into $out/NAME
 	n=$1
 	shift
 	timeout "$T" "$RVPMU" stat -q -x, -e instructions,cycles -o "$out/$n.csv" "$@" </dev/null >/dev/null 2>"$E"
+	strip_started "$out/$n.csv"
 	cut -d, -f1 "$out/$n.csv" 2>/dev/null | tr '\n' ' '
 }
 for prof in "--no-uarch" "--profile u74"; do
@@ -128,7 +134,8 @@ a=$(count det4 --cpus 2 "$out/pthreads") b=$(count det5 --cpus 2 --no-jit "$out/
 stat_csv() {  # stat_csv NAME ARGS...: rvpmu stat -x, into $out/NAME.csv
 	n=$1
 	shift
-	timeout "$T" "$RVPMU" stat -q -x, -o "$out/$n.csv" "$@" </dev/null >/dev/null 2>"$E"
+	timeout "$T" "$RVPMU" stat -q -x, -o "$out/$n.csv" "$@" </dev/null >/dev/null 2>"$E" &&
+		strip_started "$out/$n.csv"
 }
 if stat_csv tot -e instructions:u --cpus 2 "$out/kernel" 4 0 &&
    stat_csv thr --per-thread -e instructions:u --cpus 2 "$out/kernel" 4 0 &&
@@ -184,7 +191,7 @@ build many && {
 	stat_csv many2 -e instructions "$out/many"
 	sum=$(awk -F, '{ s += $2 } END { print s }' "$out/many.csv") tot=$(cut -d, -f1 "$out/many2.csv")
 	[ "$r" = 0 ] && [ "$lines" = 256 ] &&
-		[ "$said" = "rvpmu: stat: --per-thread lists the first 256 threads only" ] &&
+		[ "$said" = "rvpmu stat: --per-thread lists the first 256 threads only" ] &&
 		[ -n "$tot" ] && [ "$sum" -lt "$tot" ] && ok stat-per-thread-limit ||
 		no stat-per-thread-limit "exit $r, $lines rows, their sum $sum of $tot"
 }
@@ -232,7 +239,7 @@ fi
 for opt in "--trace $out/trace.txt" "-e {cycles,instructions}:S"; do
 	timeout "$T" "$RVPMU" record -q --cpus 2 $opt -o "$out/x.data" "$out/kernel" 2 10 </dev/null >/dev/null 2>"$E"
 	r=$?
-	[ "$r" = 1 ] && grep -q '^rvpmu: record: .* follows one hart: use it with --cpus 1$' "$E" &&
+	[ "$r" = 1 ] && grep -q '^rvpmu record: .* follows one hart: use it with --cpus 1$' "$E" &&
 		ok "record-one-hart-${opt%% *}" || no "record-one-hart-${opt%% *}" "exit $r: $(head -c 200 "$E")"
 done
 
