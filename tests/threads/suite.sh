@@ -195,6 +195,31 @@ build many && {
 		[ -n "$tot" ] && [ "$sum" -lt "$tot" ] && ok stat-per-thread-limit ||
 		no stat-per-thread-limit "exit $r, $lines rows, their sum $sum of $tot"
 }
+# perf's software events per thread and per hart: a worker's first
+# touches of 64 fresh pages and its 3 sleeps are its own; a fork child
+# faults on the pages its parent never touched, not on those it did
+# (fork copies what demand paging left absent); the rows add up
+build swevents && {
+	rv --cpus 2 "$out/swevents"
+	printf '%s\n' "worker touched 64 pages: at least 64 faults: yes" \
+		"child: sum 2016, no fault on the parent's pages: yes, one on each untouched page: yes" >"$out/swevents.want"
+	[ "$rc" = 0 ] && cmp -s "$O" "$out/swevents.want" && ok swevents-run ||
+		no swevents-run "exit $rc: $(tr '\n' '|' <"$O")"
+	EVS=page-faults,context-switches
+	if stat_csv swt --per-thread -e $EVS --cpus 2 "$out/swevents" &&
+	   stat_csv swa -A -e $EVS --cpus 2 "$out/swevents" && stat_csv sw -e $EVS --cpus 2 "$out/swevents"; then
+		tot=$(cut -d, -f1 "$out/sw.csv" | tr '\n' ' ')
+		byt=$(awk -F, '{ s[$4] += $2 } END { printf "%d %d ", s["page-faults"], s["context-switches"] }' "$out/swt.csv")
+		byc=$(awk -F, '{ s[$4] += $2 } END { printf "%d %d ", s["page-faults"], s["context-switches"] }' "$out/swa.csv")
+		wf=$(sed -n 's/^swevents-1001,\([0-9]*\),,page-faults,.*/\1/p' "$out/swt.csv")
+		ws=$(sed -n 's/^swevents-1001,\([0-9]*\),,context-switches,.*/\1/p' "$out/swt.csv")
+		[ "$byt" = "$tot" ] && [ "$byc" = "$tot" ] && [ -n "$wf" ] && [ "$wf" -ge 64 ] && [ "$ws" = 3 ] &&
+			ok "stat-swevents-split ($tot: worker $wf faults, $ws switches)" ||
+			no stat-swevents-split "total '$tot', threads' '$byt', harts' '$byc', worker '$wf' '$ws'"
+	else
+		no stat-swevents-split "rvpmu stat failed"
+	fi
+}
 # run --insn-count counts every hart's instructions, as stat does
 # (stdout to /dev/null for both: glibc buffers a device and a file apart)
 timeout "$T" "$RVPMU" run --cpus 4 --insn-count "$out/ic" "$out/kernel" 4 1000 </dev/null >/dev/null 2>"$E"
