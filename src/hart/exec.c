@@ -194,13 +194,15 @@ void hart_switch_mem(struct hart *h, const struct gmem *m)
 {
 	if (h->mem.base == m->base)
 		return;
+	/* every translated block goes, once: the pages below then hold none
+	 * (was a flush for the first page with blocks and one more here) */
+	if (h->jit)
+		jit_flush(h->jit);
 	for (int i = 0; i < DCACHE_SIZE; i++)
 		if (h->dcache[i]) {
 			dpage_clear(h, h->dcache[i]);
 			h->dcache[i]->vpn = ~0ull;
 		}
-	if (h->jit)
-		jit_flush(h->jit);
 	hart_sfence_vma(h);
 	h->mem = *m;
 	h->resv_addr = ~0ull;
