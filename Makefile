@@ -9,7 +9,7 @@ BUILD   ?= build
 SRC := $(wildcard src/*/*.c)
 OBJ := $(SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan demo bench setup clean fuzz nopmu
+.PHONY: all test asan demo bench calibrate setup clean fuzz nopmu
 all: $(BUILD)/rvpmu
 
 $(BUILD)/rvpmu: $(OBJ)
@@ -31,7 +31,8 @@ test: setup
 asan: setup
 	@$(MAKE) --no-print-directory BUILD=build-asan \
 	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" all
-	@RVPMU=$(abspath build-asan/rvpmu) BUILD=$(abspath build-asan) tests/run.sh
+	@RVPMU=$(abspath build-asan/rvpmu) BUILD=$(abspath build-asan) \
+	  TEST_LDFLAGS="-fsanitize=address,undefined" tests/run.sh
 
 demo: setup
 	@$(MAKE) --no-print-directory all
@@ -49,6 +50,12 @@ $(BUILD)/model-cost: bench/model_cost.c $(filter-out $(BUILD)/obj/src/cli/%,$(OB
 bench: setup
 	@$(MAKE) --no-print-directory all nopmu $(BUILD)/model-cost
 	@bench/run.sh
+
+# The U74 profiles against published silicon figures: writes
+# docs/calibration.md (bench/calibrate.py; COREMARK_SRC=DIR adds CoreMark).
+calibrate: setup
+	@$(MAKE) --no-print-directory all
+	@python3 bench/calibrate.py
 
 # The libFuzzer targets, a minute each (needs clang): ELF loader, perf.data
 # reader, event lists and core profiles, block translation against the

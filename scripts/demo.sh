@@ -11,9 +11,12 @@ fi
 # The program gets rvpmu's environment, as one under perf gets perf's, and
 # its counts follow it (glibc's start-up reads it; the stack moves with
 # its size): an empty one keeps them from following the user's shell.
-run() { echo "\$ $*"; env -i "$@"; }
-run build/rvpmu stat --profile u74 -e cycles,instructions,branches,branch-misses -- "$out/branchy" 5 2>&1
-run build/rvpmu stat -e cycles,instructions,L1-dcache-loads,L1-dcache-load-misses,branch-misses,dTLB-load-misses \
+# RVPMU (the test suite's, e.g. make asan's build) runs in place of
+# build/rvpmu; the lines show build/rvpmu either way.
+R=${RVPMU:-build/rvpmu}
+run() { echo "\$ build/$*"; shift; env -i "$R" "$@"; }
+run rvpmu stat --profile u74 -e cycles,instructions,branches,branch-misses -- "$out/branchy" 5 2>&1
+run rvpmu stat -e cycles,instructions,L1-dcache-loads,L1-dcache-load-misses,branch-misses,dTLB-load-misses \
 	-- "$out/branchy" 5 2>&1
-run build/rvpmu record -g -o "$out/perf.data" -- "$out/branchy" 5 2>&1
-run build/rvpmu report -i "$out/perf.data" 2>&1 | head -30
+run rvpmu record -g -o "$out/perf.data" -- "$out/branchy" 5 2>&1
+run rvpmu report -i "$out/perf.data" 2>&1 | head -30

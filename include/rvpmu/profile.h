@@ -75,7 +75,9 @@
 	X(COHERENCE_MISS, "coherence-misses", "L1 data cache misses taking the line from another hart's L1D (it held it Exclusive or Modified)") \
 	X(COHERENCE_INVAL, "coherence-invalidations", "L1 data cache lines lost to another hart's write (invalidations received)") \
 	X(COHERENCE_UPGRADE, "coherence-upgrades", "stores to a Shared L1 data cache line, invalidating other harts' copies (upgrades)") \
-	X(SNOOP_HIT, "snoop-hits", "lines held Exclusive or Modified in the L1 data cache that another hart's miss took (interventions)")
+	X(SNOOP_HIT, "snoop-hits", "lines held Exclusive or Modified in the L1 data cache that another hart's miss took (interventions)") \
+	X(LL_PREFETCH_ACCESS, "ll-prefetch-accesses", "lines the last-level cache's prefetcher looked up to send") \
+	X(LL_PREFETCH_MISS, "ll-prefetch-misses", "lines the last-level cache's prefetcher fetched from memory")
 
 enum profile_uevent {
 	PROF_EV_BEFORE_ = PMU_EV_COUNT - 1,
@@ -115,7 +117,16 @@ struct profile_cache {
 	bool write_back;        /* false: write-through */
 	bool write_allocate;    /* false: no-write-allocate */
 	unsigned hit_latency;   /* cycles from request to data on a hit here */
+	unsigned mshrs;         /* l1d: misses outstanding at once; l2: memory reads
+				 * in flight (0: every miss blocks / no limit) */
 	bool shared;            /* one for all harts (l2 only), else each hart's own */
+};
+
+/* the L2's stride prefetcher (docs/profiles.md) */
+struct profile_prefetch {
+	unsigned streams;       /* 0: none */
+	unsigned distance, window;
+	bool stores, cross_page;
 };
 
 struct profile_tlb {
@@ -145,8 +156,12 @@ struct profile_pipeline {
 	unsigned mispredict_penalty;/* cycles lost per mispredicted control transfer */
 	unsigned mul_latency;       /* integer multiply result latency */
 	unsigned div_latency;       /* integer divide/remainder, worst case */
-	unsigned fp_latency;        /* FP add/mul/fma result latency */
-	unsigned fp_div_latency;    /* FP divide/sqrt, worst case */
+	unsigned fp_latency;        /* FP add/mul/fma result latency (double precision) */
+	unsigned fp_div_latency;    /* FP divide/sqrt, worst case (double precision) */
+	/* 0 when absent: the ones above */
+	unsigned div32_latency, fp32_latency, fp32_div_latency, fp_move_latency;
+	unsigned late_alu;          /* address generation to the late ALUs; 0: none */
+	bool pipes;                 /* pairing "pipes" (SiFive 7), else "units" */
 };
 
 /* ---- PMU and events */
@@ -221,7 +236,10 @@ struct profile {
 	struct profile_class classes[PROFILE_MAX_CLASSES];
 
 	struct profile_cache l1i, l1d, l2;
+	struct profile_prefetch l2pf;
 	unsigned memory_latency;    /* cycles from request to data from DRAM */
+	unsigned memory_latency_ns; /* the same in ns when given so (0: in cycles) */
+	unsigned read_bandwidth, write_bandwidth;   /* MB/s toward memory; 0: no limit */
 	struct profile_tlb itlb, dtlb, l2tlb;
 	unsigned page_size;         /* bytes */
 	unsigned walk_latency;      /* cycles per page-table walk (after l2tlb miss) */

@@ -58,7 +58,11 @@ enum {
 	UARCH_RF_UNCACHED = 2,   /* its access went to a device: no cache */
 	UARCH_RF_BARE_FETCH = 4, /* fetched untranslated (M-mode, satp Bare): no ITLB */
 	UARCH_RF_BARE_DATA = 8,  /* its access was untranslated: no DTLB */
+	/* the latency variant of FP and divide classes (timing only): */
+	UARCH_RF_W32 = 16,       /* single precision, or a 32-bit divide (divw, remw, ...) */
+	UARCH_RF_FP_MOVE = 32,   /* FP move, conversion, compare, sign injection, min/max, classify */
 };
+#define UARCH_RF_LAT_SHIFT 4  /* (flags >> this) & 3: the latency variant */
 
 /* A page-table walker (system mode): the physical addresses of the PTEs
  * the walk for va reads, in order, into pte[0..max); how many (0: va is
@@ -77,6 +81,7 @@ typedef unsigned (*uarch_walk_fn)(void *ctx, uint64_t va, uint64_t *pte, unsigne
 	/* coherence among harts' L1Ds (struct uarch_domain) */ \
 	X(COHERENCE_MISS, "coherence_miss") X(INVALIDATION, "invalidation") \
 	X(UPGRADE, "upgrade") X(SNOOP_HIT, "snoop_hit") \
+	X(L2_PREFETCH, "l2_prefetch") X(L2_PREFETCH_MISS, "l2_prefetch_miss") \
 	X(ITLB_ACCESS, "itlb_access") X(ITLB_MISS, "itlb_miss") \
 	X(DTLB_ACCESS, "dtlb_access") X(DTLB_MISS, "dtlb_miss") \
 	X(DTLB_WRITE_ACCESS, "dtlb_write_access") X(DTLB_WRITE_MISS, "dtlb_write_miss") \
@@ -131,21 +136,52 @@ struct uarch_bpred_config {
 	uint32_t indirect_entries;  /* indirect-jump target predictor; 0: none (BTB) */
 };
 
+/* How instructions may share an issue group (width 2). */
+enum uarch_pairing {
+	UARCH_PAIR_UNITS,       /* at most one of each unit: memory, control, mul/div, FP */
+	UARCH_PAIR_PIPES,       /* SiFive 7 series: pipe A (memory) and pipe B (control
+				 * transfers, mul/div, FP), ALU ops in either */
+};
+
 /* Cycle counts; see the comment at the top of src/uarch/timing.c. */
 struct uarch_timing_config {
 	uint32_t width;         /* issue width, 1 or 2 */
+	uint32_t pairing;       /* enum uarch_pairing */
 	uint32_t load_use;      /* load issue to dependent issue on an L1D hit */
+	/* cycles from address generation to the late ALUs (0: none): an ALU
+	 * op or branch may issue that much before its operands are ready
+	 * and execute there; a store's data is read there too */
+	uint32_t late_alu;
 	uint32_t mul_lat;       /* pipelined */
 	uint32_t div_lat;       /* unpipelined: also blocks the next divide */
 	uint32_t fp_lat;        /* pipelined */
 	uint32_t fp_div_lat;    /* unpipelined */
+	/* the UARCH_RF_W32 and UARCH_RF_FP_MOVE variants (0: as the above) */
+	uint32_t div32_lat, fp32_lat, fp32_div_lat, fp_move_lat;
 	uint32_t mispredict_penalty;  /* redirect from execute */
 	uint32_t redirect_penalty;    /* redirect from decode: direct target not in BTB */
 	uint32_t l2_lat;        /* extra cycles of an L1 miss served by L2 */
 	uint32_t mem_lat;       /* further extra cycles of an L2 miss (all, without L2) */
 	uint32_t l2tlb_lat;     /* extra cycles of an L1 TLB miss served by the L2 TLB */
 	uint32_t walk_lat;      /* further extra cycles of a page walk (all, without L2 TLB) */
+	/* the memory system (0: as before these existed: every data miss
+	 * blocks for its fixed cost, memory is never busy) */
+	uint32_t l1d_mshrs;     /* L1D misses outstanding at once, up to UARCH_MSHR_MAX */
+	uint32_t l2_mshrs;      /* memory reads the L2 keeps in flight (0: no limit) */
+	uint32_t bus_read, bus_write;  /* cycles a line occupies the memory channel */
+	uint32_t prefetcher;    /* the L2 prefetcher's distance, 0: none (uarch_init() sets it) */
 };
+#define UARCH_MSHR_MAX 8
+
+/* The L2's stride prefetcher (streams = 0: none); src/uarch/prefetch.c */
+struct uarch_prefetch_config {
+	uint32_t streams;       /* strides tracked at once */
+	uint32_t distance;      /* lines fetched ahead of the demand stream, 1..UARCH_PF_DIST_MAX */
+	uint32_t window;        /* a miss within this many lines of a stream belongs to it */
+	uint8_t stores;         /* store misses train it too */
+	uint8_t cross_page;     /* it may fetch past the page of the miss */
+};
+#define UARCH_PF_DIST_MAX 6
 
 struct uarch_config {
 	struct uarch_cache_config l1i, l1d, l2;
@@ -153,6 +189,7 @@ struct uarch_config {
 	uint32_t page_shift;    /* log2 page size, 12..30 */
 	struct uarch_bpred_config bpred;
 	struct uarch_timing_config timing;
+	struct uarch_prefetch_config prefetch;
 };
 
 /* A generic dual-issue in-order core (32 KiB L1s, 1 MiB L2, gshare). */
@@ -348,6 +385,20 @@ unsigned uarch_bpred_retire(struct uarch_bpred *b, const struct retire_rec *r, u
 /* The BTB's prediction for pc, then trained with target: 1 when right */
 int uarch_btb_predict(struct uarch_bpred *b, uint64_t pc, uint64_t target);
 
+/* What the misses of a data access cost, as the cache side reports them to
+ * the timing (a word of struct uarch_misses): fixed cycles, and the memory
+ * traffic whose waits the timing works out from the cycle the access
+ * issues in (src/uarch/timing_mem.h). A fetch's misses are cycles only. */
+#define UARCH_MC_CYCLES 0xffffu                 /* TLB, L2 and memory latencies */
+#define UARCH_MC_L1MISS (1u << 16)              /* the L1D missed: it needs an MSHR */
+#define UARCH_MC_READ(n) ((uint32_t)(n) << 17)  /* line reads from memory (2 bits) */
+#define UARCH_MC_AGE(a) ((uint32_t)(a) << 19)   /* 1 + the age of the prefetch whose line
+						 * it used first (4 bits; 0: none) */
+#define UARCH_MC_PF(n) ((uint32_t)(n) << 23)    /* prefetches it set off (4 bits) */
+#define UARCH_MC_WB(n) ((uint32_t)(n) << 27)    /* line writes to memory (4 bits) */
+#define UARCH_PF_TRACK 15                       /* prefetches whose arrival the timing keeps */
+#define UARCH_PF_DROPPED UINT64_MAX             /* a prefetch the L2 had no room to send */
+
 struct uarch_timing {
 	struct uarch_timing_config cfg;
 	uint64_t now;           /* cycle of the current issue group */
@@ -355,6 +406,10 @@ struct uarch_timing {
 	uint32_t units;         /* functional units it has used */
 	uint64_t ready[64];     /* cycle each register's value is available */
 	uint8_t why[64];        /* stall event of waiting for it (by the class writing it) */
+	/* registers whose value comes out of the late stage (a load's, or a
+	 * late ALU op's): ready[] is when address generation may use it, and
+	 * cfg.late_alu cycles before that the late ALUs may */
+	uint64_t late;
 	uint64_t ready_max;     /* latest of ready[] */
 	uint64_t div_free, fdiv_free;
 	uint32_t fe_pending;    /* redirect penalty for the next instruction */
@@ -362,7 +417,17 @@ struct uarch_timing {
 	 * on every write and dropped lazily), so that a state is interned by
 	 * visiting only those */
 	uint64_t pend;
-	uint32_t lat[UARCH_CLS_COUNT];  /* result latency; 0: writes no register */
+	/* the memory system: the cycle the channel is next free, when each
+	 * L1D MSHR frees (at or before now: free), and when the last
+	 * prefetches arrive ([0] the latest; UARCH_PF_DROPPED: never sent);
+	 * absolute cycles, current while a state is interned too */
+	uint64_t bus;
+	uint64_t mshr[UARCH_MSHR_MAX];
+	uint64_t pf[UARCH_PF_TRACK];
+	/* result latency by class and UARCH_RF_LAT variant; 0: writes no register */
+	uint32_t lat[UARCH_CLS_COUNT][4];
+	uint8_t unit_of[UARCH_CLS_COUNT];   /* the units a class takes in a group (pairing) */
+	uint8_t memory_timed;   /* MSHRs, the channel or prefetches are timed (timing_mem.c) */
 	/* Nonzero while the state is kept interned (src/uarch/tstate.c): the
 	 * number of its form relative to now << 32 | fe_pending. Then only
 	 * now is current and the fields above are stale until
@@ -390,6 +455,28 @@ uint64_t uarch_timing_max_per_insn(const struct uarch_timing_config *c, int pte_
 void uarch_timing_issue(struct uarch_timing *t, const struct retire_rec *r,
 			uint32_t fe, uint32_t be, unsigned bp, uint64_t *ev);
 
+/* The L2's stride prefetcher (src/uarch/prefetch.c) */
+#define UARCH_PF_STREAMS_MAX 16
+struct uarch_prefetcher {
+	struct uarch_prefetch_config cfg;
+	uint32_t page_lines;    /* log2 of the L2 lines in a page */
+	struct uarch_pf_stream {
+		uint64_t last;          /* the line it saw last */
+		int64_t stride;         /* lines from the one before (0: none yet) */
+		uint64_t next;          /* the furthest line it sent */
+		uint32_t conf;          /* strides alike in a row */
+		uint64_t stamp;         /* last use, for replacement */
+	} s[UARCH_PF_STREAMS_MAX];
+	uint64_t stamp;
+	uint64_t sent;          /* prefetches sent */
+	/* the last UARCH_PF_TRACK sent, by number % UARCH_PF_TRACK: the line
+	 * (+ 1; 0 once a demand access used it) and the number */
+	uint64_t line[UARCH_PF_TRACK], seq[UARCH_PF_TRACK];
+};
+int uarch_prefetch_init(struct uarch_prefetcher *p, const struct uarch_prefetch_config *c,
+			uint32_t page_lines);
+void uarch_prefetch_reset(struct uarch_prefetcher *p);
+
 /* ---- the facade ---- */
 
 /* The fetch and data miss cycles of a block's instructions: a list of
@@ -415,6 +502,7 @@ struct uarch {
 	struct uarch_tlb itlb, dtlb, l2tlb;
 	struct uarch_bpred bp;
 	struct uarch_timing tm;
+	struct uarch_prefetcher pf;
 	uint32_t fetch_shift;   /* fetch block = L1I line (64 B without L1I) */
 	uint32_t dline_shift;
 	/* the last fetch block touched (physical), or UARCH_NO_LINE after a

@@ -10,7 +10,7 @@
 #include "rvpmu/profile.h"
 
 struct insn_info {
-	uint8_t cls, size;
+	uint8_t cls, size, lat;         /* lat: its UARCH_RF_W32 / UARCH_RF_FP_MOVE flags */
 	uint8_t rd_fp, rs1_fp, rs2_fp;  /* 32: the operand is an f register, else 0 */
 	uint8_t csr_rs1, csr_always;    /* Zicsr: writes its CSR when rs1 != 0 / always */
 };
@@ -61,6 +61,28 @@ static uint8_t refine(const char *n, unsigned cls)
 	return 0;
 }
 
+/* The latency variant of a divide or FP arithmetic instruction (the
+ * timing's UARCH_RF_LAT bits): 32-bit divides and single precision, and
+ * FP moves, conversions, compares, sign injection, min/max and classify,
+ * which SiFive's 7-series scheduling model times apart (LLVM
+ * RISCVSchedSiFive7.td). */
+static uint8_t lat_variant(const char *n, unsigned cls)
+{
+	size_t l = strlen(n);
+	uint8_t v = 0;
+	if (cls == UARCH_CLS_DIV && n[l - 1] == 'w')
+		v |= UARCH_RF_W32;
+	if (cls == UARCH_CLS_FP || cls == UARCH_CLS_FP_DIV) {
+		if (!strcmp(n + l - 2, ".s"))
+			v |= UARCH_RF_W32;
+		if (!strncmp(n, "fsgnj", 5) || !strncmp(n, "fmin", 4) || !strncmp(n, "fmax", 4) ||
+		    !strncmp(n, "fcvt", 4) || !strncmp(n, "fmv", 3) || !strncmp(n, "fclass", 6) ||
+		    !strncmp(n, "feq", 3) || !strncmp(n, "flt", 3) || !strncmp(n, "fle", 3))
+			v |= UARCH_RF_FP_MOVE;
+	}
+	return v;
+}
+
 void retire_init(void)
 {
 	if (info_ready)
@@ -101,10 +123,11 @@ void retire_init(void)
 		i->csr_always = i->cls == UARCH_CLS_CSR && (id == INSN_CSRRW || id == INSN_CSRRWI);
 		i->csr_rs1 = i->cls == UARCH_CLS_CSR;
 		retire_refine[id] = refine(n, i->cls);
+		i->lat = lat_variant(n, i->cls);
 		struct retire_rec t = {
 			.cls = i->cls, .size = i->size,
 			.rd = i->rd_fp, .rs1 = i->rs1_fp, .rs2 = i->rs2_fp,
-			.flags = i->csr_always ? UARCH_RF_CSR_WRITE : 0,
+			.flags = (uint8_t)((i->csr_always ? UARCH_RF_CSR_WRITE : 0) | i->lat),
 		};
 		memcpy(&rec_word[id][0], REC_BYTES(&t), 8);
 		t = (struct retire_rec){ .flags = i->csr_rs1 ? UARCH_RF_CSR_WRITE : 0 };
@@ -130,7 +153,8 @@ static inline void rec_static(struct retire_rec *r, const struct dinsn *d)
 	r->rd = reg(d->rd, i->rd_fp);
 	r->rs1 = reg(d->rs1, i->rs1_fp);
 	r->rs2 = reg(d->rs2, i->rs2_fp);
-	r->flags = (i->csr_rs1 & (d->rs1 != 0)) | i->csr_always ? UARCH_RF_CSR_WRITE : 0;
+	r->flags = (uint8_t)(((i->csr_rs1 & (d->rs1 != 0)) | i->csr_always ? UARCH_RF_CSR_WRITE : 0) |
+			     i->lat);
 }
 
 /* A control transfer for the CTR model; misp from the predictor model. */

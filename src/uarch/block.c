@@ -9,7 +9,10 @@
  * Timing memo: what timing_issue() does over a block depends only on the
  * pipeline state relative to the block's first now and the fetch and data
  * miss cycles of its instructions, and the state it leaves is as
- * determined, relative to its last now (tstate.c). With states interned,
+ * determined, relative to its last now (tstate.c); a block whose data
+ * misses go to the timed memory system (timing_mem.c) is memoised only
+ * from and to an idle memory system (memory_idle()), else timed one
+ * instruction at a time. With states interned,
  * the memo maps (state, block, misses) to the cycles advanced, the timing
  * events raised and the state after; a replay adds those and changes the
  * state's number, writing no register. The last instruction's redirect
@@ -130,6 +133,33 @@ static HOT_INLINE void replay(struct uarch *u, const struct memo_entry *e)
 		u->ev[e->ev[i]] += e->evn[i];
 }
 
+/* Whether misses ms make the timing read or move the memory system's
+ * times (timing_mem.c), which the interned states leave out: a data
+ * access's L1D miss, when MSHRs, the channel or prefetches are timed. */
+static int memory_timed(const struct uarch_timing *t, const struct uarch_misses *ms)
+{
+	if (!t->memory_timed)
+		return 0;
+	for (uint32_t i = 0; i < ms->n; i += 2)
+		if ((ms->m[i] & 1) && (ms->m[i + 1] & UARCH_MC_L1MISS))
+			return 1;
+	return 0;
+}
+
+/* The memory system is idle at now: every MSHR free, the channel free,
+ * every prefetch arrived. Any two idle states time whatever comes next
+ * alike (an issue is at now or later), so a block with memory traffic
+ * that starts and ends with it idle is memoised as any other. */
+static int memory_idle(const struct uarch_timing *t)
+{
+	int busy = t->bus > t->now;
+	for (unsigned j = 0; j < UARCH_MSHR_MAX; j++)
+		busy |= t->mshr[j] > t->now;
+	for (unsigned j = 0; j < UARCH_PF_TRACK; j++)
+		busy |= t->pf[j] > t->now;   /* UARCH_PF_DROPPED too */
+	return !busy;
+}
+
 /* simulate() from interned state t->skey (sin: with bits, its key),
  * keeping what it did in e when the numbers fit it and the state it leaves
  * can be interned */
@@ -143,7 +173,8 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct ua
 	uarch_timing_settle(t);
 	simulate(u, b, b->n, ms, bits);
 	uint64_t sout = tstate_intern(t);
-	int fits = sout && t->now - start < UINT32_MAX;
+	/* it started idle (timing_block()): kept if it leaves it idle */
+	int fits = sout && t->now - start < UINT32_MAX && (!memory_timed(t, ms) || memory_idle(t));
 	e->tag = 0;
 	e->sin = sin;
 	e->smid = skey_state(sout);
@@ -176,7 +207,8 @@ static const struct memo_entry *timing_block(struct uarch *u, struct uarch_block
 	struct uarch_timing *t = &u->tm;
 	if (__builtin_expect(!u->memo, 0) && !(u->memo = calloc(1, sizeof(*u->memo))))
 		b->tag = 0;   /* no memory for a memo: simulate */
-	if (n == b->n && b->tag && ms->n <= MEMO_MISS && (t->skey || (t->skey = tstate_intern(t)))) {
+	if (n == b->n && b->tag && ms->n <= MEMO_MISS && (!memory_timed(t, ms) || memory_idle(t)) &&
+	    (t->skey || (t->skey = tstate_intern(t)))) {
 		const uint64_t key = t->skey | (uint64_t)bits << UARCH_IB_SHIFT;
 		/* a block mostly starts as it did last time: try that entry first */
 		struct memo_entry *e = &u->memo->e[b->hint];
@@ -308,8 +340,8 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	after(&u->tm, redirect, pen);
 	if (e && e->tag == b->tag && !ms->n)
 		keep_xc(&u->tm, b->xc[taken], e, redirect);
-	else if (e && e->tag == b->tag && (ms->n == 2 || ms->n == 4))
-		keep_xm(&u->tm, b->xm[taken], e, redirect, ms);
+	else if (e && e->tag == b->tag && (ms->n == 2 || ms->n == 4) && !memory_timed(&u->tm, ms))
+		keep_xm(&u->tm, b->xm[taken], e, redirect, ms);   /* replayed without a check */
 }
 
 /* op i's miss cycles c, in ms */

@@ -77,8 +77,9 @@ static void drop_private_l2(struct uarch *p, uint64_t pa)
 
 /* What an L1D miss (res & UARCH_MISS, the line now filled: Exclusive, or
  * Modified for a write) or an upgrade (res & UARCH_UPGRADE, the line now
- * Modified) of u at physical pa does to the other L1Ds, and its cost. */
-COLD uint32_t uarch_snoop(struct uarch *u, uint64_t pa, int write, unsigned res)
+ * Modified) of u at physical pa does to the other L1Ds; 1 with its cost in
+ * *cost when that settles it, 0 when the line comes from below as alone. */
+COLD int uarch_snoop(struct uarch *u, uint64_t pa, int write, unsigned res, uint32_t *cost)
 {
 	const struct uarch_domain *d = u->dom;
 	const uint64_t line = pa >> u->l1d.line_shift;
@@ -111,14 +112,16 @@ COLD uint32_t uarch_snoop(struct uarch *u, uint64_t pa, int write, unsigned res)
 	}
 	if (res & UARCH_UPGRADE) {   /* the others held it Shared, if at all */
 		u->ev[UARCH_EV_UPGRADE]++;
-		return via_l2;
+		*cost = via_l2;
+		return 1;
 	}
 	if (held && !write)   /* the fill put the line first in the filter */
 		u->l1d.dirty[u->l1d.f_slot[0]] = UARCH_LINE_SHARED;
 	if (!owner)
-		return uarch_l2_fill(u, pa);
+		return 0;
 	u->ev[UARCH_EV_COHERENCE_MISS]++;
 	if (u->l2->present)
 		uarch_l2_count(u, uarch_cache_access(u->l2, pa, 0, NULL) & ~(unsigned)UARCH_MISS);
-	return via_l2;
+	*cost = via_l2;
+	return 1;
 }

@@ -28,6 +28,15 @@ static void tlb_cfg(struct uarch_tlb_config *t, const struct profile_tlb *p)
 	t->repl = p->repl == PROFILE_REPL_PLRU ? UARCH_REPL_PLRU : UARCH_REPL_LRU;
 }
 
+/* cycles a line holds the memory channel at mbps MB/s, rounded up (0: free) */
+static uint32_t line_cycles(const struct profile *p, unsigned line, unsigned mbps)
+{
+	if (!mbps)
+		return 0;
+	const uint64_t d = (uint64_t)mbps * 1000000;
+	return (uint32_t)(((uint64_t)line * p->clock_hz + d - 1) / d);
+}
+
 /* The profile's geometry and timing as the models take them. */
 static void uarch_cfg(struct uarch_config *u, const struct profile *p)
 {
@@ -49,11 +58,17 @@ static void uarch_cfg(struct uarch_config *u, const struct profile *p)
 	u->bpred.indirect_entries = p->bpred.indirect_entries;
 	struct uarch_timing_config *t = &u->timing;
 	t->width = p->pipe.issue_width > 2 ? 2 : p->pipe.issue_width;
+	t->pairing = p->pipe.pipes ? UARCH_PAIR_PIPES : UARCH_PAIR_UNITS;
 	t->load_use = p->pipe.load_use_latency;
+	t->late_alu = p->pipe.late_alu;
 	t->mul_lat = p->pipe.mul_latency;
 	t->div_lat = p->pipe.div_latency;
 	t->fp_lat = p->pipe.fp_latency;
 	t->fp_div_lat = p->pipe.fp_div_latency;
+	t->div32_lat = p->pipe.div32_latency;
+	t->fp32_lat = p->pipe.fp32_latency;
+	t->fp32_div_lat = p->pipe.fp32_div_latency;
+	t->fp_move_lat = p->pipe.fp_move_latency;
 	t->mispredict_penalty = p->pipe.mispredict_penalty;
 	t->redirect_penalty = p->pipe.mispredict_penalty / 2;
 	/* the models charge the extra cycles of each level beyond L1 */
@@ -61,6 +76,16 @@ static void uarch_cfg(struct uarch_config *u, const struct profile *p)
 	t->mem_lat = p->memory_latency - (p->l2.present ? p->l2.hit_latency : p->l1d.hit_latency);
 	t->l2tlb_lat = p->l2tlb.present ? p->l2tlb.hit_latency : 0;
 	t->walk_lat = p->walk_latency;
+	t->l1d_mshrs = p->l1d.mshrs;
+	t->l2_mshrs = p->l2.present ? p->l2.mshrs : 0;
+	const unsigned line = p->l2.present ? p->l2.line : p->l1d.line;
+	t->bus_read = line_cycles(p, line, p->read_bandwidth);
+	t->bus_write = line_cycles(p, line, p->write_bandwidth);
+	t->prefetcher = p->l2pf.streams ? p->l2pf.distance : 0;
+	u->prefetch = (struct uarch_prefetch_config){
+		.streams = p->l2pf.streams, .distance = p->l2pf.distance, .window = p->l2pf.window,
+		.stores = p->l2pf.stores, .cross_page = p->l2pf.cross_page,
+	};
 }
 
 /* Model events onto the canonical ids (include/rvpmu/profile.h). */
@@ -81,6 +106,8 @@ static void event_map(struct hart *h)
 		{UARCH_EV_INVALIDATION, PROF_EV_COHERENCE_INVAL},
 		{UARCH_EV_UPGRADE, PROF_EV_COHERENCE_UPGRADE},
 		{UARCH_EV_SNOOP_HIT, PROF_EV_SNOOP_HIT},
+		{UARCH_EV_L2_PREFETCH, PROF_EV_LL_PREFETCH_ACCESS},
+		{UARCH_EV_L2_PREFETCH_MISS, PROF_EV_LL_PREFETCH_MISS},
 		{UARCH_EV_ITLB_ACCESS, PROF_EV_ITLB_ACCESS}, {UARCH_EV_ITLB_MISS, PROF_EV_ITLB_MISS},
 		/* so do the DTLB totals: retire.c moves the stores */
 		{UARCH_EV_DTLB_ACCESS, PROF_EV_DTLB_READ_ACCESS}, {UARCH_EV_DTLB_MISS, PROF_EV_DTLB_READ_MISS},

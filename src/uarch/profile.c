@@ -13,244 +13,11 @@
 #include <jansson.h>
 #include "rvpmu/profile.h"
 
-#define KP 160                  /* longest key path */
+#define MAX_FILE (1 << 20)
 
-struct pc {                     /* parse context */
-	const char *file;
-	char *err;
-	size_t errlen;
-	struct profile *p;
-};
-
-__attribute__((format(printf, 3, 4)))
-static int fail(struct pc *c, const char *path, const char *fmt, ...)
-{
-	if (!c->errlen)
-		return -1;
-	int n = snprintf(c->err, c->errlen, "%s: %s: ", c->file, *path ? path : "(top level)");
-	if (n >= 0 && (size_t)n < c->errlen) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-/* Key paths are truncated, never overflowed: over-long ones are only
- * ever in an error message. */
-static void join(char *out, const char *parent, const char *key)
-{
-	if (snprintf(out, KP, *parent ? "%s.%s" : "%s%s", parent, key) >= KP)
-		out[KP - 1] = 0;
-}
-
-static void index_path(char *out, const char *parent, size_t i)
-{
-	if (snprintf(out, KP, "%s[%zu]", parent, i) >= KP)
-		out[KP - 1] = 0;
-}
-
-static const char *type_name(const json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real number";
-	case JSON_TRUE: case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
-	}
-	return "?";
-}
-
-/* Rejects keys outside keys[] (NULL-terminated): a typo is an error, not
- * a silently ignored default. */
-static int only_keys(struct pc *c, json_t *obj, const char *path, const char *const *keys)
-{
-	const char *k;
-	json_t *v;
-	json_object_foreach(obj, k, v) {
-		size_t i;
-		for (i = 0; keys[i] && strcmp(keys[i], k); i++)
-			;
-		if (!keys[i]) {
-			char kp[KP], list[400] = "";
-			size_t n = 0;
-			for (i = 0; keys[i] && n < sizeof list; i++)
-				n += snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", keys[i]);
-			join(kp, path, k);
-			return fail(c, kp, "unknown key (expected one of: %s)", list);
-		}
-	}
-	return 0;
-}
-
-/* obj[key] into *out (NULL when absent and optional); kp gets its path */
-static int member(struct pc *c, json_t *obj, const char *path, const char *key,
-		  bool req, json_t **out, char *kp)
-{
-	join(kp, path, key);
-	*out = json_object_get(obj, key);
-	if (!*out && req)
-		return fail(c, kp, "missing required key");
-	return 0;
-}
-
-static int need_object(struct pc *c, json_t *v, const char *kp)
-{
-	return json_is_object(v) ? 0 : fail(c, kp, "expected an object, got %s", type_name(v));
-}
-
-/* An integer, or a string holding one (decimal or 0x hex: 64-bit ids do
- * not fit a JSON integer), in [min, max]. */
-static int to_u64(struct pc *c, json_t *v, const char *kp, uint64_t min, uint64_t max, uint64_t *out)
-{
-	uint64_t x;
-	if (json_is_integer(v)) {
-		json_int_t i = json_integer_value(v);
-		if (i < 0)
-			goto range;
-		x = (uint64_t)i;
-	} else if (json_is_string(v)) {
-		const char *s = json_string_value(v);
-		char *end;
-		if (!(*s >= '0' && *s <= '9') || (s[0] == '0' && s[1] && s[1] != 'x' && s[1] != 'X'))
-			return fail(c, kp, "expected an integer or a \"0x...\" string, got \"%s\"", s);
-		errno = 0;
-		x = strtoull(s, &end, 0);
-		if (*end || errno)
-			return fail(c, kp, "expected an integer or a \"0x...\" string, got \"%s\"", s);
-	} else {
-		return fail(c, kp, "expected an integer, got %s", type_name(v));
-	}
-	if (x < min || x > max)
-		goto range;
-	*out = x;
-	return 0;
-range:
-	if (max == UINT64_MAX)
-		return fail(c, kp, "expected an integer >= %llu", (unsigned long long)min);
-	return fail(c, kp, "expected an integer in %llu..%llu",
-		    (unsigned long long)min, (unsigned long long)max);
-}
-
-static int get_u64(struct pc *c, json_t *obj, const char *path, const char *key, bool req,
-		   uint64_t min, uint64_t max, uint64_t def, uint64_t *out)
-{
-	char kp[KP];
-	json_t *v;
-	if (member(c, obj, path, key, req, &v, kp))
-		return -1;
-	if (!v) {
-		*out = def;
-		return 0;
-	}
-	return to_u64(c, v, kp, min, max, out);
-}
-
-static int get_uint(struct pc *c, json_t *obj, const char *path, const char *key, bool req,
-		    unsigned min, unsigned max, unsigned def, unsigned *out)
-{
-	uint64_t x;
-	if (get_u64(c, obj, path, key, req, min, max, def, &x))
-		return -1;
-	*out = (unsigned)x;
-	return 0;
-}
-
-static int get_bool(struct pc *c, json_t *obj, const char *path, const char *key, bool req,
-		    bool def, bool *out)
-{
-	char kp[KP];
-	json_t *v;
-	if (member(c, obj, path, key, req, &v, kp))
-		return -1;
-	if (!v) {
-		*out = def;
-		return 0;
-	}
-	if (!json_is_boolean(v))
-		return fail(c, kp, "expected true or false, got %s", type_name(v));
-	*out = json_is_true(v);
-	return 0;
-}
-
-static int to_str(struct pc *c, json_t *v, const char *kp, char *buf, size_t n)
-{
-	if (!json_is_string(v))
-		return fail(c, kp, "expected a string, got %s", type_name(v));
-	const char *s = json_string_value(v);
-	size_t len = json_string_length(v);
-	if (len == 0 || len >= n || strlen(s) != len)
-		return fail(c, kp, "expected a non-empty string of at most %zu characters", n - 1);
-	memcpy(buf, s, len + 1);
-	return 0;
-}
-
-static int get_str(struct pc *c, json_t *obj, const char *path, const char *key, bool req,
-		   char *buf, size_t n)
-{
-	char kp[KP];
-	json_t *v;
-	if (member(c, obj, path, key, req, &v, kp))
-		return -1;
-	return v ? to_str(c, v, kp, buf, n) : 0;
-}
-
-/* one of names[] (NULL-terminated) -> its index */
-static int get_enum(struct pc *c, json_t *obj, const char *path, const char *key, bool req,
-		    const char *const *names, int def, int *out)
-{
-	char kp[KP], list[200] = "";
-	json_t *v;
-	if (member(c, obj, path, key, req, &v, kp))
-		return -1;
-	if (!v) {
-		*out = def;
-		return 0;
-	}
-	if (json_is_string(v))
-		for (int i = 0; names[i]; i++)
-			if (!strcmp(names[i], json_string_value(v))) {
-				*out = i;
-				return 0;
-			}
-	size_t n = 0;
-	for (int i = 0; names[i] && n < sizeof list; i++)
-		n += snprintf(list + n, sizeof list - n, "%s\"%s\"", i ? " or " : "", names[i]);
-	return fail(c, kp, "expected %s", list);
-}
-
-static bool pow2(uint64_t x)
-{
-	return x && !(x & (x - 1));
-}
-
-static unsigned log2u(uint64_t x)
-{
-	unsigned n = 0;
-	while (x >>= 1)
-		n++;
-	return n;
-}
-
-static int get_pow2(struct pc *c, json_t *obj, const char *path, const char *key, bool req,
-		    unsigned min, unsigned max, unsigned def, unsigned *out)
-{
-	char kp[KP];
-	if (get_uint(c, obj, path, key, req, min, max, def, out))
-		return -1;
-	join(kp, path, key);
-	if (*out && !pow2(*out))
-		return fail(c, kp, "expected a power of two, got %u", *out);
-	return 0;
-}
+#include "profile_json.h"
 
 /* ---- sections */
-
-static const char *const repl_names[] = { "lru", "plru", NULL };
 
 static int parse_ids(struct pc *c, json_t *top)
 {
@@ -372,205 +139,6 @@ static int parse_pmu(struct pc *c, json_t *top)
 	}
 	if (cls)
 		return fail(c, cp, "only a \"sifive\" selector_encoding has classes");
-	return 0;
-}
-
-static int parse_cache(struct pc *c, json_t *caches, const char *path, const char *key,
-		       bool req, struct profile_cache *k)
-{
-	static const char *const keys[] = { "size", "sets", "ways", "line", "replacement",
-		"write_policy", "write_allocate", "hit_latency", "shared", NULL };
-	static const char *const wp[] = { "write-back", "write-through", NULL };
-	char kp[KP], sp[KP];
-	json_t *o;
-	int r, w;
-	uint64_t size;
-	if (member(c, caches, path, key, req, &o, kp))
-		return -1;
-	if (!o)
-		return 0;
-	if (need_object(c, o, kp) || only_keys(c, o, kp, keys) ||
-	    get_pow2(c, o, kp, "sets", true, 1, 1u << 20, 0, &k->sets) ||
-	    get_uint(c, o, kp, "ways", true, 1, 64, 0, &k->ways) ||
-	    get_pow2(c, o, kp, "line", true, 4, 4096, 0, &k->line) ||
-	    get_enum(c, o, kp, "replacement", true, repl_names, 0, &r) ||
-	    get_enum(c, o, kp, "write_policy", false, wp, 0, &w) ||
-	    get_bool(c, o, kp, "write_allocate", false, true, &k->write_allocate) ||
-	    get_uint(c, o, kp, "hit_latency", true, 1, 1000, 0, &k->hit_latency) ||
-	    get_u64(c, o, kp, "size", false, 1, UINT64_MAX, 0, &size) ||
-	    /* as a core complex has it: an L2 shared by the harts, their own L1s */
-	    get_bool(c, o, kp, "shared", false, !strcmp(key, "l2"), &k->shared))
-		return -1;
-	k->present = true;
-	k->repl = r ? PROFILE_REPL_PLRU : PROFILE_REPL_LRU;
-	k->write_back = w == 0;
-	uint64_t geom = (uint64_t)k->sets * k->ways * k->line;
-	join(sp, kp, "size");
-	if (size && size != geom)
-		return fail(c, sp, "%llu bytes disagrees with sets * ways * line = %llu",
-			    (unsigned long long)size, (unsigned long long)geom);
-	if (k->repl == PROFILE_REPL_PLRU && !pow2(k->ways)) {
-		join(sp, kp, "replacement");
-		return fail(c, sp, "\"plru\" (tree pseudo-LRU) needs a power-of-two ways, got %u", k->ways);
-	}
-	return 0;
-}
-
-static int parse_caches(struct pc *c, json_t *top)
-{
-	static const char *const keys[] = { "l1i", "l1d", "l2", NULL };
-	static const char *const mkeys[] = { "latency", NULL };
-	struct profile *p = c->p;
-	char kp[KP], mp[KP], ep[KP];
-	json_t *o, *m;
-	if (member(c, top, "", "caches", true, &o, kp) || need_object(c, o, kp) ||
-	    only_keys(c, o, kp, keys) ||
-	    parse_cache(c, o, kp, "l1i", true, &p->l1i) ||
-	    parse_cache(c, o, kp, "l1d", true, &p->l1d) ||
-	    parse_cache(c, o, kp, "l2", false, &p->l2) ||
-	    member(c, top, "", "memory", true, &m, mp) || need_object(c, m, mp) ||
-	    only_keys(c, m, mp, mkeys) ||
-	    get_uint(c, m, mp, "latency", true, 1, 100000, 0, &p->memory_latency))
-		return -1;
-	/* the harts share the last level only: L1s are kept coherent below it */
-	if (p->l1i.shared || p->l1d.shared) {
-		join(ep, kp, p->l1i.shared ? "l1i.shared" : "l1d.shared");
-		return fail(c, ep, "only the last level, l2, may be shared (each hart has its own L1s)");
-	}
-	unsigned below = p->l1d.hit_latency > p->l1i.hit_latency ? p->l1d.hit_latency : p->l1i.hit_latency;
-	if (p->l2.present) {
-		if (p->l2.line < p->l1d.line || p->l2.line < p->l1i.line) {
-			join(ep, kp, "l2.line");
-			return fail(c, ep, "expected at least the L1 line sizes (%u, %u), got %u",
-				    p->l1i.line, p->l1d.line, p->l2.line);
-		}
-		if (p->l2.hit_latency <= below) {
-			join(ep, kp, "l2.hit_latency");
-			return fail(c, ep, "expected more than the L1 hit latencies (%u), got %u",
-				    below, p->l2.hit_latency);
-		}
-		below = p->l2.hit_latency;
-	}
-	if (p->memory_latency <= below) {
-		join(ep, mp, "latency");
-		return fail(c, ep, "expected more than the last cache's hit latency (%u), got %u",
-			    below, p->memory_latency);
-	}
-	return 0;
-}
-
-static int parse_tlb(struct pc *c, json_t *tlbs, const char *path, const char *key,
-		     bool req, struct profile_tlb *t)
-{
-	static const char *const keys[] = { "entries", "ways", "replacement", "hit_latency", NULL };
-	char kp[KP], wp[KP];
-	json_t *o;
-	int r;
-	if (member(c, tlbs, path, key, req, &o, kp))
-		return -1;
-	if (!o)
-		return 0;
-	if (need_object(c, o, kp) || only_keys(c, o, kp, keys) ||
-	    get_uint(c, o, kp, "entries", true, 1, 65536, 0, &t->entries) ||
-	    get_uint(c, o, kp, "ways", true, 1, 65536, 0, &t->ways) ||
-	    get_enum(c, o, kp, "replacement", true, repl_names, 0, &r) ||
-	    get_uint(c, o, kp, "hit_latency", false, 0, 1000, 0, &t->hit_latency))
-		return -1;
-	t->present = true;
-	t->repl = r ? PROFILE_REPL_PLRU : PROFILE_REPL_LRU;
-	join(wp, kp, "ways");
-	if (t->ways > t->entries || t->entries % t->ways || !pow2(t->entries / t->ways))
-		return fail(c, wp, "expected ways dividing entries (%u) into a power-of-two number of sets, got %u",
-			    t->entries, t->ways);
-	if (t->repl == PROFILE_REPL_PLRU && (!pow2(t->ways) || t->ways > 64))
-		return fail(c, wp, "\"plru\" (tree pseudo-LRU) needs a power-of-two ways up to 64, got %u",
-			    t->ways);
-	return 0;
-}
-
-static int parse_tlbs(struct pc *c, json_t *top)
-{
-	static const char *const keys[] = { "itlb", "dtlb", "l2tlb", "page_size", "walk_latency", NULL };
-	struct profile *p = c->p;
-	char kp[KP];
-	json_t *o;
-	if (member(c, top, "", "tlbs", true, &o, kp) || need_object(c, o, kp) ||
-	    only_keys(c, o, kp, keys) ||
-	    parse_tlb(c, o, kp, "itlb", true, &p->itlb) ||
-	    parse_tlb(c, o, kp, "dtlb", true, &p->dtlb) ||
-	    parse_tlb(c, o, kp, "l2tlb", false, &p->l2tlb) ||
-	    get_pow2(c, o, kp, "page_size", true, 4096, 1u << 30, 0, &p->page_size) ||
-	    get_uint(c, o, kp, "walk_latency", true, 1, 100000, 0, &p->walk_latency))
-		return -1;
-	return 0;
-}
-
-static int parse_bpred(struct pc *c, json_t *top)
-{
-	static const char *const keys[] = { "kind", "bht_entries", "counter_bits", "history_bits",
-		"btb_entries", "btb_ways", "ras_depth", "indirect_entries", NULL };
-	static const char *const kinds[] = { "bimodal", "gshare", NULL };
-	struct profile_bpred *b = &c->p->bpred;
-	char kp[KP], hp[KP];
-	json_t *o, *h;
-	int k;
-	if (member(c, top, "", "branch_predictor", true, &o, kp) || need_object(c, o, kp) ||
-	    only_keys(c, o, kp, keys) ||
-	    get_enum(c, o, kp, "kind", true, kinds, 0, &k) ||
-	    get_pow2(c, o, kp, "bht_entries", true, 1, 1u << 24, 0, &b->bht_entries) ||
-	    get_uint(c, o, kp, "counter_bits", false, 1, 4, 2, &b->counter_bits) ||
-	    get_pow2(c, o, kp, "btb_entries", true, 0, 1u << 16, 0, &b->btb_entries) ||
-	    get_uint(c, o, kp, "btb_ways", false, 1, 1u << 16, b->btb_entries ? b->btb_entries : 1, &b->btb_ways) ||
-	    get_uint(c, o, kp, "ras_depth", true, 0, 64, 0, &b->ras_depth) ||
-	    get_uint(c, o, kp, "indirect_entries", false, 0, 1u << 16, 0, &b->indirect_entries) ||
-	    member(c, o, kp, "history_bits", false, &h, hp))
-		return -1;
-	b->kind = k ? PROFILE_BP_GSHARE : PROFILE_BP_BIMODAL;
-	if (b->kind == PROFILE_BP_GSHARE) {
-		unsigned max = log2u(b->bht_entries);
-		if (!h)
-			return fail(c, hp, "missing required key (kind \"gshare\" needs a history length)");
-		if (!max) {
-			join(hp, kp, "bht_entries");
-			return fail(c, hp, "kind \"gshare\" needs at least 2 entries");
-		}
-		if (get_uint(c, o, kp, "history_bits", true, 1, max, 0, &b->history_bits))
-			return -1;
-	} else if (h) {
-		return fail(c, hp, "only kind \"gshare\" has a global history");
-	}
-	if (b->btb_entries) {
-		char wp[KP];
-		join(wp, kp, "btb_ways");
-		if (b->btb_ways > b->btb_entries || b->btb_entries % b->btb_ways)
-			return fail(c, wp, "expected a divisor of btb_entries (%u), got %u",
-				    b->btb_entries, b->btb_ways);
-	}
-	return 0;
-}
-
-static int parse_pipeline(struct pc *c, json_t *top)
-{
-	static const char *const keys[] = { "issue_width", "load_use_latency", "mispredict_penalty",
-		"mul_latency", "div_latency", "fp_latency", "fp_div_latency", NULL };
-	struct profile *p = c->p;
-	struct profile_pipeline *q = &p->pipe;
-	char kp[KP], lp[KP];
-	json_t *o;
-	if (member(c, top, "", "pipeline", true, &o, kp) || need_object(c, o, kp) ||
-	    only_keys(c, o, kp, keys) ||
-	    get_uint(c, o, kp, "issue_width", true, 1, 2, 0, &q->issue_width) ||
-	    get_uint(c, o, kp, "load_use_latency", true, 1, 1000, 0, &q->load_use_latency) ||
-	    get_uint(c, o, kp, "mispredict_penalty", true, 0, 1000, 0, &q->mispredict_penalty) ||
-	    get_uint(c, o, kp, "mul_latency", true, 1, 1000, 0, &q->mul_latency) ||
-	    get_uint(c, o, kp, "div_latency", true, 1, 1000, 0, &q->div_latency) ||
-	    get_uint(c, o, kp, "fp_latency", true, 1, 1000, 0, &q->fp_latency) ||
-	    get_uint(c, o, kp, "fp_div_latency", true, 1, 1000, 0, &q->fp_div_latency))
-		return -1;
-	join(lp, kp, "load_use_latency");
-	if (q->load_use_latency < p->l1d.hit_latency)
-		return fail(c, lp, "expected at least caches.l1d.hit_latency (%u), got %u",
-			    p->l1d.hit_latency, q->load_use_latency);
 	return 0;
 }
 
@@ -814,9 +382,9 @@ static int parse_top(struct pc *c, json_t *top)
 	    get_str(c, top, "", "isa", true, p->isa, sizeof p->isa) ||
 	    get_u64(c, top, "", "clock_hz", true, 1000, UINT64_C(100000000000), 0, &p->clock_hz) ||
 	    get_enum(c, top, "", "misaligned", false, mis, 0, &misaligned) ||
-	    parse_ids(c, top) || parse_pmu(c, top) || parse_caches(c, top) ||
-	    parse_tlbs(c, top) || parse_bpred(c, top) || parse_pipeline(c, top) ||
-	    parse_sbi(c, top) || parse_raw(c, top) || parse_events(c, top) || parse_metrics(c, top))
+	    parse_ids(c, top) || parse_pmu(c, top) || profile_parse_model(c, top) ||
+	    parse_sbi(c, top) || parse_raw(c, top) || parse_events(c, top) ||
+	    parse_metrics(c, top))
 		return -1;
 	p->misaligned_trap = misaligned == 1;
 	for (const char *s = p->name; *s; s++)
@@ -833,22 +401,120 @@ static int parse_top(struct pc *c, json_t *top)
 	return 0;
 }
 
-int profile_parse(const char *text, size_t len, const char *label,
-		  struct profile *out, char *err, size_t errlen)
+/* a file's text, at most MAX_FILE bytes (malloc'd), or NULL with err set */
+static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	char *buf = malloc(MAX_FILE + 1);
+	size_t n = buf ? fread(buf, 1, MAX_FILE + 1, f) : 0;
+	int bad = !buf || ferror(f);
+	fclose(f);
+	if (bad || n > MAX_FILE) {
+		snprintf(err, errlen, "%s: %s", path, bad ? "cannot read" : "expected at most 1 MiB");
+		free(buf);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+static json_t *load_json(const char *text, size_t len, const char *label, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *top = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!top && errlen)
+		snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", label, je.line, je.column, je.text);
+	return top;
+}
+
+/* "base": NAME (a file read from path only): the profile NAME.json beside
+ * it, itself perhaps based on another, with this file's keys laid over
+ * it, objects key by key, anything else replaced. Takes top; NULL on an
+ * error. */
+static json_t *with_base(struct pc *c, json_t *top, const char *path, int depth)
+{
+	json_t *b = json_object_get(top, "base");
+	if (!b)
+		return top;
+	const char *name = json_string_value(b), *slash = path ? strrchr(path, '/') : NULL;
+	char file[PATH_MAX];
+	json_t *base = NULL;
+	if (!path)
+		fail(c, "base", "only a profile read from a file can have a base");
+	else if (!name || !profile_is_name(name))
+		fail(c, "base", "expected a profile name ([A-Za-z0-9_-]+)");
+	else if (depth == 4)
+		fail(c, "base", "more than 4 bases deep (a loop?)");
+	else if (snprintf(file, sizeof file, "%.*s%s.json", slash ? (int)(slash - path + 1) : 0, path,
+			  name) >= (int)sizeof file)
+		fail(c, "base", "path too long");
+	else {
+		size_t n;
+		char *text = read_text(file, &n, c->err, c->errlen);
+		if (text && (base = load_json(text, n, file, c->err, c->errlen)))
+			base = with_base(c, base, file, depth + 1);
+		free(text);
+	}
+	if (base) {
+		json_object_del(top, "base");
+		if (json_object_update_recursive(base, top)) {
+			fail(c, "base", "cannot merge with %s", file);
+			json_decref(base);
+			base = NULL;
+		}
+	}
+	json_decref(top);
+	return base;
+}
+
+/* path: where text was read from (NULL: not a file) */
+static int parse_text(const char *text, size_t len, const char *label, const char *path,
+		      struct profile *out, char *err, size_t errlen)
 {
 	struct pc c = { label ? label : "(profile)", err, errlen, out };
-	json_error_t je;
 	if (errlen)
 		err[0] = 0;
 	memset(out, 0, sizeof *out);
 	snprintf(out->file, sizeof out->file, "%s", c.file);
-	json_t *top = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	if (!top) {
-		if (errlen)
-			snprintf(err, errlen, "%s:%d:%d: invalid JSON: %s", c.file, je.line, je.column, je.text);
+	json_t *top = load_json(text, len, c.file, err, errlen);
+	if (top)
+		top = with_base(&c, top, path, 0);
+	if (!top)
 		return -1;
-	}
 	int r = parse_top(&c, top);
 	json_decref(top);
 	return r;
+}
+
+int profile_parse(const char *text, size_t len, const char *label,
+		  struct profile *out, char *err, size_t errlen)
+{
+	return parse_text(text, len, label, NULL, out, err, errlen);
+}
+
+int profile_load_file(const char *path, struct profile *out, char *err, size_t errlen)
+{
+	size_t n;
+	char *buf = read_text(path, &n, err, errlen);
+	if (!buf)
+		return -1;
+	int r = parse_text(buf, n, path, path, out, err, errlen);
+	free(buf);
+	return r;
+}
+
+bool profile_is_name(const char *s)
+{
+	size_t n = strlen(s);
+	if (!n || n >= 32)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
+			return false;
+	return true;
 }

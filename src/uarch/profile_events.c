@@ -65,8 +65,8 @@ static pmu_evset sbi_cache(unsigned code)
 {
 	enum { RD, WR, PF };
 	unsigned cache = code >> 3, op = (code >> 1) & 3, miss = code & 1;
-	if (op == PF)
-		return 0;       /* no prefetcher is modelled */
+	if (op == PF)   /* the L2's prefetcher; the L1s have none */
+		return cache != 2 ? 0 : miss ? B(PROF_EV_LL_PREFETCH_MISS) : B(PROF_EV_LL_PREFETCH_ACCESS);
 	switch (cache) {
 	case 0: /* L1D */
 		if (op == RD)

@@ -1,4 +1,5 @@
-/* Core profiles from files: finding profiles/NAME.json, reading it, and
+/* Core profiles from files: finding profiles/NAME.json (profile.c reads it,
+ * with its base), and
  * writing a profile's events and metrics back as Linux perf vendor JSON. */
 #include <errno.h>
 #include <limits.h>
@@ -8,32 +9,11 @@
 #include <unistd.h>
 #include <jansson.h>
 #include "rvpmu/profile.h"
+#include "profile_json.h"
 
 #ifndef RVPMU_PROFILE_INSTALL_DIR
 #define RVPMU_PROFILE_INSTALL_DIR "/usr/local/share/rvpmu/profiles"
 #endif
-#define MAX_FILE (1 << 20)
-
-int profile_load_file(const char *path, struct profile *out, char *err, size_t errlen)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	char *buf = malloc(MAX_FILE + 1);
-	size_t n = buf ? fread(buf, 1, MAX_FILE + 1, f) : 0;
-	int bad = !buf || ferror(f);
-	fclose(f);
-	if (bad || n > MAX_FILE) {
-		snprintf(err, errlen, "%s: %s", path, bad ? "cannot read" : "expected at most 1 MiB");
-		free(buf);
-		return -1;
-	}
-	int r = profile_parse(buf, n, path, out, err, errlen);
-	free(buf);
-	return r;
-}
 
 static int dump(json_t *arr, FILE *f)
 {
@@ -42,24 +22,12 @@ static int dump(json_t *arr, FILE *f)
 	return r || fputc('\n', f) == EOF ? -1 : 0;
 }
 
-static bool is_name(const char *s)
-{
-	size_t n = strlen(s);
-	if (!n || n >= 32)
-		return false;
-	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_'))
-			return false;
-	return true;
-}
-
 int profile_load(const char *arg, struct profile *out, char *err, size_t errlen)
 {
 	size_t n = strlen(arg);
 	if (strchr(arg, '/') || (n > 5 && !strcmp(arg + n - 5, ".json")))
 		return profile_load_file(arg, out, err, errlen);
-	if (!is_name(arg)) {
+	if (!profile_is_name(arg)) {
 		snprintf(err, errlen, "profile \"%s\": expected a name ([A-Za-z0-9_-]+) or a FILE.json", arg);
 		return -1;
 	}

@@ -12,18 +12,36 @@
 #define HOT_INLINE inline __attribute__((always_inline))
 
 COLD uint32_t uarch_tlb_refill(struct uarch *u, uint64_t addr);  /* cost of an L1 TLB miss */
-COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr);     /* cost of an L1 miss */
-COLD void uarch_writeback(struct uarch *u, uint64_t victim);     /* dirty L1D victim to L2 */
+COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr);     /* cycles of an L1I miss (or a PTE's) */
+/* an L1D miss's cost (UARCH_MC_*), and a dirty L1D victim to L2: its memory writes */
+COLD uint32_t uarch_l2_data(struct uarch *u, uint64_t addr, int write);
+COLD uint32_t uarch_writeback(struct uarch *u, uint64_t victim);
+COLD uint32_t uarch_mc_add(uint32_t a, uint32_t b);   /* two lines' costs as one access's */
 void uarch_l2_count(struct uarch *u, unsigned res);              /* an L2 access's events */
+/* prefetch.c: the prefetcher trained on the L2 demand access to a line, the
+ * traffic of what it sends (UARCH_MC_PF, UARCH_MC_WB); and 1 + the age of
+ * the prefetch that sent a line a demand access hits, first (0: none) */
+uint32_t uarch_prefetch_train(struct uarch *u, uint64_t line);
+unsigned uarch_prefetch_used(struct uarch_prefetcher *p, uint64_t line);
 /* coherence.c: the other harts' L1Ds on an L1D miss or upgrade (res) of
- * u, and its cost */
-COLD uint32_t uarch_snoop(struct uarch *u, uint64_t pa, int write, unsigned res);
+ * u; 1 when the access is settled there (an upgrade, or another L1D gave
+ * the line), its cycles in *cost; 0: the line comes from below as alone */
+COLD int uarch_snoop(struct uarch *u, uint64_t pa, int write, unsigned res, uint32_t *cost);
 
-/* The cost of an L1D miss or upgrade (res), with the other harts' L1Ds
+/* The cycles of a page-table read's L1D miss (res), the other harts' L1Ds
  * kept coherent when there are others. */
 static inline uint32_t uarch_l1d_fill(struct uarch *u, uint64_t pa, int write, unsigned res)
 {
-	return u->dom ? uarch_snoop(u, pa, write, res) : uarch_l2_fill(u, pa);
+	uint32_t c;
+	return u->dom && uarch_snoop(u, pa, write, res, &c) ? c : uarch_l2_fill(u, pa);
+}
+
+/* The same for a data access, as UARCH_MC_*: a line from another L1D (or
+ * an upgrade) is a fixed cost, outside the MSHRs and the memory channel. */
+static inline uint32_t uarch_l1d_data(struct uarch *u, uint64_t pa, int write, unsigned res)
+{
+	uint32_t c;
+	return u->dom && uarch_snoop(u, pa, write, res, &c) ? c : uarch_l2_data(u, pa, write);
 }
 
 /* the record's instruction bytes (ilen 0 means 4) */
@@ -33,8 +51,8 @@ static HOT_INLINE uint32_t rec_ilen(const struct retire_rec *r)
 }
 
 /* The four parts of the accesses, each counting its events and returning
- * the cycles its misses cost: the ITLB and L1I lookups of a fetch block,
- * the DTLB and L1D lookups of a data line. (Translated code does their
+ * what its misses cost: the ITLB and L1I lookups of a fetch block, the
+ * DTLB and L1D lookups of a data line (cycles; the L1D's as UARCH_MC_*). (Translated code does their
  * hits inline and calls uarch_block_slow() for the others, which pass
  * missed: the line is known not to be there.) */
 static HOT_INLINE uint32_t itlb_part(struct uarch *u, uint64_t va, int missed)
@@ -81,10 +99,10 @@ static HOT_INLINE uint32_t l1d_part(struct uarch *u, uint64_t pa, int write, int
 			      : uarch_cache_access(&u->l1d, pa, write, &victim);
 	if (__builtin_expect(res & (UARCH_MISS | UARCH_UPGRADE), 0)) {
 		u->ev[write ? UARCH_EV_L1D_WRITE_MISS : UARCH_EV_L1D_READ_MISS] += res & UARCH_MISS;
-		c = uarch_l1d_fill(u, pa, write, res);
+		c = uarch_l1d_data(u, pa, write, res);
 	}
 	if (res & UARCH_WB)
-		uarch_writeback(u, victim);
+		c += uarch_writeback(u, victim);
 	return c;
 }
 
@@ -117,8 +135,8 @@ static HOT_INLINE uint32_t data_access_at(struct uarch *u, uint64_t a, uint64_t 
 {
 	uint64_t last = (size ? size : 1) - 1;
 	uint32_t c = data_line(u, a, pa, write, flags);
-	if (((a + last) >> u->dline_shift) != (a >> u->dline_shift))
-		c += data_line(u, a + last, pa + last, write, flags);
+	if (__builtin_expect(((a + last) >> u->dline_shift) != (a >> u->dline_shift), 0))
+		c = uarch_mc_add(c, data_line(u, a + last, pa + last, write, flags));
 	return c;
 }
 

@@ -4,16 +4,9 @@
 #define RVPMU_UARCH_TIMING_IMPL_H
 #include "rvpmu/uarch.h"
 
+/* functional units, for pairing (t->unit_of[]: two classes sharing a bit
+ * never pair); U_SER issues alone */
 enum { U_LSU = 1, U_BRU = 2, U_MDU = 4, U_FPU = 8, U_SER = 16 };
-
-static const uint8_t unit_of[UARCH_CLS_COUNT] = {
-	[UARCH_CLS_ALU] = 0,
-	[UARCH_CLS_LOAD] = U_LSU, [UARCH_CLS_STORE] = U_LSU, [UARCH_CLS_ATOMIC] = U_LSU,
-	[UARCH_CLS_BRANCH] = U_BRU, [UARCH_CLS_JAL] = U_BRU, [UARCH_CLS_JALR] = U_BRU,
-	[UARCH_CLS_MUL] = U_MDU, [UARCH_CLS_DIV] = U_MDU,
-	[UARCH_CLS_FP] = U_FPU, [UARCH_CLS_FP_DIV] = U_FPU,
-	[UARCH_CLS_CSR] = U_SER, [UARCH_CLS_SYSTEM] = U_SER,
-};
 
 /* the stall event of waiting for a result of each class (0: none finer) */
 static const uint8_t cause[UARCH_CLS_COUNT] = {
@@ -21,6 +14,18 @@ static const uint8_t cause[UARCH_CLS_COUNT] = {
 	[UARCH_CLS_MUL] = UARCH_EV_STALL_INT_MUL, [UARCH_CLS_DIV] = UARCH_EV_STALL_LONG_LATENCY,
 	[UARCH_CLS_FP] = UARCH_EV_STALL_FP, [UARCH_CLS_FP_DIV] = UARCH_EV_STALL_FP,
 	[UARCH_CLS_CSR] = UARCH_EV_STALL_CSR_READ,
+};
+
+/* the operands a class may read in the late stage (bit 0 rs1, bit 1 rs2):
+ * ALU ops and branches execute there when an operand is late; a store's
+ * data is only needed there */
+static const uint8_t late_ops[UARCH_CLS_COUNT] = {
+	[UARCH_CLS_ALU] = 3, [UARCH_CLS_BRANCH] = 3, [UARCH_CLS_STORE] = 2,
+};
+
+/* classes whose result comes out of the late stage (cfg.late_alu) */
+static const uint8_t late_result[UARCH_CLS_COUNT] = {
+	[UARCH_CLS_LOAD] = 1, [UARCH_CLS_ATOMIC] = 1,
 };
 
 /* classes that take timing_special() */
@@ -42,6 +47,10 @@ uint64_t tstate_intern(struct uarch_timing *t);
 /* interned state i with its issue group closed (0: table full) */
 uint32_t tstate_closed(struct uarch_timing *t, uint32_t i);
 
+/* timing_mem.c: the stall of a data access issued in cycle i whose
+ * misses the cache side reported as mc (UARCH_MC_*) */
+uint32_t uarch_timing_mem(struct uarch_timing *t, unsigned cls, uint32_t mc, uint64_t i);
+
 /* divides and serialising instructions: their waits and flushes */
 static inline uint64_t timing_special(struct uarch_timing *t, const struct retire_rec *r,
 				      unsigned cls, uint64_t i, unsigned *why, uint64_t *ev)
@@ -51,7 +60,7 @@ static inline uint64_t timing_special(struct uarch_timing *t, const struct retir
 		i = busy;
 		*why = UARCH_EV_STALL_LONG_LATENCY;
 	}
-	if (unit_of[cls] == U_SER) {
+	if (cls == UARCH_CLS_CSR || cls == UARCH_CLS_SYSTEM) {
 		uint64_t all = max64(t->ready_max, max64(t->div_free, t->fdiv_free));
 		if (all > i) {
 			i = all;
@@ -90,7 +99,7 @@ timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, ui
 	if (__builtin_expect(t->skey != 0, 0))
 		uarch_timing_settle(t);
 	unsigned cls = r->cls < UARCH_CLS_COUNT ? r->cls : UARCH_CLS_ALU;
-	uint32_t unit = unit_of[cls];
+	uint32_t unit = t->unit_of[cls];
 	const uint64_t start = t->now;
 	const uint32_t fetch_miss = fe;
 	if (__builtin_expect(t->fe_pending != 0, 0)) {
@@ -102,6 +111,12 @@ timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, ui
 	uint64_t e = (pair ? start : start + 1) + fe;
 	unsigned s1 = r->rs1 & 63, s2 = r->rs2 & 63;
 	uint64_t r1 = t->ready[s1], r2 = t->ready[s2];
+	const uint64_t early = max64(r1, r2);   /* when address generation has both */
+	if (t->cfg.late_alu && late_ops[cls]) {
+		/* an operand from the late stage reaches the late ALUs sooner */
+		r1 -= (late_ops[cls] & t->late >> s1 & 1) * t->cfg.late_alu;
+		r2 -= (late_ops[cls] >> 1 & t->late >> s2 & 1) * t->cfg.late_alu;
+	}
 	unsigned dep = r1 >= r2 ? s1 : s2;     /* the later operand */
 	uint64_t i = e, rdy = max64(r1, r2);
 	unsigned why = 0;
@@ -112,6 +127,8 @@ timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, ui
 	const int special = special_of[cls];
 	if (__builtin_expect(special, 0))
 		i = timing_special(t, r, cls, i, &why, ev);
+	if (__builtin_expect(be != 0, 0))
+		be = uarch_timing_mem(t, cls, be, i);
 	/* fetch_miss <= fe, and why is set only when i > e */
 	if (fe) {
 		ev[UARCH_EV_STALL_FRONTEND] += fe;
@@ -140,13 +157,24 @@ timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, ui
 		t->slots = t->cfg.width;        /* it issues alone */
 	t->now = now;
 
-	uint32_t lat = t->lat[cls];
+	uint32_t lat = t->lat[cls][(r->flags >> UARCH_RF_LAT_SHIFT) & 3];
 	if (lat && r->rd) {
+		const unsigned d = r->rd & 63;
+		const uint64_t bit = UINT64_C(1) << d;
 		uint64_t ready = now + lat;
-		t->ready[r->rd & 63] = ready;
-		t->pend |= UINT64_C(1) << (r->rd & 63);
+		uint8_t w = cause[cls];
+		int late = late_result[cls];
+		if (t->cfg.late_alu && cls == UARCH_CLS_ALU && early > i) {
+			/* it ran in the late ALU: address generation waits for it */
+			ready += t->cfg.late_alu;
+			w = UARCH_EV_STALL_LOAD_USE;
+			late = 1;
+		}
+		t->ready[d] = ready;
+		t->pend |= bit;
+		t->late = late && t->cfg.late_alu ? t->late | bit : t->late & ~bit;
 		t->ready_max = max64(t->ready_max, ready);
-		t->why[r->rd & 63] = cause[cls];
+		t->why[d] = w;
 	}
 	if (__builtin_expect(special, 0)) {
 		if (cls == UARCH_CLS_DIV)

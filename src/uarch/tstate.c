@@ -5,8 +5,14 @@
  * nothing (every instruction issues at now or later), and the functional
  * units used by a group that is full do not matter (nothing joins it). So
  * the state's relative form (the open group, each register still pending
- * with its ready cycle and stall cause, the dividers, the latest ready
- * cycle) names everything the future needs but now itself. Interned, such
+ * with its ready cycle, stall cause and whether it comes from the late
+ * stage, the dividers, the latest ready cycle) names everything the
+ * future needs but now itself and the memory system's times. Those (the
+ * channel's, the MSHRs', the prefetches') stay absolute cycles, always
+ * current: only a data access's memory traffic reads or moves them, and
+ * block.c memoises a block with such an access only from and to an idle
+ * memory system (equivalent whatever its times), so a replayed block
+ * neither reads nor changes them. Interned, such
  * a form is a small number, the index of a table entry: block.c's memo
  * maps (state, block, misses) to (cycles, events, state after), and while
  * blocks replay from it the timing keeps only now and that number
@@ -30,8 +36,11 @@
 struct tkey {
 	uint8_t slots, units, np, pad;
 	uint16_t ready_max, div_free, fdiv_free, pad2;   /* after now by; 0: not */
-	uint32_t p[TS_MAXP];   /* register | cause << 8 | ready after now << 16, by register */
+	/* register | LATE | cause << 8 | ready after now << 16, by register */
+	uint32_t p[TS_MAXP];
 };
+#define LATE 0x80        /* the register is in t->late */
+_Static_assert(offsetof(struct tkey, p) % 4 == 0, "keys are hashed as 32-bit words");
 
 struct tstate {
 	struct tkey k;
@@ -99,7 +108,8 @@ uint64_t tstate_intern(struct uarch_timing *t)
 		}
 		if (d > UINT16_MAX || k.np == TS_MAXP)
 			return 0;
-		k.p[k.np++] = r | (uint32_t)t->why[r] << 8 | (uint32_t)d << 16;
+		k.p[k.np++] = r | (t->late >> r & 1 ? LATE : 0) | (uint32_t)t->why[r] << 8 |
+			      (uint32_t)d << 16;
 	}
 	const uint64_t rm = after_now(t->ready_max, now), dv = after_now(t->div_free, now),
 		       fd = after_now(t->fdiv_free, now);
@@ -133,11 +143,13 @@ void uarch_timing_settle(struct uarch_timing *t)
 	for (uint64_t m = t->pend; m; m &= m - 1)   /* stale: ready by now */
 		t->ready[__builtin_ctzll(m)] = 0;
 	t->pend = 0;
+	t->late = 0;   /* those of registers ready by now do not matter */
 	for (unsigned i = 0; i < k->np; i++) {
 		unsigned r = k->p[i] & 63;
 		t->ready[r] = now + (k->p[i] >> 16);
 		t->why[r] = (uint8_t)(k->p[i] >> 8);
 		t->pend |= UINT64_C(1) << r;
+		t->late |= (uint64_t)((k->p[i] & LATE) != 0) << r;
 	}
 	t->slots = k->slots;
 	t->units = k->units;

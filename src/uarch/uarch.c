@@ -54,6 +54,8 @@ void uarch_config_default(struct uarch_config *c)
 int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t errsz)
 {
 	const char *bad = NULL;
+	struct uarch_timing_config timing = c->timing;
+	timing.prefetcher = c->prefetch.streams ? c->prefetch.distance : 0;
 	memset(u, 0, sizeof *u);
 	if (c->page_shift < 12 || c->page_shift > 30)
 		bad = "page_shift";
@@ -71,8 +73,11 @@ int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t 
 		bad = "l2tlb";
 	else if (uarch_bpred_init(&u->bp, &c->bpred))
 		bad = "bpred";
-	else if (uarch_timing_init(&u->tm, &c->timing))
+	else if (uarch_timing_init(&u->tm, &timing))
 		bad = "timing";
+	else if (uarch_prefetch_init(&u->pf, &c->prefetch, c->page_shift - u->l2_own.line_shift) ||
+		 (c->prefetch.streams && !u->l2_own.present))
+		bad = "prefetch";
 	if (bad) {
 		if (err && errsz)
 			snprintf(err, errsz, "uarch: bad %s geometry or parameters (or out of memory)", bad);
@@ -112,6 +117,7 @@ void uarch_reset(struct uarch *u)
 	uarch_sfence_vma(u);
 	if (u->bp.pht)
 		uarch_bpred_reset(&u->bp);
+	uarch_prefetch_reset(&u->pf);
 	uarch_timing_reset(&u->tm);
 	u->fetch_line = UARCH_NO_LINE;
 }
@@ -179,7 +185,7 @@ void uarch_l2_count(struct uarch *u, unsigned res)
 	u->ev[UARCH_EV_L2_WRITEBACK] += (res & UARCH_WB) != 0;
 }
 
-/* cost of an L1 miss */
+/* cycles of an L1I or PTE miss */
 COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr)
 {
 	if (!u->l2->present)
@@ -189,16 +195,53 @@ COLD uint32_t uarch_l2_fill(struct uarch *u, uint64_t addr)
 	return u->tm.cfg.l2_lat + (res & UARCH_MISS ? u->tm.cfg.mem_lat : 0);
 }
 
-/* a dirty L1D victim goes to L2 */
-COLD void uarch_writeback(struct uarch *u, uint64_t victim)
+/* An L1D miss (write: a store's or an AMO's): the L2's lookup and the
+ * prefetcher's training. The L2 line is read, not written: the L1D holds
+ * it dirty. */
+COLD uint32_t uarch_l2_data(struct uarch *u, uint64_t addr, int write)
+{
+	const struct uarch_timing_config *c = &u->tm.cfg;
+	if (!u->l2->present)
+		return UARCH_MC_L1MISS | UARCH_MC_READ(1) | c->mem_lat;
+	const unsigned res = uarch_cache_access(u->l2, addr, 0, NULL);
+	const uint64_t line = addr >> u->l2->line_shift;
+	uarch_l2_count(u, res);
+	uint32_t mc = UARCH_MC_L1MISS | c->l2_lat;
+	if (res & UARCH_MISS)
+		mc += c->mem_lat + UARCH_MC_READ(1);
+	else if (u->pf.cfg.streams)
+		mc |= UARCH_MC_AGE(uarch_prefetch_used(&u->pf, line));
+	if (res & UARCH_WB)
+		mc += UARCH_MC_WB(1);
+	if (u->pf.cfg.streams && (!write || u->pf.cfg.stores))
+		mc += uarch_prefetch_train(u, line);
+	return mc;
+}
+
+/* a dirty L1D victim goes to L2 (or to memory, without one) */
+COLD uint32_t uarch_writeback(struct uarch *u, uint64_t victim)
 {
 	u->ev[UARCH_EV_L1D_WRITEBACK]++;
-	if (u->l2->present) {
-		unsigned r = uarch_cache_access(u->l2, victim, 1, NULL);
-		uarch_l2_count(u, r);
-		u->ev[UARCH_EV_L2_WRITE_ACCESS]++;  /* the writeback is a write */
-		u->ev[UARCH_EV_L2_WRITE_MISS] += r & UARCH_MISS;
+	if (!u->l2->present)
+		return UARCH_MC_WB(1);
+	unsigned r = uarch_cache_access(u->l2, victim, 1, NULL);
+	uarch_l2_count(u, r);
+	u->ev[UARCH_EV_L2_WRITE_ACCESS]++;  /* the writeback is a write */
+	u->ev[UARCH_EV_L2_WRITE_MISS] += r & UARCH_MISS;
+	return r & UARCH_WB ? UARCH_MC_WB(1) : 0;
+}
+
+/* field by field: cycles and flags add, counts saturate, the larger age */
+COLD uint32_t uarch_mc_add(uint32_t a, uint32_t b)
+{
+	static const struct { uint8_t shift, max; } f[] = { {17, 3}, {23, 15}, {27, 15} };
+	uint32_t r = ((a & UARCH_MC_CYCLES) + (b & UARCH_MC_CYCLES)) | ((a | b) & UARCH_MC_L1MISS);
+	for (unsigned i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		uint32_t n = (a >> f[i].shift & f[i].max) + (b >> f[i].shift & f[i].max);
+		r |= (n < f[i].max ? n : f[i].max) << f[i].shift;
 	}
+	uint32_t aa = a >> 19 & 15, ba = b >> 19 & 15;
+	return r | UARCH_MC_AGE(aa > ba ? aa : ba);
 }
 
 void uarch_retire(struct uarch *u, const struct retire_rec *r)

@@ -20,8 +20,9 @@ objs=   # make all's, but the CLI's
 for o in "$BUILD"/obj/src/*/*.o; do
 	case $o in */src/cli/*) ;; *) objs="$objs $o" ;; esac
 done
+# TEST_LDFLAGS: make asan's sanitizers, which its objects need
 # shellcheck disable=SC2086
-if ! $CC -std=gnu11 -O1 -g -Wall -Wextra -Werror -I"$root/include" -o "$out/spec_replay" \
+if ! $CC -std=gnu11 -O1 -g -Wall -Wextra -Werror -I"$root/include" $TEST_LDFLAGS -o "$out/spec_replay" \
 	"$here/fuzz_spec.c" "$here/replay.c" $objs -lelf -ldw -lfdt -ljansson -liberty -lm >&2; then
 	echo "FAIL fuzz spec-build: see stderr (run make all first)"
 	exit 0

@@ -9,6 +9,7 @@ usage: derive.py PROFILE.json params
        derive.py PROFILE.json fetch ELF
        derive.py PROFILE.json ras ELF
        derive.py PROFILE.json codepages ELF
+       derive.py PROFILE.json rules
        derive.py lcg REPS UNROLL SEED
 """
 import json
@@ -92,6 +93,15 @@ def plru_misses(ways, seq):
             bits = bits & ~(1 << node) if b else bits | (1 << node)
             node = node * 2 + b
     return miss
+
+
+def memory_cycles(p):
+    """memory.latency in cycles, or latency_ns at clock_hz, rounded as the
+    loader rounds it (src/uarch/profile_model.c)"""
+    m = p["memory"]
+    if "latency" in m:
+        return m["latency"]
+    return (m["latency_ns"] * p["clock_hz"] + 500000000) // 1000000000
 
 
 def main():
@@ -204,6 +214,34 @@ def main():
         out(HIST=bp.get("history_bits", 0), RAS_DEPTH=bp["ras_depth"],
             MUL_LAT=pipe["mul_latency"], WIDTH=pipe["issue_width"],
             L1I_BYTES=l1i["size"], L1I_LINE=l1i["line"])
+    elif what == "rules":
+        # rules.S: cycles per unit of each KIND under the SiFive 7-series
+        # rules (pipeline.pairing "pipes", late_alu: docs/profiles.md)
+        if pipe.get("pairing") != "pipes" or pipe["issue_width"] != 2:
+            out(RULES_SKIP="'not a 2-wide profile with pipes A and B'")
+            return
+        fp, lu = pipe["fp_latency"], pipe["load_use_latency"]
+        fp32 = pipe.get("fp32_latency", fp)
+        lat = {1: fp, 2: fp, 3: fp, 4: fp32, 5: fp32,
+               6: pipe["fp_div_latency"], 7: pipe.get("fp32_div_latency", pipe["fp_div_latency"]),
+               8: pipe["div_latency"], 9: pipe.get("div32_latency", pipe["div_latency"]),
+               # a load's value reaches address generation (the next load) after load_use
+               10: lu, 11: pipe.get("fp_move_latency", fp),
+               # a load's value reaches an ALU op late_alu cycles sooner; the
+               # next load (pipe A) pairs with that add
+               20: max(1, lu - pipe.get("late_alu", 0)),
+               21: 1,      # two ALU ops: one in each pipe
+               22: 2,      # two loads: pipe A only
+               23: 2,      # two multiplies: pipe B only
+               24: 1}      # a load (A) and a multiply (B)
+        # chains: the loop's addi and bnez issue in the latency's shadow
+        assert all(lat[k] >= 3 for k in range(1, 12)), "a chain too short to hide the loop"
+        # a line's cycles on the memory channel, rounded up (src/uarch/core.c)
+        bw = p["memory"].get("read_bandwidth", 0)
+        out(RULES_SKIP="", MEM_CYCLES=memory_cycles(p), L1D_HIT=l1d["hit_latency"],
+            L1D_MSHRS=l1d.get("mshrs", 0),
+            READ_LINE_CYCLES=-(-l1d["line"] * p["clock_hz"] // (bw * 1000000)) if bw else 0,
+            **{f"RULE_{k}": v for k, v in lat.items()})
     elif what in ("fetch", "codepages"):
         lo, hi = retired_code(sys.argv[3])
         pages = span(lo, hi, pshift)
@@ -214,7 +252,7 @@ def main():
         # l2.hit - l1d.hit, an L2 miss memory - l2.hit more; an ITLB miss costs
         # l2tlb.hit_latency, plus walk_latency on an L2 TLB miss)
         l2lat = (l2["hit_latency"] - l1d["hit_latency"]) if l2 else 0
-        memlat = p["memory"]["latency"] - (l2["hit_latency"] if l2 else l1d["hit_latency"])
+        memlat = memory_cycles(p) - (l2["hit_latency"] if l2 else l1d["hit_latency"])
         l2t = t.get("l2tlb")
         tlbcost = (l2t.get("hit_latency", 0) if l2t else 0) + t["walk_latency"]
         out(CODE_PAGES=pages, CODE_LINES=lines, CODE_INSNS=n,

@@ -283,6 +283,132 @@ for prof in ${PROFILES:-virt u74}; do
 		[ -s "$out/det.a.csv" ] && pass determinism || fail determinism "two runs' CSV differ (or a run failed)"
 done
 
+# ---- the L2's stride prefetcher (virt with one): a one-line-stride walk
+# over 4x the L1D, cold. In the first page the stream's stride is seen
+# twice before it sends: from the third line on, each L1D miss sends the
+# lines up to the distance ahead not sent yet, so every line of the page
+# from the fourth on is sent once; in each later page its first line
+# sends the next ones, as the stream goes on across the page (prefetches
+# do not), so all but the first are. Every line sent is absent (cold):
+# looked up and fetched alike. The code's fetches do not train it.
+pfj=$out/virt-prefetch.json
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["caches"]["l2"]["prefetcher"]={"streams": 2, "distance": 3, "window": 6}; json.dump(p,open(sys.argv[2],"w"))' \
+	../../profiles/virt.json "$pfj" || fail prefetch "cannot write a profile variant"
+eval "$(python3 derive.py "$pfj" params)"
+pfx=uarch
+LPP=$((PAGE / L1D_LINE))
+if [ -f "$out/ld4x.virt" ] && [ "$WALK_PAGES" -ge 1 ]; then
+	"$RVPMU" stat --profile "$pfj" -x, -e ll-prefetch-accesses,ll-prefetch-misses,L1-dcache-load-misses \
+		"$out/ld4x.virt" 2>"$out/ld4x.pf.csv" >/dev/null || echo "stat ld4x on $pfj failed" >&2
+	want=$((LPP - 3 + (WALK_PAGES - 1) * (LPP - 1)))
+	chk "prefetch sent" "$(v ld4x.pf ll-prefetch-misses)" "$want" "lines fetched by the prefetcher"
+	chk "prefetch looked up" "$(v ld4x.pf ll-prefetch-accesses)" "$want" "all absent (cold)"
+	chk "prefetch l1d-misses" "$(v ld4x.pf L1-dcache-load-misses)" "$WALK_COUNT" "the L1D misses as without it"
+else
+	fail prefetch "no ld4x.virt walk"
+fi
+
+# ---- the SiFive 7-series timing rules (rules.S; derive.py rules): exact
+# cycles of small loops on u74 and on u74 without the rules' own keys
+# (late_alu and the latency variants; the numbers follow the file). A
+# chain's cycles over REPS iterations more are REPS * UNROLL * its latency
+# (the loop's addi and bnez issue in its shadow); a pair's, as the pairs
+# are not dependent, cost UNROLL * its cycles plus the loop's own, which
+# the difference of two UNROLLs cancels. ----
+pfx="uarch u74"
+nr=$out/u74-norules.json
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))
+for k in ("late_alu", "fp32_latency", "fp32_div_latency", "div32_latency", "fp_move_latency"): del p["pipeline"][k]
+json.dump(p, open(sys.argv[2], "w"))' ../../profiles/u74.json "$nr" || fail rules "cannot write a profile variant"
+R1=100 R2=300 U1=16 U2=32
+# KIND:name (rules.S)
+kinds="1:fadd.d 2:fmul.d 3:fmadd.d 4:fadd.s 5:fmul.s 6:fdiv.d 7:fdiv.s 8:div 9:divw 10:load-address 11:fsgnj.d
+20:load-alu 21:alu-pair 22:load-load 23:mul-mul 24:load-mul"
+for kn in $kinds; do
+	k=${kn%%:*}
+	for r in $R1 $R2; do for u in $U1 $U2; do
+		build rule$k.$r.$u rules.S -DKIND="$k" -DREPS=$r -DUNROLL=$u || fail build "rules.S KIND $k does not build"
+	done; done
+done
+for pj in ../../profiles/u74.json "$nr"; do
+	eval "$(python3 derive.py "$pj" rules)"
+	[ -n "$RULES_SKIP" ] && { fail rules "$pj: $RULES_SKIP"; continue; }
+	[ "$pj" = "$nr" ] && { tag=" without-rules" prof=$nr; } || { tag= prof=u74; }
+	for kn in $kinds; do
+		k=${kn%%:*} name=${kn#*:}
+		eval "c=\$RULE_$k"
+		[ -n "$tag" ] && case $k in 4 | 7 | 9 | 11 | 20) ;; *) continue ;; esac
+		for r in $R1 $R2; do for u in $U1 $U2; do st rule$k.$r.$u cycles; done; done
+		d1=$(dif rule$k.$R1.$U1 rule$k.$R2.$U1 cycles) d2=$(dif rule$k.$R1.$U2 rule$k.$R2.$U2 cycles)
+		if [ "$k" -lt 20 ]; then
+			chk "rule $name$tag" "$d1" $(((R2 - R1) * U1 * c)) "cycles of $(((R2 - R1) * U1)) dependent ops more ($c each)"
+			chk "rule $name$tag unroll" "$d2" $(((R2 - R1) * U2 * c))
+		elif isnum "$d1" && isnum "$d2"; then
+			chk "rule $name$tag" $((d2 - d1)) $(((R2 - R1) * (U2 - U1) * c)) "cycles of $(((R2 - R1) * (U2 - U1))) pairs more ($c each)"
+		else
+			fail "rule $name$tag" "no cycle counts"
+		fi
+	done
+done
+
+# ---- memory.latency_ns: a walk of dependent loads, each to memory (rules.S
+# KIND 30), on u74 with 100 and 200 ns at 1.2 and 1.5 GHz: each load more
+# waits the latency's cycles at that clock more, rounded as the loader does
+# (derive.py memory_cycles), and nothing else differs ----
+N1=50 N2=150
+eval "$(python3 derive.py ../../profiles/u74.json params)"
+build mem.$N1 rules.S -DKIND=30 -DREPS=$N1 -DUNROLL=1 -DSTRIDE=$((PAGE + L1D_LINE)) &&
+	build mem.$N2 rules.S -DKIND=30 -DREPS=$N2 -DUNROLL=1 -DSTRIDE=$((PAGE + L1D_LINE)) ||
+	fail build "rules.S KIND 30 does not build"
+for hz in 1200000000 1500000000; do
+	for ns in 100 200; do
+		python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["clock_hz"]=int(sys.argv[2]); p["memory"]["latency_ns"]=int(sys.argv[3]); json.dump(p,open(sys.argv[4],"w"))' \
+			../../profiles/u74.json $hz $ns "$out/u74-$hz-$ns.json" || fail "memory-latency-ns" "cannot write a profile variant"
+		prof=$out/u74-$hz-$ns.json
+		st mem.$N1 cycles,DCACHE_MISSES_OR_MMIO; cp "$out/mem.$N1.csv" "$out/mem.$N1.$ns.csv"
+		st mem.$N2 cycles,DCACHE_MISSES_OR_MMIO; cp "$out/mem.$N2.csv" "$out/mem.$N2.$ns.csv"
+		eval "mc$ns=$(python3 derive.py "$prof" rules | sed -n 's/^MEM_CYCLES=//p')"
+	done
+	chk "memory-latency-ns $hz Hz misses" "$(dif mem.$N1.200 mem.$N2.200 DCACHE_MISSES_OR_MMIO)" $((N2 - N1))
+	a=$(dif mem.$N1.100 mem.$N2.100 cycles) b=$(dif mem.$N1.200 mem.$N2.200 cycles)
+	isnum "$a" && isnum "$b" && d=$((b - a)) || d=
+	chk "memory-latency-ns $hz Hz" "$d" $(((N2 - N1) * (mc200 - mc100))) "cycles of $((N2 - N1)) loads more, 200 ns against 100"
+done
+
+# ---- MSHRs and the memory channel: stores to new lines one after another
+# (rules.S KIND 31: a store and an addi per line, in a buffer of one 2 MiB
+# page, a page size the variants take so that no TLB miss falls between).
+# Each store misses the L1D and the L2 and takes an MSHR for the miss's
+# l2.hit - l1d.hit + memory - l2.hit cycles; it goes on, and the store
+# that finds every MSHR busy waits for the oldest: with m MSHRs, m stores
+# per miss time. With a channel slower than that, one line per line's
+# transfer time. The loop's cost cancels in the difference of two
+# UNROLLs; the store misses train no prefetcher (caches.l2.prefetcher
+# stores is false). ----
+B1=8 B2=24
+for r in $B1 $B2; do for u in $U1 $U2; do
+	build st.$r.$u rules.S -DKIND=31 -DREPS=$r -DUNROLL=$u -DSTRIDE="$L1D_LINE" -DBUFALIGN=2097152 ||
+		fail build "rules.S KIND 31 does not build"
+done; done
+for var in mshrs2 mshrs1 channel; do
+	vj=$out/u74-$var.json
+	python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); v=sys.argv[2]
+p["tlbs"]["page_size"]=2097152
+p["caches"]["l1d"]["mshrs"]=1 if v=="mshrs1" else 2
+if v=="channel": p["memory"]["read_bandwidth"]=p["memory"]["write_bandwidth"]=768
+json.dump(p,open(sys.argv[3],"w"))' ../../profiles/u74.json $var "$vj" || { fail "store-stream $var" "cannot write a profile variant"; continue; }
+	eval "$(python3 derive.py "$vj" rules)"
+	prof=$vj
+	for r in $B1 $B2; do for u in $U1 $U2; do st st.$r.$u cycles; done; done
+	d1=$(dif st.$B1.$U1 st.$B2.$U1 cycles) d2=$(dif st.$B1.$U2 st.$B2.$U2 cycles)
+	n=$(((B2 - B1) * (U2 - U1)))
+	miss=$((MEM_CYCLES - L1D_HIT))
+	want=$((n * miss / L1D_MSHRS))
+	[ "$READ_LINE_CYCLES" -gt $((miss / L1D_MSHRS)) ] && want=$((n * READ_LINE_CYCLES))
+	isnum "$d1" && isnum "$d2" && d=$((d2 - d1)) || d=
+	chk "store-stream $var" "$d" "$want" "cycles of $n stores to new lines more ($L1D_MSHRS MSHRs, a miss $miss cycles, a line on the channel $READ_LINE_CYCLES)"
+done
+
 # ---- switch dispatch with a fixed target sequence (switch.S, switch.py):
 # the indirect predictor learns it, the BTB's last target never does ----
 for prof in ${PROFILES:-virt u74}; do

@@ -266,7 +266,8 @@ fi
 # each run must translate blocks, upgrade lines and take some
 rp=$out/jit_replay
 # shellcheck disable=SC2046 # one word per object
-if ! gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -I"$root/include" -DFUZZ_JIT_REPLAY -o "$rp" \
+# shellcheck disable=SC2086 # TEST_LDFLAGS: make asan's sanitizers, which its objects need
+if ! gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -I"$root/include" $TEST_LDFLAGS -DFUZZ_JIT_REPLAY -o "$rp" \
 	"$root/tests/fuzz/fuzz_jit.c" $(ls "$BUILD"/obj/src/*/*.o | grep -v /cli/) \
 	-lelf -ldw -lfdt -ljansson -liberty -lm >&2; then
 	fail coherent "does not build"

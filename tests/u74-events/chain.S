@@ -8,7 +8,9 @@
  * The loop (or chain) and the exit's two li start a fresh L1I line, so no
  * fetch miss lands inside a chain after its first operation.
  * KIND: 1 ld (a self-pointer), 2 mul, 3 div, 4 fadd.d, 5 fdiv.d,
- * 6 a CSR read (frcsr) feeding an add. */
+ * 6 a CSR read (frcsr) feeding an add, 7 fadd.s, 8 ld (from a fixed
+ * address) feeding an add to a sum: each pair is independent of the one
+ * before but for the sum. */
 #include "exit.h"
 	.option norvc
 	.text
@@ -28,17 +30,24 @@ _start:
 	li s3, 1
 #define FIRST div a0, s2, s3
 #define NEXT div a0, a0, s3
-#elif KIND == 4 || KIND == 5
+#elif KIND == 4 || KIND == 5 || KIND == 7
 	li s3, 1
 	fcvt.d.l f1, s3
 	fcvt.d.l f2, s3
 #if KIND == 4
 #define FIRST fadd.d f0, f1, f2
 #define NEXT fadd.d f0, f0, f1
+#elif KIND == 7
+#define FIRST fadd.s f0, f1, f2
+#define NEXT fadd.s f0, f0, f1
 #else
 #define FIRST fdiv.d f0, f1, f2
 #define NEXT fdiv.d f0, f0, f2
 #endif
+#elif KIND == 8
+	lla s2, self
+#define FIRST ld a0, 0(s2); add a1, a1, a0
+#define NEXT FIRST
 #elif KIND == 6
 #define FIRST frcsr a0; add a1, a1, a0
 #define NEXT FIRST

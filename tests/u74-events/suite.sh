@@ -60,14 +60,15 @@ p = json.load(open(sys.argv[1]))
 pi, c, t = p["pipeline"], p["caches"], p["tlbs"]
 v = dict(WIDTH=pi["issue_width"], LU=pi["load_use_latency"], MULL=pi["mul_latency"],
          DIVL=pi["div_latency"], FPL=pi["fp_latency"], FPDL=pi["fp_div_latency"],
+         FP32L=pi.get("fp32_latency", pi["fp_latency"]), LATE=pi.get("late_alu", 0),
          MISP=pi["mispredict_penalty"], HIST=p["branch_predictor"]["history_bits"],
          L2C=c["l2"]["hit_latency"] - c["l1d"]["hit_latency"],
-         MEMC=p["memory"]["latency"] - c["l2"]["hit_latency"],
+         MEMC=(p["memory"]["latency_ns"] * p["clock_hz"] + 500000000) // 1000000000 - c["l2"]["hit_latency"],
          TLBC=t["l2tlb"]["hit_latency"], WALKC=t["walk_latency"],
          L1D_SIZE=c["l1d"]["size"], L1D_LINE=c["l1d"]["line"], L1D_WAYS=c["l1d"]["ways"],
          L1I_SIZE=c["l1i"]["size"], L1I_LINE=c["l1i"]["line"], L1I_WAYS=c["l1i"]["ways"],
          L2_SIZE=c["l2"]["size"], DTLB=t["dtlb"]["entries"], ITLB=t["itlb"]["entries"],
-         PAGE=t["page_size"])
+         PAGE=t["page_size"], PREFETCH=int("prefetcher" in c["l2"]))
 for k, x in v.items():
     print(f"{k}={x}")
 EOF
@@ -115,7 +116,7 @@ done
 
 # ---- dependent chains (chain.S): U operations per iteration, N iterations
 U=8 N=1000
-for k in 1 2 3 4 5 6; do
+for k in 1 2 3 4 5 6 7 8; do
 	build chain$k chain.S -DKIND=$k -DU=$U -DN=$N && build line$k chain.S -DKIND=$k -DU=$U || exit 0
 done
 # loads: each of the U - 1 dependent loads issues load_use cycles after the
@@ -155,6 +156,21 @@ chk "fdiv chain divider-busy" "$(v chain5 LONG_LATENCY_INTERLOCKS)" $(((N - 1) *
 st line5 FP_INTERLOCKS,LONG_LATENCY_INTERLOCKS
 chk "fdiv chain straight-line" "$(v line5 FP_INTERLOCKS)" $(((U - 1) * (FPDL - 1)))
 chk "fdiv chain straight-line divider-busy" "$(v line5 LONG_LATENCY_INTERLOCKS)" 0
+# single precision: fp32_latency (5 on the U74, double 7: LLVM's SiFive 7
+# model); the same loop as fadd.d's
+st chain7 FP_INTERLOCKS,LONG_LATENCY_INTERLOCKS
+chk "fadd.s chain" "$(v chain7 FP_INTERLOCKS)" $((N * (U - 1) * (FP32L - 1)))
+# a load's value reaches an ALU op late_alu cycles before address
+# generation, so an add may issue load_use - late_alu cycles after its load
+# (1 on the U74: the next cycle, never with its load). The first pair of an
+# iteration starts a group (after the taken bnez): its add could have
+# paired with the load, and waits those cycles; each later load pairs with
+# the add before it, so its own add comes a cycle later anyway and waits
+# one cycle less. The first iteration's load misses and blocks: its add
+# does not wait.
+st chain8 ADDRGEN_INTERLOCKS,DCACHE_BUSY_CYCLES
+LW=$((LU - LATE))
+chk "load-alu chain" "$(v chain8 ADDRGEN_INTERLOCKS)" $(((N - 1) * LW + N * (U - 1) * (LW > 1 ? LW - 1 : 0)))
 # a CSR read's result is ready 1 cycle after it, and it closes its group:
 # its consumer can never wait for it
 st chain6 CSR_READ_INTERLOCKS,SYSTEM_RETIRED
@@ -177,20 +193,32 @@ st fence OTHER_FLUSHES,SYSTEM_RETIRED
 chk "fence other-flushes" "$(v fence OTHER_FLUSHES)" 0 "FENCE is timed as ALU"
 chk "fence system-retired" "$(v fence SYSTEM_RETIRED)" "$N"
 
-# ---- data misses block the pipe: D-cache busy = miss costs
-L=$((4 * L1D_SIZE / L1D_LINE)) P=$((4 * L1D_SIZE / PAGE))
-build walk1 walk.S -DPASSES=1 -DCOUNT=$L -DSTRIDE="$L1D_LINE" &&
-	build walk2 walk.S -DPASSES=2 -DCOUNT=$L -DSTRIDE="$L1D_LINE" || exit 0
+# ---- data misses block the pipe: D-cache busy = miss costs. A line-stride
+# walk trains the L2 prefetcher (distance >= 1, no prefetch across pages):
+# in each page the first line misses to memory (and its page the DTLB),
+# and in the first page also the next two (the stream's stride is seen
+# twice before it sends); every other line is sent by the time the walk
+# comes to it (PAD multiplies make an iteration longer than a memory miss:
+# src/uarch/prefetch.c, timing_mem.c) and costs an L2 hit
+L=$((4 * L1D_SIZE / L1D_LINE)) P=$((4 * L1D_SIZE / PAGE)) PAD=$((MISS / MULL + 1))
+build walk1 walk.S -DPASSES=1 -DCOUNT=$L -DSTRIDE="$L1D_LINE" -DPAD=$PAD &&
+	build walk2 walk.S -DPASSES=2 -DCOUNT=$L -DSTRIDE="$L1D_LINE" -DPAD=$PAD || exit 0
 st walk1 DCACHE_BUSY_CYCLES,DCACHE_MISSES_OR_MMIO
 st walk2 DCACHE_BUSY_CYCLES,DCACHE_MISSES_OR_MMIO
 chk "l1d walk misses" "$(v walk1 DCACHE_MISSES_OR_MMIO)" $L
-chk "l1d walk dcache-busy" "$(v walk1 DCACHE_BUSY_CYCLES)" $((L * MISS + P * TMISS)) "$L cold lines, $P cold pages"
+if [ "$PREFETCH" = 1 ]; then
+	W1=$((P * TMISS + (P + 2) * MISS + (L - P - 2) * L2C))
+	what="$P cold pages, $((P + 2)) lines from memory, $((L - P - 2)) prefetched"
+else
+	W1=$((L * MISS + P * TMISS)) what="$L cold lines, $P cold pages"
+fi
+chk "l1d walk dcache-busy" "$(v walk1 DCACHE_BUSY_CYCLES)" $W1 "$what"
 # pass 2: every line misses again (4 x ways lines per set, cyclic, under
 # tree PLRU: docs/uarch-tests.md l1d-rewalk), hits the L2, and the DTLB
 # holds the pages
 if [ "$P" -le "$DTLB" ] && [ $((4 * L1D_SIZE)) -le "$L2_SIZE" ]; then
 	chk "l1d rewalk misses" "$(v walk2 DCACHE_MISSES_OR_MMIO)" $((2 * L))
-	chk "l1d rewalk dcache-busy" "$(v walk2 DCACHE_BUSY_CYCLES)" $((L * MISS + P * TMISS + L * L2C))
+	chk "l1d rewalk dcache-busy" "$(v walk2 DCACHE_BUSY_CYCLES)" $((W1 + L * L2C)) "pass 1 + $L L2 hits"
 else
 	fail "l1d rewalk" "derivation assumes the DTLB and L2 hold the walk"
 fi

@@ -1,6 +1,7 @@
 /* Data walk: PASSES passes of COUNT loads STRIDE bytes apart over a
  * page-aligned .bss buffer. The walk's loads are the only data accesses
- * (no stack, no C runtime). */
+ * (no stack, no C runtime). With PAD, PAD dependent multiplies after each
+ * load (slow enough that the L2 prefetcher's lines arrive before use). */
 #include "exit.h"
 	.option norvc
 	.text
@@ -11,6 +12,11 @@ _start:
 2:	lla a0, buf
 	li a1, COUNT
 1:	ld t0, 0(a0)
+#ifdef PAD
+	.rept PAD
+	mul s2, s2, s2
+	.endr
+#endif
 	add a0, a0, t1
 	addi a1, a1, -1
 	bnez a1, 1b

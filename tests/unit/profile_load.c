@@ -66,6 +66,27 @@ void test_load_u74(void)
 	CHECK_EQ(p->bpred.btb_entries, 16, "BTB entries");
 }
 
+/* jh7110.json is u74.json (its "base") with its own clock, ids and memory:
+ * the core's keys come from the base, the memory's latency in ns becomes
+ * cycles at the JH7110's clock */
+void test_load_jh7110(void)
+{
+	struct profile *p = prt_load("jh7110"), *u = prt_load("u74");
+	if (!p || !u)
+		return;
+	CHECK(!strcmp(p->name, "jh7110"), "name %s", p->name);
+	CHECK_EQ(p->clock_hz, 1500000000, "1.5 GHz");
+	CHECK_EQ(u->clock_hz, 1200000000, "the base keeps 1.2 GHz");
+	CHECK_EQ(p->memory_latency, (p->memory_latency_ns * 1500 + 500) / 1000, "latency_ns at 1.5 GHz");
+	CHECK_EQ(u->memory_latency, 120, "the FU740's 100 ns at 1.2 GHz");
+	CHECK(p->read_bandwidth && !u->read_bandwidth, "only the JH7110's channel is limited");
+	CHECK_EQ(p->l2.sets, u->l2.sets, "L2 from the base");
+	CHECK_EQ(p->l2pf.distance, u->l2pf.distance, "prefetcher from the base");
+	CHECK_EQ(p->pipe.late_alu, 2, "late ALUs from the base");
+	CHECK_EQ(p->n_events, u->n_events, "events from the base");
+	CHECK_EQ(p->n_classes, u->n_classes, "classes from the base");
+}
+
 /* Linux tools/perf/pmu-events/arch/riscv/mapfile.csv: the SiFive U74 row
  * matches "MVENDORID-MARCHID-MIMPID" formatted as perf does (0x%lx). */
 void test_ids_mapfile(void)
@@ -138,6 +159,9 @@ void test_decode_sbi(void)
 					want = set_of(name);
 				} else if (ro && o == 0) {
 					snprintf(name, sizeof name, "%s-%s", cache[c], res[r]);
+					want = set_of(name);
+				} else if (c == 2 && o == 2) {   /* the L2's prefetcher */
+					snprintf(name, sizeof name, "ll-prefetch-%s", res[r]);
 					want = set_of(name);
 				} else if (c == 5 && o == 0) {
 					want = set_of(r ? "branch-mispredicts,target-mispredicts" : "branches,jal,jalr");

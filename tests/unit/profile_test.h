@@ -28,7 +28,7 @@ struct profile *prt_load(const char *name);
 char *prt_text(const char *name, size_t *len);
 
 #define PROFILE_GROUPS(X) \
-	X(load_virt) X(load_u74) X(ids_mapfile) X(event_names) X(decode_sbi) \
+	X(load_virt) X(load_u74) X(load_jh7110) X(ids_mapfile) X(event_names) X(decode_sbi) \
 	X(decode_canon) X(decode_u74) X(documented_selectors) X(virt_named) \
 	X(perf_json) X(pmu_wiring) X(resolve) X(errors) X(errors_virt) \
 	X(syntax) X(truncated) X(garbage)

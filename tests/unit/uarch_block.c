@@ -3,7 +3,10 @@
  * divides, 2- and 4-byte instructions straddling fetch blocks, accesses
  * crossing lines, misses), run in a random order many times so the
  * timing memo replays most of them, sometimes only partly (a side exit);
- * some blocks write more registers than the memo keeps.
+ * some blocks write more registers than the memo keeps. Twice: on the
+ * default core, and on one with the SiFive 7-series rules (late ALUs,
+ * pipes A and B, latency variants) and the memory system's timing (MSHRs,
+ * a limited channel, the L2 prefetcher, fed sequential streams too).
  * After every block the two models must hold the same events and the same
  * pipeline state. */
 #include <string.h>
@@ -51,6 +54,8 @@ static void make_block(struct blk *b, uint64_t pc)
 			r->rs1 = 1, r->rd = 0;         /* a return */
 		if (cls == UARCH_CLS_JAL && next() % 2)
 			r->rd = 1;                     /* a call */
+		if (cls == UARCH_CLS_DIV || cls == UARCH_CLS_FP || cls == UARCH_CLS_FP_DIV)
+			r->flags = (uint8_t)((next() % 4) << UARCH_RF_LAT_SHIFT);
 		pc += r->ilen;
 	}
 	b->target = 0x10000 + (next() % NBLOCKS) * 0x200;
@@ -87,6 +92,31 @@ static int same_regs(const struct uarch_timing *x, const struct uarch_timing *y)
 /* a cycle as the timing reads it: any at or before now is now */
 static uint64_t at(uint64_t cycle, uint64_t now) { return cycle > now ? cycle : now; }
 
+/* The memory system's times as the timing reads them: the MSHRs as a set
+ * (it takes the one that frees first), a prefetch dropped or not. */
+static int same_memory(const struct uarch_timing *x, const struct uarch_timing *y)
+{
+	uint64_t mx[UARCH_MSHR_MAX], my[UARCH_MSHR_MAX];
+	for (unsigned j = 0; j < UARCH_MSHR_MAX; j++) {
+		uint64_t vx = at(x->mshr[j], x->now), vy = at(y->mshr[j], y->now);
+		unsigned i = j, k = j;
+		for (; i > 0 && mx[i - 1] > vx; i--)
+			mx[i] = mx[i - 1];
+		mx[i] = vx;
+		for (; k > 0 && my[k - 1] > vy; k--)
+			my[k] = my[k - 1];
+		my[k] = vy;
+	}
+	for (unsigned j = 0; j < UARCH_PF_TRACK; j++)
+		if ((x->pf[j] == UARCH_PF_DROPPED) != (y->pf[j] == UARCH_PF_DROPPED) ||
+		    (x->pf[j] != UARCH_PF_DROPPED && at(x->pf[j], x->now) != at(y->pf[j], y->now)))
+			return 0;
+	for (int r = 0; r < 64; r++)   /* a late value matters while it is pending */
+		if (x->ready[r] > x->now && (x->late >> r & 1) != (y->late >> r & 1))
+			return 0;
+	return !memcmp(mx, my, sizeof(mx)) && at(x->bus, x->now) == at(y->bus, y->now);
+}
+
 /* b's timing may be interned: a copy is settled (which changes nothing
  * it does next). The units of a full group are never read. */
 static int same_state(const struct uarch *a, const struct uarch *b)
@@ -100,32 +130,30 @@ static int same_state(const struct uarch *a, const struct uarch *b)
 	       at(x->ready_max, x->now) == at(y->ready_max, y->now) &&
 	       at(x->div_free, x->now) == at(y->div_free, y->now) &&
 	       at(x->fdiv_free, x->now) == at(y->fdiv_free, y->now) &&
-	       a->fetch_line == b->fetch_line;
+	       a->fetch_line == b->fetch_line && same_memory(x, y);
 }
 
-void test_block_memo(void)
+static void memo_run(const struct uarch_config *c, int sifive7)
 {
 	static struct blk blocks[NBLOCKS];
-	struct uarch_config c;
-	uarch_config_default(&c);
-	c.l1d.sets = 16;     /* small enough for misses */
-	c.dtlb.entries = c.dtlb.ways = 8;
 	struct uarch a, b;
-	ut_init(&a, &c);
-	ut_init(&b, &c);
+	ut_init(&a, c);
+	ut_init(&b, c);
 	for (int i = 0; i < NBLOCKS; i++) {
 		make_block(&blocks[i], 0x10000 + (uint64_t)i * 0x200 + (next() % 64));
 		uarch_block_init(&b, &blocks[i].ub, blocks[i].r, blocks[i].ub.n);
 	}
-	uint64_t addr[64];
+	uint64_t addr[64], stream = 0x2000000;
 	int runs = 0, interned = 0, each = 0;
 	for (; runs < 200000; runs++) {
 		struct blk *k = &blocks[next() % NBLOCKS];
 		uint32_t n = k->ub.n;
 		if (next() % 10 == 0)
 			n = 1 + (uint32_t)(next() % n);     /* left before instruction n */
+		int seq = sifive7 && next() % 4 == 0;   /* a sequential stream, for the prefetcher */
 		for (uint32_t i = 0; i < n; i++)          /* mostly a few hot lines */
-			addr[i] = (next() % 16 == 0) + (next() % 4 ? 0x400000 + (next() % 4) * 0x1000 + (next() % 32) * 8
+			addr[i] = seq ? (stream += 24) :
+				(next() % 16 == 0) + (next() % 4 ? 0x400000 + (next() % 4) * 0x1000 + (next() % 32) * 8
 					     : 0x800000 + (next() % 64) * 0x1000 + (next() % 512) * 8);
 		const struct retire_rec *l = &k->r[n - 1];
 		int taken = n == k->ub.n && l->cls == UARCH_CLS_BRANCH && next() % 3 != 0;
@@ -141,9 +169,9 @@ void test_block_memo(void)
 			interned += b.tm.skey != 0;
 		}
 		if (!same_state(&a, &b)) {
-			CHECK(0, "run %d (block of %u, %u retired): models differ, cycles %llu / %llu",
-			      runs, k->ub.n, n, (unsigned long long)a.tm.now,
-			      (unsigned long long)b.tm.now);
+			CHECK(0, "run %d (block of %u, %u retired%s): models differ, cycles %llu / %llu",
+			      runs, k->ub.n, n, sifive7 ? ", SiFive 7 rules" : "",
+			      (unsigned long long)a.tm.now, (unsigned long long)b.tm.now);
 			break;
 		}
 	}
@@ -156,6 +184,31 @@ void test_block_memo(void)
 	      (unsigned long long)a.ev[UARCH_EV_L1D_READ_MISS],
 	      (unsigned long long)a.ev[UARCH_EV_STALL_LONG_LATENCY],
 	      (unsigned long long)a.ev[UARCH_EV_BRANCH_DIR_MISPREDICT]);
+	if (sifive7)
+		CHECK(a.ev[UARCH_EV_L2_PREFETCH_MISS] > 1000 && a.tm.late != 0,
+		      "the stream should prefetch (%llu) and leave late values",
+		      (unsigned long long)a.ev[UARCH_EV_L2_PREFETCH_MISS]);
 	uarch_free(&a);
 	uarch_free(&b);
+}
+
+void test_block_memo(void)
+{
+	struct uarch_config c;
+	uarch_config_default(&c);
+	c.l1d.sets = 16;     /* small enough for misses */
+	c.dtlb.entries = c.dtlb.ways = 8;
+	memo_run(&c, 0);
+	c.timing.pairing = UARCH_PAIR_PIPES;
+	c.timing.late_alu = 1;
+	c.timing.div32_lat = 11;
+	c.timing.fp32_lat = 3;
+	c.timing.fp32_div_lat = 13;
+	c.timing.fp_move_lat = 2;
+	c.timing.l1d_mshrs = 3;
+	c.timing.l2_mshrs = 6;
+	c.timing.bus_read = 7;
+	c.timing.bus_write = 5;
+	c.prefetch = (struct uarch_prefetch_config){ .streams = 4, .distance = 3, .window = 4 };
+	memo_run(&c, 1);
 }

@@ -37,6 +37,7 @@ uint64_t ut_rand(uint64_t *state);
 	X(ras_overflow) X(ras_hints) X(btb_conflict) X(btb_lru) X(timing_w1) \
 	X(bpred_counter_bits) X(indirect_history) X(indirect_pc) \
 	X(timing_w2) X(config_reject) X(determinism) X(block_memo) X(max_per_insn) \
+	X(late_alu) X(pipes) X(latency_variants) X(mshrs) X(write_bandwidth) X(prefetch) \
 	X(coh_mesi) X(coh_shared_l2) X(coh_private_l2) X(coh_drop)
 #define DECL(g) void test_##g(void);
 UARCH_GROUPS(DECL)
