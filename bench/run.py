@@ -408,6 +408,63 @@ def smp_section(rvpmu, cc, runs, timeout):
 	] + rows + [""]
 
 
+THREADS_SRC = os.path.join(ROOT, "tests", "threads", "kernel.c")
+THREADS_ITERS = 10_000_000     # checksum rounds of each of the four threads
+
+
+def threads_section(rvpmu, runs, timeout):
+	"""The threaded kernel of tests/threads (kernel.c): one thread on one
+	hart against four threads on --cpus 4 with the same total work,
+	functional and with the u74 models, interleaved: Markdown lines, or
+	None when a run failed."""
+	cc = os.environ.get("CC", "riscv64-linux-gnu-gcc")
+	prog = os.path.join(OUTDIR, "threads-kernel")
+	if not os.path.exists(prog) or os.path.getmtime(prog) < os.path.getmtime(THREADS_SRC):
+		cmd = [cc, "-static", "-O2", "-pthread", "-o", prog, THREADS_SRC]
+		print("bench: " + " ".join(cmd), file=sys.stderr)
+		if subprocess.call(cmd) != 0:
+			die("building the threads kernel failed")
+	count = os.path.join(OUTDIR, "threads-kernel.count")
+	kinds = [("functional", [rvpmu, "run", "--insn-count", count]),
+		 ("u74 models", [rvpmu, "stat", "-q", "-x,", "-e", "instructions", "--profile", "u74", "-o", count])]
+	shapes = [(1, ["1", str(4 * THREADS_ITERS)]), (4, ["4", str(THREADS_ITERS)])]
+	res = {(k, n): [] for k, _ in kinds for n, _ in shapes}
+	for _ in range(runs):
+		for k, cmd in kinds:
+			for n, args in shapes:
+				r = measure(cmd + ["--cpus", str(n), prog] + args, timeout)
+				with open(count) as f:   # run: the number; stat -x,: COUNT,,instructions,...
+					first = f.read().split(",")[0].strip()
+				r["insns"] = int(first) if first.isdigit() else None
+				res[(k, n)].append(r)
+				sys.stderr.write(".")
+				sys.stderr.flush()
+	rows = []
+	for k, _ in kinds:
+		mips = {}
+		for n, _ in shapes:
+			bad = [r for r in res[(k, n)] if r["status"] != 0 or not r["insns"]]
+			if bad:
+				print(f"bench: threads kernel --cpus {n} ({k}): exit {bad[0]['status']}: "
+				      f"{bad[0]['err'].decode(errors='replace').strip()}", file=sys.stderr)
+				return None
+			mips[n] = res[(k, n)][0]["insns"] / statistics.median(r["cpu"] for r in res[(k, n)]) / 1e6
+		ratio = mips[4] / mips[1]
+		rows.append(f"| {k} | {mips[1]:.1f} | {mips[4]:.1f} | {ratio:.3f} | "
+			    f"{'met' if ratio >= 0.8 else 'NOT met'} |")
+	return [
+		"## Threads in user mode",
+		"",
+		"tests/threads/kernel.c: one thread doing all the work on one hart, and four "
+		"threads each doing a quarter on `--cpus 4`; "
+		f"{runs} runs each, interleaved, MIPS = retired instructions / median user+sys CPU s. "
+		"Target: the four threads keep at least 80% of one thread's MIPS.",
+		"",
+		"| mode | 1 thread MIPS | 4 threads MIPS | 4/1 | target |",
+		"|---|---:|---:|---:|---|",
+	] + rows + [""]
+
+
 def read_count(path):
 	try:
 		with open(path) as f:
@@ -757,6 +814,10 @@ def main():
 	if many:
 		print("\n".join(many))
 		md += many
+	threads = threads_section(rvpmu, runs, timeout) if rv and not filt else None
+	if threads:
+		print("\n".join(threads))
+		md += threads
 	boot = linux_boot(rvpmu, runs, timeout) if rv and not filt else None
 	if boot:
 		print("\n".join(boot))

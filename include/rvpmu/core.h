@@ -15,11 +15,11 @@
  * outlive h. Returns 0, or -1 with a message. */
 int core_setup(struct hart *h, const struct profile *p, bool models, char *err, size_t errlen);
 void core_free(struct hart *h);
-/* The n harts h[0..n) over one memory, set up with p's models: one
+/* The n harts *h[0..n) over one memory, set up with p's models: one
  * coherence domain d of their L1Ds, over one L2 when p shares it (d
  * must outlive their models; free it with uarch_domain_free after them).
  * Nothing for one hart, or without models. 0, or -1 with a message. */
-int core_share(struct hart *h, unsigned n, struct uarch_domain *d, const struct profile *p,
+int core_share(struct hart *const *h, unsigned n, struct uarch_domain *d, const struct profile *p,
 	       char *err, size_t errlen);
 
 #endif

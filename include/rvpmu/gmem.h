@@ -24,23 +24,29 @@ enum {
 	GP_ABSENT = 0x80,  /* in absent[]: mapped, not touched yet */
 };
 
-/* Demand paging (user mode, as Linux's): with demand set, a page mapped
- * is absent until its first touch; its pflags grant nothing, so every
- * fast path refuses it and the slow paths (gmem_check and the fetch
- * path's gmem_touch) make it present with the R/W/X kept in absent[],
- * counting one fault. The touch is no trap: the program's counts are
- * those of a run without demand paging. */
-struct gmem {
-	uint8_t *base;      /* host address of guest address 0 */
-	uint8_t *pflags;    /* size >> GPAGE_SHIFT permission bytes */
-	uint8_t *absent;    /* per page: 0 present, else GP_ABSENT | R/W/X */
-	uint64_t size;      /* guest addresses are [0, size) */
+/* What is mapped, one record per address space: every copy of its
+ * struct gmem (each hart that runs it holds one) points at the same. */
+struct gmem_acct {
 	uint64_t max_bytes; /* cap on mapped bytes (--max-mem), 0 = none */
 	uint64_t mapped;    /* bytes currently mapped */
 	bool hit_max;       /* a map was refused for max_bytes */
 	bool demand;        /* map pages absent (demand paging) */
 	bool in_kernel;     /* the kernel is touching memory for the program */
 	uint64_t faults[2]; /* first touches: [0] the program's, [1] the kernel's */
+};
+
+/* Demand paging (user mode, as Linux's): with acct->demand set, a page
+ * mapped is absent until its first touch; its pflags grant nothing, so
+ * every fast path refuses it and the slow paths (gmem_check and the
+ * fetch path's gmem_touch) make it present with the R/W/X kept in
+ * absent[], counting one fault. The touch is no trap: the program's
+ * counts are those of a run without demand paging. */
+struct gmem {
+	uint8_t *base;      /* host address of guest address 0 */
+	uint8_t *pflags;    /* size >> GPAGE_SHIFT permission bytes */
+	uint8_t *absent;    /* per page: 0 present, else GP_ABSENT | R/W/X */
+	uint64_t size;      /* guest addresses are [0, size) */
+	struct gmem_acct *acct;
 };
 
 /* Memory this host lets rvpmu use: physical RAM, or the cgroup v2 limit

@@ -193,6 +193,11 @@ int hart_init(struct hart *h);
 /* Set up h as another hart over owner's memory (a hart of the same
  * machine): a store by one drops what any of them decoded there. */
 void hart_init_sharing(struct hart *h, struct hart *owner);
+/* User mode: h runs another address space m from now on (a hart of the
+ * sharing ring, switched to another process). Everything it decoded or
+ * translated goes, and its TLBs, as a switch of satp without ASIDs would
+ * flush them; nothing when m is its memory already. */
+void hart_switch_mem(struct hart *h, const struct gmem *m);
 /* Reset into M-mode with the privileged architecture enabled. */
 void hart_reset_system(struct hart *h, uint64_t pc);
 void hart_free(struct hart *h);

@@ -1,10 +1,12 @@
 /* User-mode Linux: load a static riscv64 ELF program onto a hart and run
  * it, answering its system calls with rvpmu's own small kernel.
  *
- * Use: hart_init(h); linux_load(h, &o, ...); status = linux_run(h, &o);
- * hart_free(h). One program per process: the loaded process's state
- * (fd table, brk, signal handlers) lives in this layer until the next
- * linux_load or linux_free.
+ * Use: hart_init(h); linux_load(h, &o, ...); [linux_add_cpu(h2) ...];
+ * status = linux_run(h, &o); linux_free(); hart_free(h). The program's
+ * threads run on the harts given, its processes' state (address spaces,
+ * fd tables, signal handlers) lives in this layer until the next
+ * linux_load or linux_free; linux_load takes over h's guest memory as
+ * the first process's address space (linux_free frees it).
  *
  * Everything rvpmu itself prints goes to o->warn_fd as whole lines that
  * start with "rvpmu:".
@@ -15,6 +17,23 @@
 #include <stdint.h>
 #include "rvpmu/hart.h"
 
+/* A thread as the host tool sees it. */
+struct linux_task {
+	int pid, tid, ppid;
+	const char *comm;
+	const char *exe;        /* its process's program (/proc/self/exe) */
+	uint64_t load_bias;     /* where that static-pie was placed, else 0 */
+	uint64_t ns;            /* the guest's clock on its hart, or the run's */
+};
+
+/* What linux_opts.task_change reports (perf's FORK, COMM and EXIT). */
+enum linux_task_change {
+	LINUX_TASK_NEW,         /* t made by parent: a thread or a process */
+	LINUX_TASK_EXEC,        /* t's process runs a new program */
+	LINUX_TASK_COMM,        /* t renamed itself (prctl PR_SET_NAME) */
+	LINUX_TASK_EXIT,        /* t ended */
+};
+
 struct linux_opts {
 	const char *sysroot;  /* prefix for absolute guest paths, NULL = none */
 	uint64_t max_insns;   /* stop after this many instructions, 0 = none */
@@ -23,6 +42,8 @@ struct linux_opts {
 	                         linux_default_max_mem_mb(); LINUX_MEM_NONE =
 	                         no bound */
 	int warn_fd;          /* where rvpmu's own messages go; 0 = stderr */
+	unsigned cpus;        /* modelled harts the threads run on (--cpus):
+	                         0 = 1; the caller makes them (linux_add_cpu) */
 	int no_jit;           /* run in the step loop only, never translate */
 	/* Called after every stop of the hart (NULL: none): returns how many
 	 * instructions may run before it is called again, 0 = no limit. The
@@ -38,6 +59,15 @@ struct linux_opts {
 	 * number, the run ends at the next check, at most LINUX_RUN_CHUNK
 	 * instructions later, and linux_run returns 128 + that number. */
 	const volatile int *stop;   /* a sig_atomic_t: int on Linux */
+	/* Called as a thread leaves hart h (NULL: none): what h counted
+	 * since the thread went on is that thread's (perf's per-task
+	 * counting reads its counters at each context switch). */
+	void (*switch_out)(void *ctx, struct hart *h, const struct linux_task *t);
+	/* Called as threads come, change and go (NULL: none); parent only
+	 * with LINUX_TASK_NEW. */
+	void (*task_change)(void *ctx, enum linux_task_change what, const struct linux_task *t,
+			    const struct linux_task *parent);
+	void *task_ctx;         /* of switch_out and task_change */
 	/* Counter CSRs readable from U, as riscv Linux's kernel.perf_user_access
 	 * (applied by linux_perf_attach): LINUX_UCNT_ALL (the default) every
 	 * counter, LINUX_UCNT_OFF only time, LINUX_UCNT_MMAP time plus the
@@ -92,6 +122,13 @@ int linux_load_image(struct hart *h, const struct linux_opts *o,
  * 128 + *o->stop after printing "rvpmu: PROG: interrupted by SIG...". */
 int linux_run(struct hart *h, const struct linux_opts *o);
 
+/* After linux_load on hart 0: one more hart of the run, made with
+ * hart_init_sharing(h, hart 0) and set up as hart 0 was (at most 32). */
+void linux_add_cpu(struct hart *h);
+
+/* The thread on hart h now: 0 with *t filled, or -1 when none is. */
+int linux_task_on(const struct hart *h, struct linux_task *t);
+
 /* Where the loaded program's image was placed (static-pie), else 0. */
 uint64_t linux_load_bias(void);
 /* The loaded program's absolute path. */
@@ -104,11 +141,12 @@ const char *linux_exe_path(void);
 struct session;
 void linux_perf_attach(struct session *ss);
 
-/* What rvpmu's kernel did for the program on hart h, for perf's software
- * events: modelled time it slept (off the hart), its sleeps (voluntary
- * context switches: nothing preempts it, and it never leaves its one
- * hart), and the pages demand paging made present at its first touch,
- * by its own accesses or the kernel's on its behalf. */
+/* What rvpmu's kernel did for the program, for perf's software events:
+ * the modelled time the whole run slept (every thread waiting, the same
+ * on every hart), and on hart h the context switches of its threads (at
+ * each wait, at a time slice's end or a yield) and the pages demand
+ * paging made present at their first touch, by its threads' accesses or
+ * the kernel's calls for them. */
 struct linux_sw {
 	uint64_t sleep_ns, switches, faults_user, faults_kernel;
 };

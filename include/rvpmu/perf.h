@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "rvpmu/hart.h"
 #include "rvpmu/sbi.h"
+#include "rvpmu/uarch.h"
 
 #define EVSPEC_MAX 64
 
@@ -52,12 +53,19 @@ void evspec_list(FILE *f, const struct profile *p, const char *what, int flags);
 
 /* The S-mode driver's view of one profiled user-mode run (session.c). */
 struct linux_opts;
+#define SESSION_MAX_CPUS 32
 struct session {
 	struct hart h;
 	struct sbi_state sbi;
 	const struct profile *prof;
 	int models;
 	uint64_t cmask;         /* hardware counters, as counter_get_info says */
+	/* the run's harts (linux_opts.cpus): cpu[0] is h with sbi, the
+	 * others share its memory and have a firmware state of their own */
+	unsigned ncpus;
+	struct hart *cpu[SESSION_MAX_CPUS];
+	struct sbi_state *cpu_sbi[SESSION_MAX_CPUS];
+	struct uarch_domain coh;   /* their L1Ds kept coherent (core_share) */
 };
 
 enum {  /* SBI PMU function ids and flags the driver uses */
@@ -72,14 +80,24 @@ enum {  /* SBI PMU function ids and flags the driver uses */
 int session_open(struct session *ss, const struct profile *p, int models,
 		 const struct linux_opts *lo, int argc, char **argv, char **envp);
 void session_close(struct session *ss);
-/* An SBI PMU call, as the driver's ecall would make it. */
+/* An SBI PMU call, as the driver's ecall would make it (on hart 0). */
 long session_sbi(struct session *ss, unsigned fid, uint64_t a0, uint64_t a1, uint64_t a2,
 		 uint64_t a3, uint64_t a4, uint64_t *value);
+/* The same call made on hart cpu. */
+long session_sbi_on(struct session *ss, unsigned cpu, unsigned fid, uint64_t a0, uint64_t a1,
+		    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t *value);
 /* Can this core (with or without its models) count e at all? */
 int session_countable(const struct session *ss, const struct evspec *e);
 /* config_matching for e with its :u/:k filters: the counter's id and CSR. */
 long session_config(struct session *ss, const struct evspec *e, uint64_t extra_flags,
 		    unsigned *idx, unsigned *csr);
+/* The same on hart cpu. */
+long session_config_on(struct session *ss, unsigned cpu, const struct evspec *e,
+		       uint64_t extra_flags, unsigned *idx, unsigned *csr);
+/* The same on every hart of the run (each firmware picks the same
+ * counter: they start alike and are asked alike). */
+long session_config_all(struct session *ss, const struct evspec *e, uint64_t extra_flags,
+			unsigned *idx, unsigned *csr);
 
 struct profile_metric;
 struct stat_opts {
@@ -92,6 +110,9 @@ struct stat_opts {
 	int models;             /* run the microarchitecture models */
 	int json;               /* -j: perf stat's JSON lines */
 	uint64_t mux_interval;  /* multiplexing tick in cycles, 0 = 4 ms modelled */
+	int per_thread;         /* --per-thread: a row per thread and event */
+	int per_cpu;            /* -A, --per-cpu: a row per hart and event */
+	int no_inherit;         /* --no-inherit: the first thread alone */
 	uint64_t interval_ms;   /* -I: print every this many modelled ms, 0 = no */
 	uint64_t interval_count;/* --interval-count: stop after this many, 0 = no */
 	int64_t delay_ms;       /* -D: count from this modelled ms on; -1 = never */

@@ -99,7 +99,8 @@ struct perfdata_writer;
 struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_event *events,
 					unsigned nevents, int argc, char *const *argv,
 					char *err, size_t errlen);
-int perfdata_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, const char *name);
+/* PERF_RECORD_COMM: a task's name; exec: it came with a new program. */
+int perfdata_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, const char *name, int exec);
 /* An executable mapping; path is the ELF perf should symbolise (its
  * build id goes into HEADER_BUILD_ID when present). prot: PROT_* bits. */
 int perfdata_mmap2(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t addr,
@@ -109,8 +110,15 @@ int perfdata_mmap2(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64
 int perfdata_mmap_elf(struct perfdata_writer *w, uint32_t pid, uint32_t tid,
 		      const char *path, uint64_t bias);
 int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perfdata_sample *s);
-/* Write the PERF_RECORD_EXIT of a task. */
-int perfdata_exit(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t time);
+/* The time (ns) the records other than samples carry from now on, in
+ * their sample_id (perf orders records by it): 0 at first. */
+void perfdata_set_time(struct perfdata_writer *w, uint64_t time);
+/* PERF_RECORD_FORK of task pid/tid made by ppid/ptid, and a task's
+ * PERF_RECORD_EXIT (the parent's ids as fork's, as the kernel does). */
+int perfdata_fork(struct perfdata_writer *w, uint32_t pid, uint32_t ppid, uint32_t tid,
+		  uint32_t ptid, uint64_t time);
+int perfdata_exit(struct perfdata_writer *w, uint32_t pid, uint32_t ppid, uint32_t tid,
+		  uint32_t ptid, uint64_t time);
 /* Finish the file and free w (also on error). Returns 0 or -1 with err. */
 int perfdata_close(struct perfdata_writer *w, char *err, size_t errlen);
 /* The same, with the file put in place under another name. */
@@ -137,8 +145,14 @@ struct perfdata_rd_event {
 	uint64_t nsamples, total_period;
 };
 
+/* An address space: a process from an exec (or its first record) to the
+ * next; its id is the pid for the first, 0x80000000 up for later ones.
+ * Samples resolve against the mappings of their own space. */
+#define PERFDATA_SPACE_EXEC 0x80000000u
+
 struct perfdata_rd_mmap {
 	uint32_t pid, tid;
+	uint32_t space;
 	uint64_t addr, len, pgoff;
 	uint32_t prot;
 	char *path;
@@ -147,6 +161,7 @@ struct perfdata_rd_mmap {
 struct perfdata_rd_comm {
 	uint32_t pid, tid;
 	char name[32];
+	size_t seq;                /* samples before it in the file */
 };
 
 struct perfdata_rd_sample {
@@ -154,6 +169,7 @@ struct perfdata_rd_sample {
 	uint16_t misc;
 	uint64_t ip, time, period, id;
 	uint32_t pid, tid, cpu;
+	uint32_t space;            /* its process's address space then */
 	const uint64_t *callchain; /* raw, PERF_CONTEXT_* markers included */
 	uint32_t nr_callchain;
 	const struct perfdata_branch *branches;

@@ -40,10 +40,12 @@ struct loc {
 void resolver_init(struct resolver *r, const struct perfdata_file *f, const char *symfs,
 		   int demangle, const char *cmd);
 void resolver_free(struct resolver *r);
-/* The mapping that holds ip: the newest, the sample's pid's first. */
-const struct perfdata_rd_mmap *resolve_map(const struct perfdata_file *f, uint32_t pid, uint64_t ip);
-/* Resolve ip of a sample of pid (kernel: the sample's cpumode is kernel). */
-void resolve(struct resolver *r, uint32_t pid, uint64_t ip, int kernel, struct loc *l);
+/* The mapping that holds ip: the newest, those of the sample's address
+ * space (perfdata_rd_sample.space) first. */
+const struct perfdata_rd_mmap *resolve_map(const struct perfdata_file *f, uint32_t space, uint64_t ip);
+/* Resolve ip of a sample in address space space (kernel: the sample's
+ * cpumode is kernel). */
+void resolve(struct resolver *r, uint32_t space, uint64_t ip, int kernel, struct loc *l);
 /* perf's short dso name: the file's base name ("[kernel.kallsyms]" for
  * the kernel's mapping), "[unknown]" without a mapping. */
 const char *loc_dso(const struct loc *l);
@@ -51,10 +53,15 @@ const char *loc_dso(const struct loc *l);
 const char *loc_dso_long(const struct loc *l);
 /* "file:line" from DWARF into buf: 0, or -1 (buf = perf's "??:0"). */
 int loc_srcline(const struct loc *l, char *buf, size_t len);
-/* The command name of tid (the newest COMM record of it, else of pid),
- * or perf's ":TID" when none names it; buf holds the latter. */
-const char *resolver_comm(const struct perfdata_file *f, uint32_t pid, uint32_t tid, char *buf,
-			  size_t len);
+/* The command name of sample s's tid when it was taken (the COMM
+ * records of it, or those of its pid, before s in the file), or perf's
+ * ":TID" when none names it; buf holds the latter. s is in f->samples. */
+const char *resolver_comm(const struct perfdata_file *f, const struct perfdata_rd_sample *s,
+			  char *buf, size_t len);
+/* The name sample s's thread has at the end of the file (perf's
+ * Pid:Command and Tid:Command columns show it). */
+const char *resolver_task_comm(const struct perfdata_file *f, const struct perfdata_rd_sample *s,
+			       char *buf, size_t len);
 /* Whether a sample was taken in kernel mode (its misc's cpumode). */
 int sample_is_kernel(const struct perfdata_rd_sample *s);
 

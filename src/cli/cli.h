@@ -77,6 +77,8 @@ int cli_user_counters(const char *v, int *mode);
 /* --max-mem MB: *mb for linux_opts.max_mem_mb (0 is LINUX_MEM_NONE), or
  * -1 after a message. */
 int cli_max_mem(const char *v, uint64_t *mb);
+/* --cpus N: 1..SESSION_MAX_CPUS harts, or -1 after a message. */
+int cli_cpus(const char *v, unsigned *n);
 
 /* One option of a subcommand: its name ("-x" or "--long"), another
  * spelling or NULL, and whether it takes a value (CLI_ARG: always;

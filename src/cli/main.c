@@ -25,7 +25,9 @@ static const struct subcommand {
 	 "(128+N when the guest dies of signal N). A trap storm, the same fault at\n"
 	 "the same pc 10000 times in a row with nothing retired in between but its\n"
 	 "signal handler (or the same system call with nothing retired at all),\n"
-	 "ends the run with a one-line diagnosis and exit 123.\n"
+	 "ends the run with a one-line diagnosis and exit 123. When every thread\n"
+	 "waits and nothing can wake one (a deadlock), the run ends with a line\n"
+	 "per thread saying what it waits for and exit 125.\n"
 	 "\n"
 	 "options:\n"
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
@@ -35,6 +37,13 @@ static const struct subcommand {
 	 "  --max-mem MB       bound the program's memory: brk/mmap beyond it fail\n"
 	 "                     with ENOMEM, as under a ulimit (default: half of the\n"
 	 "                     host's memory; 0: no bound)\n"
+	 "  --cpus N           modelled harts the program's threads and processes\n"
+	 "                     run on (1..32, default 1: no profile names a hart\n"
+	 "                     count), each with the profile's own L1s, TLBs and\n"
+	 "                     predictor, coherent over its L2; the harts take\n"
+	 "                     turns of 10,000 instructions, more threads than\n"
+	 "                     harts take turns in 1 ms slices of modelled time;\n"
+	 "                     the same interleaving every run (docs/architecture.md)\n"
 	 "  --sysroot DIR      prefix absolute guest paths with DIR (as qemu-user -L)\n"
 	 "  --insn-count FILE  write the retired instruction count to FILE at exit\n"
 	 "  --profile P        run on core profile P (virt, u74 or a .json file): its\n"
@@ -102,6 +111,14 @@ static const struct subcommand {
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
 	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"
+	 "  --cpus N           modelled harts for the program's threads (as rvpmu run)\n"
+	 "  --per-thread       a row per thread (comm-tid) and event (not with -I\n"
+	 "                     or --metric-only)\n"
+	 "  -A, --no-aggr, --per-cpu\n"
+	 "                     a row per modelled hart and event (as --per-thread)\n"
+	 "  -i, --no-inherit   count the first thread only (default: every thread\n"
+	 "                     and child process, as perf's inherit)\n"
+	 "  --sysroot DIR      prefix absolute guest paths with DIR (as rvpmu run)\n"
 	 "  --user-counters=off|mmap|all\n"
 	 "                     counter CSRs the program may read (as rvpmu run)\n"
 	 "  -h, --help         show this help\n"
@@ -164,6 +181,10 @@ static const struct subcommand {
 	 "  -q, --quiet        no progress line on a terminal (stderr)\n"
 	 "  --max-insns N      stop the program after N instructions (as rvpmu run)\n"
 	 "  --max-mem MB       bound the program's memory (as rvpmu run)\n"
+	 "  --cpus N           modelled harts for the program's threads and\n"
+	 "                     processes (as rvpmu run); every thread is sampled,\n"
+	 "                     each sample tagged with its pid, tid and hart\n"
+	 "  --sysroot DIR      prefix absolute guest paths with DIR (as rvpmu run)\n"
 	 "\n"
 	 "A system-mode run ('system' and rvpmu system's options) is sampled on\n"
 	 "every hart from outside (-a is implied): each hart stops where its own\n"
@@ -463,6 +484,19 @@ int cli_max_mem(const char *v, uint64_t *mb)
 	}
 	if (!*mb)
 		*mb = LINUX_MEM_NONE;
+	return 0;
+}
+
+int cli_cpus(const char *v, unsigned *n)
+{
+	uint64_t c;
+	if (cli_parse_count("--cpus", v, &c))
+		return -1;
+	if (c < 1 || c > SESSION_MAX_CPUS) {
+		cli_error("--cpus: '%s' is out of range (1..%d)", v, SESSION_MAX_CPUS);
+		return -1;
+	}
+	*n = (unsigned)c;
 	return 0;
 }
 

@@ -112,10 +112,11 @@ int cmd_record(int argc, char **argv)
 		{"-j", "--branch-filter", 1}, {"--trace", NULL, 1}, {"-g", NULL, 0}, {"-b", "--branch-any", 0},
 		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0},
 		{"-T", "--timestamp", 0}, {"-D", "--delay", 1}, {"--switch-output", NULL, CLI_OPTARG},
-		{"-a", "--all-cpus", 0}, {NULL, NULL, 0},
+		{"--cpus", NULL, 1}, {"--sysroot", NULL, 1}, {"-a", "--all-cpus", 0}, {NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_PERIOD, O_FREQ, O_OUT, O_PROFILE, O_MAX_INSNS, O_MAX_MEM, O_CALL_GRAPH, O_FILTER,
-	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_TIMESTAMP, O_DELAY, O_SWITCH, O_ALL };
+	       O_TRACE, O_G, O_B, O_NO_UARCH, O_NO_JIT, O_QUIET, O_TIMESTAMP, O_DELAY, O_SWITCH, O_CPUS,
+	       O_SYSROOT, O_ALL };
 	int all_cpus = 0;
 	char err[512];
 	const char *v;
@@ -184,11 +185,16 @@ int cmd_record(int argc, char **argv)
 			else
 				o.freq = n, o.period = 0;
 			break;
+		case O_CPUS:
+			if (cli_cpus(v, &lo.cpus))
+				return 2;
+			break;
 		case O_G: o.callchain = 1; break;
 		case O_B: o.branch_stack = 1; break;
 		case O_NO_UARCH: o.models = 0; break;
 		case O_NO_JIT: lo.no_jit = 1; break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
+		case O_SYSROOT: lo.sysroot = v; break;
 		case O_ALL: all_cpus = 1; break;
 		}
 	}
@@ -212,7 +218,7 @@ int cmd_record(int argc, char **argv)
 		/* the machine is the workload: every hart, as perf record -a */
 		if (o.callchain || o.branch_stack || o.callchain_ctr || o.callchain_dwarf || o.trace ||
 		    o.delay_ms || o.switch_signal || o.switch_size || o.switch_ms || lo.max_insns ||
-		    lo.max_mem_mb || lo.no_jit)
+		    lo.max_mem_mb || lo.no_jit || lo.cpus || lo.sysroot)
 			return cli_error("a system-mode run takes -e, -c, -F, -o, --profile, "
 					 "--no-uarch and -q (its own options after 'system')");
 		return record_system(&o, quiet, argc - i, argv + i);

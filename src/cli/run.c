@@ -15,9 +15,11 @@ int cmd_run(int argc, char **argv)
 	static const struct cli_opt opts[] = {
 		{"--max-insns", NULL, 1}, {"--max-mem", NULL, 1}, {"--sysroot", NULL, 1},
 		{"--insn-count", NULL, 1}, {"--profile", NULL, 1}, {"--user-counters", NULL, 1},
-		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {NULL, NULL, 0},
+		{"--no-uarch", NULL, 0}, {"--no-jit", NULL, 0}, {"-q", "--quiet", 0}, {"--cpus", NULL, 1},
+		{NULL, NULL, 0},
 	};
-	enum { O_MAX_INSNS, O_MAX_MEM, O_SYSROOT, O_INSN_COUNT, O_PROFILE, O_UCNT, O_NO_UARCH, O_NO_JIT, O_QUIET };
+	enum { O_MAX_INSNS, O_MAX_MEM, O_SYSROOT, O_INSN_COUNT, O_PROFILE, O_UCNT, O_NO_UARCH, O_NO_JIT, O_QUIET,
+	       O_CPUS };
 	struct linux_opts o = {0};
 	const char *count_file = NULL, *profile = NULL, *v;
 	int i = 1, k, quiet = 0, models = 1;
@@ -43,6 +45,10 @@ int cmd_run(int argc, char **argv)
 		case O_NO_UARCH: models = 0; break;
 		case O_NO_JIT: o.no_jit = 1; break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
+		case O_CPUS:
+			if (cli_cpus(v, &o.cpus))
+				return 2;
+			break;
 		}
 	}
 	int end = cli_end("run", k);
@@ -66,16 +72,20 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	/* cycle and instret count from the start, as rdcycle and rdinstret
 	 * in rvpmu run always saw them (the firmware starts with all stopped) */
-	session_sbi(&ss, SBI_PMU_START, 0, 5, 0, 0, 0, NULL);
+	for (unsigned c = 0; c < ss.ncpus; c++)
+		session_sbi_on(&ss, c, SBI_PMU_START, 0, 5, 0, 0, 0, NULL);
 	progress_begin("run", o.max_insns, quiet);
 	o.progress = progress_tick;
 	o.on_trap = progress_on_trap;
 	o.stop = cli_interrupt_begin();
 	int status = linux_run(&ss.h, &o);
 	progress_end();
-	if (count_file) {
+	if (count_file) {   /* every hart's: the program's threads and processes */
+		uint64_t n = 0;
+		for (unsigned c = 0; c < ss.ncpus; c++)
+			n += ss.cpu[c]->instret;
 		FILE *f = fopen(count_file, "w");
-		if (!f || fprintf(f, "%llu\n", (unsigned long long)ss.h.instret) < 0 || fclose(f)) {
+		if (!f || fprintf(f, "%llu\n", (unsigned long long)n) < 0 || fclose(f)) {
 			fprintf(stderr, "rvpmu run: cannot write %s\n", count_file);
 			status = status ? status : 1;
 		}

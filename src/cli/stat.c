@@ -71,15 +71,16 @@ int cmd_stat(int argc, char **argv)
 		{"--no-big-num", NULL, 0}, {"--append", NULL, 0}, {"-n", "--null", 0},
 		{"-v", "--verbose", 0}, {"--table", NULL, 0}, {"-A", "--no-aggr", 0},
 		{"--per-cpu", NULL, 0}, {"--per-thread", NULL, 0}, {"--metric-no-group", NULL, 0},
-		{"-a", "--all-cpus", 0}, {"-C", "--cpu", 1}, {NULL, NULL, 0},
+		{"-a", "--all-cpus", 0}, {"-C", "--cpu", 1}, {"--cpus", NULL, 1},
+		{"-i", "--no-inherit", 0}, {"--sysroot", NULL, 1}, {NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_CSV, O_OUT, O_REPEAT, O_MAX_INSNS, O_MAX_MEM, O_PROFILE, O_MUX, O_UCNT, O_JSON,
 	       O_JSON2, O_NO_UARCH, O_NO_JIT, O_QUIET, O_INTERVAL, O_INTERVAL_COUNT, O_DETAILED,
 	       O_METRICS, O_METRIC_ONLY, O_ALL_USER, O_ALL_KERNEL, O_DELAY, O_TIMEOUT, O_BIG_NUM,
 	       O_NO_BIG_NUM, O_APPEND, O_NULL, O_VERBOSE, O_TABLE, O_NO_AGGR, O_PER_CPU, O_PER_THREAD,
-	       O_METRIC_NO_GROUP, O_ALL, O_CPU };
+	       O_METRIC_NO_GROUP, O_ALL, O_CPU, O_CPUS, O_NO_INHERIT, O_SYSROOT };
 	const char *cpu_list = NULL;
-	int all_cpus = 0, per_cpu = 0;
+	int all_cpus = 0;
 	uint64_t n;
 	char err[512];
 	const char *v;
@@ -154,12 +155,6 @@ int cmd_stat(int argc, char **argv)
 		case O_DETAILED:   /* perf takes -dddd... as -ddd */
 			detail += detail < 3;
 			break;
-		case O_PER_THREAD:
-			/* perf refuses it for a command it starts (no -a, -p or -t) */
-			return cli_error("%s: perf gives per-thread counts only when it counts "
-					 "system-wide (-a) or an existing process (-p, -t), which rvpmu's "
-					 "user mode does not: the program runs alone, one thread on one hart",
-					 argv[i - 1]);
 		case O_JSON: case O_JSON2: o.json = 1; break;
 		case O_METRIC_ONLY: o.metric_only = 1; break;
 		case O_METRIC_NO_GROUP: o.metric_no_group = 1; break;
@@ -174,8 +169,15 @@ int cmd_stat(int argc, char **argv)
 		case O_NO_UARCH: o.models = 0; break;
 		case O_NO_JIT: lo.no_jit = 1; break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
+		case O_CPUS:
+			if (cli_cpus(v, &lo.cpus))
+				return 2;
+			break;
+		case O_PER_THREAD: o.per_thread = 1; break;
+		case O_NO_INHERIT: o.no_inherit = 1; break;
+		case O_SYSROOT: lo.sysroot = v; break;
 		case O_ALL: all_cpus = 1; break;
-		case O_NO_AGGR: case O_PER_CPU: per_cpu = 1; break;   /* system mode's */
+		case O_NO_AGGR: case O_PER_CPU: o.per_cpu = 1; break;
 		case O_CPU: cpu_list = v; break;
 		}
 	}
@@ -191,15 +193,26 @@ int cmd_stat(int argc, char **argv)
 		return cli_error("--timeout is not supported with -I (interval-print)");
 	if (o.interval_count && !o.interval_ms)
 		return cli_error("--interval-count should be used together with -I (interval-print)");
+	if (o.per_thread && o.per_cpu)
+		return cli_error("--per-thread and -A cannot be used together");
 	if (i >= argc) {
 		fprintf(stderr, "rvpmu stat: no program given (see 'rvpmu help stat')\n");
 		return 2;
 	}
 	int system = !strcmp(argv[i], "system");
-	/* perf gives per-CPU counts only system-wide (-a): a system-mode run */
-	if (!system && (all_cpus || per_cpu || cpu_list))
-		return cli_error("-a, -A and -C count a system-mode run: rvpmu stat -a [OPTIONS] "
-				 "system [SYSTEM OPTIONS] (the program runs alone, on one hart)");
+	/* perf gives per-CPU and per-thread counts only system-wide (-a) or
+	 * for an existing process (-p, -t); rvpmu gives them for its program
+	 * too, whose threads run on the --cpus harts (-A: a row per hart,
+	 * --per-thread: per thread). -a and -C stay a system-mode run's. */
+	if (!system && (all_cpus || cpu_list))
+		return cli_error("-a and -C count a system-mode run: rvpmu stat -a [OPTIONS] "
+				 "system [SYSTEM OPTIONS]");
+	if (!system && (o.per_thread || o.per_cpu) && (o.interval_ms || o.metric_only))
+		return cli_error("--per-thread and -A print the whole run's counts: not with -I "
+				 "or --metric-only");
+	if (system && (o.per_thread || o.no_inherit || lo.cpus || lo.sysroot))
+		return cli_error("--per-thread, --no-inherit, --cpus and --sysroot are for a program; "
+				 "a system-mode run takes its options after 'system'");
 	if (system && (o.repeat > 1 || o.json))
 		return cli_error("-r and -j are not available for a system-mode run");
 	if (system && (lo.max_insns || lo.max_mem_mb || lo.user_counters || lo.no_jit))
@@ -253,7 +266,7 @@ int cmd_stat(int argc, char **argv)
 		o.out = of.f;
 	}
 	if (system) {   /* the machine's own progress line, interrupt and limits */
-		int status = stat_system(&o, cpu_list, per_cpu, quiet, argc - i, argv + i);
+		int status = stat_system(&o, cpu_list, o.per_cpu, quiet, argc - i, argv + i);
 		if (status < 0) {   /* nothing counted */
 			if (outfile)
 				outfile_discard(&of);

@@ -190,6 +190,24 @@ void hart_code_written(struct hart *h, uint64_t addr, uint64_t len)
 	code_changed(h, addr, len, 1);
 }
 
+void hart_switch_mem(struct hart *h, const struct gmem *m)
+{
+	if (h->mem.base == m->base)
+		return;
+	/* every translated block goes, once: the pages below then hold none
+	 * (was a flush for the first page with blocks and one more here) */
+	if (h->jit)
+		jit_flush(h->jit);
+	for (int i = 0; i < DCACHE_SIZE; i++)
+		if (h->dcache[i]) {
+			dpage_clear(h, h->dcache[i]);
+			h->dcache[i]->vpn = ~0ull;
+		}
+	hart_sfence_vma(h);
+	h->mem = *m;
+	h->resv_addr = ~0ull;
+}
+
 /* A translated block was made in page p */
 static void dpage_add_block(struct hart *h, struct dpage *p, const struct jit_block *b)
 {

@@ -1,6 +1,7 @@
 /* User-mode guest address space (see gmem.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -27,6 +28,8 @@ uint64_t gmem_space = GMEM_SPACE_MAX;
 int gmem_init(struct gmem *m)
 {
 	memset(m, 0, sizeof(*m));
+	if (!(m->acct = calloc(1, sizeof(*m->acct))))
+		return -ENOMEM;
 	/* NORESERVE: only the pages the guest touches cost host memory. */
 	for (uint64_t size = gmem_space; size >= (1ull << 32); size >>= 1) {
 		void *b = mmap(NULL, size, PROT_READ | PROT_WRITE,
@@ -49,6 +52,8 @@ int gmem_init(struct gmem *m)
 		m->size = size;
 		return 0;
 	}
+	free(m->acct);
+	m->acct = NULL;
 	return -ENOMEM;
 }
 
@@ -58,7 +63,9 @@ void gmem_free(struct gmem *m)
 		munmap(m->base, m->size);
 	if (m->pflags)
 		munmap(m->pflags, 2 * (m->size >> GPAGE_SHIFT));
+	free(m->acct);
 	m->base = m->pflags = m->absent = NULL;
+	m->acct = NULL;
 }
 
 static bool range_ok(const struct gmem *m, uint64_t addr, uint64_t len)
@@ -75,8 +82,9 @@ static int64_t fresh_bytes(struct gmem *m, uint64_t addr, uint64_t len)
 	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++)
 		fresh += !m->pflags[p];
 	fresh *= GPAGE_SIZE;
-	if (m->max_bytes && m->mapped + fresh > m->max_bytes) {
-		m->hit_max = true;
+	struct gmem_acct *c = m->acct;
+	if (c->max_bytes && c->mapped + fresh > c->max_bytes) {
+		c->hit_max = true;
 		return -ENOMEM;
 	}
 	return (int64_t)fresh;
@@ -85,11 +93,11 @@ static int64_t fresh_bytes(struct gmem *m, uint64_t addr, uint64_t len)
 static void set_mapped(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot, uint64_t fresh)
 {
 	/* 0x10 marks the page mapped even when it grants nothing */
-	memset(m->pflags + (addr >> GPAGE_SHIFT), m->demand ? 0x10 : (int)(prot & 7) | 0x10,
+	memset(m->pflags + (addr >> GPAGE_SHIFT), m->acct->demand ? 0x10 : (int)(prot & 7) | 0x10,
 	       len >> GPAGE_SHIFT);
-	memset(m->absent + (addr >> GPAGE_SHIFT), m->demand ? GP_ABSENT | (int)(prot & 7) : 0,
+	memset(m->absent + (addr >> GPAGE_SHIFT), m->acct->demand ? GP_ABSENT | (int)(prot & 7) : 0,
 	       len >> GPAGE_SHIFT);
-	m->mapped += fresh;
+	m->acct->mapped += fresh;
 }
 
 int gmem_map(struct gmem *m, uint64_t addr, uint64_t len, unsigned prot)
@@ -149,7 +157,7 @@ void gmem_unmap(struct gmem *m, uint64_t addr, uint64_t len)
 		return;
 	for (uint64_t p = addr >> GPAGE_SHIFT; p < (addr + len) >> GPAGE_SHIFT; p++) {
 		if (m->pflags[p])
-			m->mapped -= GPAGE_SIZE;
+			m->acct->mapped -= GPAGE_SIZE;
 		m->pflags[p] = m->absent[p] = 0;
 	}
 	madvise(m->base + addr, len, MADV_DONTNEED);
@@ -182,7 +190,7 @@ bool gmem_touch(struct gmem *m, uint64_t addr, unsigned need)
 	if (addr >= m->size || !m->absent[p] || (m->absent[p] & need) != need)
 		return false;
 	make_present(m, p);
-	m->faults[m->in_kernel]++;
+	m->acct->faults[m->acct->in_kernel]++;
 	return true;
 }
 

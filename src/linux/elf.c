@@ -147,10 +147,10 @@ int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
 		}
 		if (s->p_memsz == 0)
 			continue;
-		if (s->p_vaddr >= h->mem.size || s->p_memsz > h->mem.size - s->p_vaddr) {
+		if (s->p_vaddr >= p->mm->mem.size || s->p_memsz > p->mm->mem.size - s->p_vaddr) {
 			fail(err, errlen, "segment %u (0x%llx, %llu bytes) does not fit in the %llu GiB address space",
 			     i, (unsigned long long)s->p_vaddr, (unsigned long long)s->p_memsz,
-			     (unsigned long long)(h->mem.size >> 30));
+			     (unsigned long long)(p->mm->mem.size >> 30));
 			goto out;
 		}
 		if (s->p_align > 1 && (s->p_align & (s->p_align - 1))) {
@@ -198,7 +198,7 @@ int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
 		     (unsigned long long)space);
 		goto out;
 	}
-	uint64_t cap = h->mem.max_bytes;
+	uint64_t cap = p->mm->mem.acct->max_bytes;
 	if (cap && need + LX_STACK_SIZE + GPAGE_SIZE > cap) {
 		fail(err, errlen, "program needs %llu MiB, more than the %llu MiB memory limit",
 		     (unsigned long long)((need + LX_STACK_SIZE + (1 << 20) - 1) >> 20),
@@ -206,7 +206,7 @@ int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
 		goto out;
 	}
 
-	p->load_bias = base;
+	p->mm->load_bias = base;
 	uint64_t entry = eh.e_entry + base;
 	bool entry_ok = false;
 	for (unsigned i = 0; i < n; i++) {
@@ -223,7 +223,7 @@ int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
 
 	/* Pass 2: map, copy, then set the final protections (the union where
 	 * two segments share a page). */
-	struct gmem *m = &h->mem;
+	struct gmem *m = &p->mm->mem;
 	for (unsigned i = 0; i < n; i++) {
 		const GElf_Phdr *s = &ph[i];
 		if (s->p_type != PT_LOAD || !s->p_memsz)
@@ -231,11 +231,11 @@ int lx_elf_load(struct lx *p, const uint8_t *buf, size_t len,
 		uint64_t v = s->p_vaddr + base;
 		if (map_fresh(m, PAGE_DOWN(v), PAGE_UP(v + s->p_memsz))) {
 			fail(err, errlen, "out of memory loading segment %u (memory limit %llu MiB)",
-			     i, (unsigned long long)(m->max_bytes >> 20));
+			     i, (unsigned long long)(m->acct->max_bytes >> 20));
 			goto out;
 		}
 		memcpy(m->base + v, buf + s->p_offset, s->p_filesz);
-		note_segment(&p->ex, s, base);
+		note_segment(&p->mm->ex, s, base);
 	}
 	for (unsigned i = 0; i < n; i++) {
 		const GElf_Phdr *s = &ph[i];

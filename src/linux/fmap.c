@@ -53,19 +53,19 @@ static uint64_t file_now(const struct lx_fmap *f)
 
 struct lx_fmap *lx_fmap_at(struct lx *p, uint64_t a)
 {
-	for (int i = 0; i < p->nfmap; i++)
-		if (a >= p->fmap[i].addr && a - p->fmap[i].addr < p->fmap[i].len)
-			return &p->fmap[i];
+	for (int i = 0; i < p->mm->nfmap; i++)
+		if (a >= p->mm->fmap[i].addr && a - p->mm->fmap[i].addr < p->mm->fmap[i].len)
+			return &p->mm->fmap[i];
 	return NULL;
 }
 
 /* Room for one more record; 0 or -ENOMEM. */
 static int reserve(struct lx *p)
 {
-	struct lx_fmap *n = realloc(p->fmap, (size_t)(p->nfmap + 1) * sizeof(*n));
+	struct lx_fmap *n = realloc(p->mm->fmap, (size_t)(p->mm->nfmap + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	p->fmap = n;
+	p->mm->fmap = n;
 	return 0;
 }
 
@@ -73,7 +73,7 @@ static int reserve(struct lx *p)
  * anonymous again: reusing those pages would write into the file. */
 static void unfile(struct lx *p, uint64_t a, uint64_t len)
 {
-	int e = len ? gmem_unfile(&p->h->mem, a, len) : 0;
+	int e = len ? gmem_unfile(&p->mm->mem, a, len) : 0;
 	if (e) {
 		lx_warn(p, "rvpmu: %s: cannot return a file mapping's memory to the address space (%s): stopping",
 			p->name, strerror(-e));
@@ -87,10 +87,10 @@ static int split(struct lx *p, uint64_t x)
 	struct lx_fmap *f = lx_fmap_at(p, x);
 	if (!f || f->addr == x)
 		return 0;
-	int i = (int)(f - p->fmap);
+	int i = (int)(f - p->mm->fmap);
 	if (reserve(p))
 		return -ENOMEM;
-	f = &p->fmap[i];
+	f = &p->mm->fmap[i];
 	struct lx_fmap r = *f;
 	uint64_t cut = x - f->addr;
 	if ((r.fd = fcntl(f->fd, F_DUPFD_CLOEXEC, 3)) < 0)
@@ -102,7 +102,7 @@ static int split(struct lx *p, uint64_t x)
 	f->len = cut;
 	if (f->valid > cut)
 		f->valid = cut;
-	p->fmap[p->nfmap++] = r;
+	p->mm->fmap[p->mm->nfmap++] = r;
 	return 0;
 }
 
@@ -114,16 +114,16 @@ static int split(struct lx *p, uint64_t x)
 static struct sigaction old_sigbus;
 static void on_host_sigbus(int sig, siginfo_t *si, void *uc)
 {
-	struct lx *p = &lx_proc;
 	const uint8_t *a = si->si_addr;
 	(void)uc;
-	if (p->h && a >= p->h->mem.base && a < p->h->mem.base + p->h->mem.size) {
-		static const char msg[] = "rvpmu: the program touched a file mapping past the "
-			"file's end (another process shrank the file): killed by SIGBUS\n";
-		ssize_t w = write(p->o.warn_fd, msg, sizeof(msg) - 1);
-		(void)w;
-		_exit(LINUX_EXIT_SIGNAL_BASE + LX_SIGBUS);
-	}
+	for (struct lx *p = lx_k.procs; p; p = p->next)
+		if (p->mm && a >= p->mm->mem.base && a < p->mm->mem.base + p->mm->mem.size) {
+			static const char msg[] = "rvpmu: the program touched a file mapping past the "
+				"file's end (another process shrank the file): killed by SIGBUS\n";
+			ssize_t w = write(p->o.warn_fd, msg, sizeof(msg) - 1);
+			(void)w;
+			_exit(LINUX_EXIT_SIGNAL_BASE + LX_SIGBUS);
+		}
 	sigaction(sig, &old_sigbus, NULL);   /* the access faults again, there */
 }
 
@@ -138,7 +138,7 @@ static void catch_host_sigbus(void)
 long lx_fmap_map(struct lx *p, uint64_t addr, uint64_t len, unsigned prot, bool shared,
 		 int h, uint64_t off)
 {
-	struct gmem *m = &p->h->mem;
+	struct gmem *m = &p->mm->mem;
 	struct stat st;
 	int fl = fcntl(h, F_GETFL);
 	if (fl < 0 || fstat(h, &st))
@@ -169,42 +169,42 @@ long lx_fmap_map(struct lx *p, uint64_t addr, uint64_t len, unsigned prot, bool 
 	}
 	if (f.sized)
 		catch_host_sigbus();
-	p->fmap[p->nfmap++] = f;
+	p->mm->fmap[p->mm->nfmap++] = f;
 	return 0;
 }
 
 int lx_fmap_release(struct lx *p, uint64_t a, uint64_t b)
 {
 	lx_perf_unmap(p, a, b);   /* a perf event's user page goes too */
-	if (!p->nfmap)
+	if (!p->mm->nfmap)
 		return 0;
 	if (split(p, a) || split(p, b))
 		return -ENOMEM;
-	for (int i = 0; i < p->nfmap; i++) {
-		struct lx_fmap *f = &p->fmap[i];
+	for (int i = 0; i < p->mm->nfmap; i++) {
+		struct lx_fmap *f = &p->mm->fmap[i];
 		if (f->addr < a || f->addr + f->len > b)
 			continue;
 		unfile(p, f->addr, f->valid);
 		close(f->fd);
-		p->fmap[i--] = p->fmap[--p->nfmap];
+		p->mm->fmap[i--] = p->mm->fmap[--p->mm->nfmap];
 	}
 	return 0;
 }
 
 void lx_fmap_release_all(struct lx *p)
 {
-	while (p->nfmap)
-		lx_fmap_release(p, p->fmap[0].addr, p->fmap[0].addr + p->fmap[0].len);
-	free(p->fmap);
-	p->fmap = NULL;
+	while (p->mm->nfmap)
+		lx_fmap_release(p, p->mm->fmap[0].addr, p->mm->fmap[0].addr + p->mm->fmap[0].len);
+	free(p->mm->fmap);
+	p->mm->fmap = NULL;
 }
 
 long lx_fmap_protect(struct lx *p, uint64_t a, uint64_t len, unsigned prot)
 {
-	struct gmem *m = &p->h->mem;
+	struct gmem *m = &p->mm->mem;
 	uint64_t b = a + len;
-	for (int i = 0; i < p->nfmap; i++) {
-		const struct lx_fmap *f = &p->fmap[i];
+	for (int i = 0; i < p->mm->nfmap; i++) {
+		const struct lx_fmap *f = &p->mm->fmap[i];
 		/* a shared mapping of a file not open for writing never may be */
 		if (f->addr < b && a < f->addr + f->len && f->shared && (prot & GP_W) && !f->maywrite)
 			return -EACCES;
@@ -212,8 +212,8 @@ long lx_fmap_protect(struct lx *p, uint64_t a, uint64_t len, unsigned prot)
 	if (split(p, a) || split(p, b))
 		return -ENOMEM;
 	gmem_protect(m, a, len, prot);
-	for (int i = 0; i < p->nfmap; i++) {
-		struct lx_fmap *f = &p->fmap[i];
+	for (int i = 0; i < p->mm->nfmap; i++) {
+		struct lx_fmap *f = &p->mm->fmap[i];
 		if (f->addr < a || f->addr + f->len > b)
 			continue;
 		f->prot = prot;
@@ -227,7 +227,7 @@ long lx_fmap_protect(struct lx *p, uint64_t a, uint64_t len, unsigned prot)
 static void grow(struct lx *p, struct lx_fmap *f)
 {
 	uint64_t now = file_now(f);
-	if (now > f->valid && !gmem_map_file(&p->h->mem, f->addr + f->valid, now - f->valid, f->prot,
+	if (now > f->valid && !gmem_map_file(&p->mm->mem, f->addr + f->valid, now - f->valid, f->prot,
 					     f->fd, f->off + f->valid, f->shared, !f->shared || f->maywrite))
 		f->valid = now;
 }
@@ -243,14 +243,14 @@ int lx_fmap_fault(struct lx *p, uint64_t a, unsigned need)
 
 void lx_fmap_truncated(struct lx *p)
 {
-	for (int i = 0; i < p->nfmap; i++) {
-		struct lx_fmap *f = &p->fmap[i];
+	for (int i = 0; i < p->mm->nfmap; i++) {
+		struct lx_fmap *f = &p->mm->fmap[i];
 		uint64_t now = file_now(f);
 		if (now >= f->valid)
 			continue;
 		uint64_t a = f->addr + now, n = f->valid - now;
 		unfile(p, a, n);
-		gmem_protect(&p->h->mem, a, n, 0);
+		gmem_protect(&p->mm->mem, a, n, 0);
 		hart_invalidate_code(p->h, a, n);
 		f->valid = now;
 	}
@@ -258,20 +258,20 @@ void lx_fmap_truncated(struct lx *p)
 
 void lx_fmap_sync_code(struct lx *p)
 {
-	for (int i = 0; i < p->nfmap; i++)
-		if (p->fmap[i].shared && (p->fmap[i].prot & GP_X))
-			hart_invalidate_code(p->h, p->fmap[i].addr, p->fmap[i].len);
+	for (int i = 0; i < p->mm->nfmap; i++)
+		if (p->mm->fmap[i].shared && (p->mm->fmap[i].prot & GP_X))
+			hart_invalidate_code(p->h, p->mm->fmap[i].addr, p->mm->fmap[i].len);
 }
 
 long lx_fmap_msync(struct lx *p, uint64_t a, uint64_t len, unsigned flags)
 {
 	/* the page cache is the file's: msync only asks the host to write
 	 * it out (MS_ASYNC 1, MS_INVALIDATE 2, MS_SYNC 4, as on the host) */
-	for (int i = 0; i < p->nfmap; i++) {
-		const struct lx_fmap *f = &p->fmap[i];
+	for (int i = 0; i < p->mm->nfmap; i++) {
+		const struct lx_fmap *f = &p->mm->fmap[i];
 		uint64_t lo = a > f->addr ? a : f->addr;
 		uint64_t hi = a + len < f->addr + f->valid ? a + len : f->addr + f->valid;
-		if (f->shared && lo < hi && msync(p->h->mem.base + lo, hi - lo, (int)flags))
+		if (f->shared && lo < hi && msync(p->mm->mem.base + lo, hi - lo, (int)flags))
 			return -errno;
 	}
 	return 0;

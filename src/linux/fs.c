@@ -27,69 +27,11 @@
 #define LX_AT_EMPTY_PATH 0x1000
 #define LX_IOV_MAX 1024
 
-void lx_fd_init(struct lx *p)
-{
-	for (int i = 0; i < LX_NFD; i++)
-		p->fd[i] = -1;
-	for (int i = 0; i < 3; i++)
-		p->fd[i] = i;
-}
-
-void lx_fd_close_all(struct lx *p)
-{
-	for (int i = 0; i < LX_NFD; i++) {
-		if (p->fd[i] > 2)
-			close(p->fd[i]);
-		p->fd[i] = -1;
-	}
-}
-
-int lx_host_fd(struct lx *p, uint64_t g)
-{
-	return g < LX_NFD ? p->fd[g] : -1;
-}
-
-/* The lowest free guest fd from min for host fd host, of kind LX_FD_*. */
-static int gfd_alloc_kind(struct lx *p, int min, int host, uint8_t kind)
-{
-	for (int i = min < 0 ? 0 : min; i < LX_NFD; i++)
-		if (p->fd[i] < 0) {
-			p->fd[i] = host;
-			p->fkind[i] = kind;
-			return i;
-		}
-	if (host > 2)
-		close(host);
-	return -EMFILE;
-}
-
-static int gfd_alloc(struct lx *p, int min, int host)
-{
-	return gfd_alloc_kind(p, min, host, LX_FD_FILE);
-}
-
-int lx_fd_alloc(struct lx *p, int h)
-{
-	return gfd_alloc(p, 0, h);
-}
-
-static void gfd_release(struct lx *p, int g)
-{
-	/* The host's own stdio stays open for rvpmu's messages. */
-	if (p->fd[g] > 2)
-		close(p->fd[g]);
-	p->fd[g] = -1;
-	p->fkind[g] = LX_FD_FILE;
-}
-
 /* Guest path -> host path: absolute paths go under --sysroot, except the
  * kernel's own trees, which are the host's (as /dev/null must work). */
-static int get_path(struct lx *p, uint64_t ga, char *out, size_t size)
+static int host_path(struct lx *p, const char *s, char *out, size_t size)
 {
-	long n = gmem_strlen(&p->h->mem, ga, PATH_MAX);
-	if (n < 0)
-		return ga && gmem_check(&p->h->mem, ga, 1, GP_R) ? -ENAMETOOLONG : -EFAULT;
-	const char *s = (const char *)p->h->mem.base + ga;
+	size_t n = strlen(s);
 	const char *root = p->o.sysroot;
 	bool host = !strncmp(s, "/dev/", 5) || !strncmp(s, "/proc/", 6) ||
 		    !strncmp(s, "/sys/", 5) || !strcmp(s, "/dev") || !strcmp(s, "/proc");
@@ -97,9 +39,19 @@ static int get_path(struct lx *p, uint64_t ga, char *out, size_t size)
 		if (snprintf(out, size, "%s%s", root, s) >= (int)size)
 			return -ENAMETOOLONG;
 	} else {
-		memcpy(out, s, (size_t)n + 1);
+		if (n >= size)
+			return -ENAMETOOLONG;
+		memcpy(out, s, n + 1);
 	}
 	return 0;
+}
+
+static int get_path(struct lx *p, uint64_t ga, char *out, size_t size)
+{
+	long n = gmem_strlen(&p->mm->mem, ga, PATH_MAX);
+	if (n < 0)
+		return ga && gmem_check(&p->mm->mem, ga, 1, GP_R) ? -ENAMETOOLONG : -EFAULT;
+	return host_path(p, (const char *)p->mm->mem.base + ga, out, size);
 }
 
 /* dirfd argument: AT_FDCWD, or a guest fd; ignored for absolute paths. */
@@ -148,7 +100,7 @@ static long put_stat(struct lx *p, uint64_t ga, const struct stat *st)
  * mappings give back the pages past its new end. */
 static long resized(struct lx *p, long r)
 {
-	if (p->nfmap && r >= 0)
+	if (p->mm->nfmap && r >= 0)
 		lx_fmap_truncated(p);
 	return r;
 }
@@ -162,6 +114,14 @@ static long random_rw(struct lx *p, bool rd, void *buf, uint64_t n)
 	return (long)n;
 }
 
+/* A read, write, readv or writev (not at a position) of guest fd g that
+ * may have to wait: pipe.c's. */
+static bool stream(struct lx *p, int nr, uint64_t g)
+{
+	uint8_t k = p->files->fkind[g];
+	return (k == LX_FD_PIPE || k == LX_FD_STREAM) && nr != NR_pread64 && nr != NR_pwrite64;
+}
+
 static long do_rw(struct lx *p, int nr, const uint64_t *a)
 {
 	int h = lx_host_fd(p, a[0]);
@@ -171,8 +131,12 @@ static long do_rw(struct lx *p, int nr, const uint64_t *a)
 	void *buf = rd ? lx_wptr(p, a[1], a[2]) : (void *)lx_rptr(p, a[1], a[2]);
 	if (!buf)
 		return -EFAULT;
-	if (p->fkind[a[0]] == LX_FD_RANDOM)
+	if (p->files->fkind[a[0]] == LX_FD_RANDOM)
 		return random_rw(p, rd, buf, a[2] > (1u << 25) ? 1u << 25 : a[2]);
+	bool done = false;
+	long w = stream(p, nr, a[0]) ? lx_stream_rw(p, a[0], rd, buf, a[2], &done) : 0;
+	if (done)
+		return w;
 	ssize_t r;
 	switch (nr) {
 	case NR_read: r = read(h, buf, a[2]); break;
@@ -209,10 +173,32 @@ static long do_rwv(struct lx *p, int nr, const uint64_t *a)
 		}
 	}
 	ssize_t r = 0;
-	if (p->fkind[a[0]] == LX_FD_RANDOM)
+	bool done = false;
+	if (p->files->fkind[a[0]] == LX_FD_RANDOM) {
 		for (int i = 0; i < n; i++)
 			r += random_rw(p, nr == NR_readv, v[i].iov_base, v[i].iov_len);
-	else
+	} else if (stream(p, nr, a[0])) {
+		/* a write to a pipe goes in one piece, so that what a wait
+		 * left undone is a count of bytes */
+		uint64_t total = 0;
+		for (int i = 0; i < n; i++)
+			total += v[i].iov_len;
+		uint8_t *flat = nr == NR_writev && total ? malloc(total) : NULL;
+		for (uint64_t i = 0, o = 0; flat && i < (uint64_t)n; o += v[i].iov_len, i++)
+			memcpy(flat + o, v[i].iov_base, v[i].iov_len);
+		if (nr == NR_writev && total && !flat) {
+			free(v);
+			return -ENOMEM;
+		}
+		long w = lx_stream_rw(p, a[0], nr == NR_readv, flat ? flat : v[0].iov_base,
+				      total, &done);
+		free(flat);
+		if (done) {
+			free(v);
+			return w;
+		}
+	}
+	if (!done && p->files->fkind[a[0]] != LX_FD_RANDOM)
 		r = nr == NR_readv ? readv(h, v, n) : writev(h, v, n);
 	free(v);
 	return ERR(r);
@@ -239,8 +225,8 @@ static bool in_proc(const char *path)
 /* What host fd h is to the program: /dev/random and /dev/urandom (char
  * 1:8, 1:9) by any name read the deterministic stream getrandom gives,
  * not the host's; relative paths from a directory in /proc must be looked
- * at as absolute ones. */
-static uint8_t fd_kind(int h)
+ * at as absolute ones; a pipe, socket or device may make a read wait. */
+uint8_t lx_fd_kind(int h)
 {
 	struct stat st;
 	char dir[PATH_MAX];
@@ -248,6 +234,8 @@ static uint8_t fd_kind(int h)
 		return LX_FD_FILE;
 	if (S_ISCHR(st.st_mode) && (st.st_rdev == makedev(1, 8) || st.st_rdev == makedev(1, 9)))
 		return LX_FD_RANDOM;
+	if (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || S_ISCHR(st.st_mode))
+		return LX_FD_STREAM;
 	return S_ISDIR(st.st_mode) && !dir_path(h, dir, sizeof(dir)) && in_proc(dir) ?
 	       LX_FD_PROCDIR : LX_FD_FILE;
 }
@@ -256,16 +244,16 @@ static uint8_t fd_kind(int h)
  * procfs.c: 0 or -errno. A relative path from a directory in /proc (the
  * dirfd's, or the cwd) is made absolute first, so that "self/maps" from
  * /proc is the program's own too. */
-static int get_proc_path(struct lx *p, uint64_t dirfd, uint64_t ga, struct lx_proc *r)
+static int proc_path(struct lx *p, uint64_t dirfd, const char *guest, struct lx_proc *r)
 {
 	char path[PATH_MAX + 256], dir[PATH_MAX];
-	int e = get_path(p, ga, path, sizeof(path));
+	int e = host_path(p, guest, path, sizeof(path));
 	if (e)
 		return e;
 	bool at_cwd = (int32_t)dirfd == LX_AT_FDCWD;
 	if (path[0] && path[0] != '/' && (at_cwd ? p->cwd_in_proc : dirfd < LX_NFD &&
-					   p->fkind[dirfd] == LX_FD_PROCDIR)) {
-		if (dir_path(at_cwd ? AT_FDCWD : p->fd[dirfd], dir, sizeof(dir)))
+					   p->files->fkind[dirfd] == LX_FD_PROCDIR)) {
+		if (dir_path(at_cwd ? AT_FDCWD : p->files->fd[dirfd], dir, sizeof(dir)))
 			return -ENOENT;
 		char rel[PATH_MAX + 256];
 		memcpy(rel, path, sizeof(rel));
@@ -273,6 +261,67 @@ static int get_proc_path(struct lx *p, uint64_t dirfd, uint64_t ga, struct lx_pr
 			return -ENAMETOOLONG;
 	}
 	return lx_proc_resolve(p, path, r);
+}
+
+static int get_proc_path(struct lx *p, uint64_t dirfd, uint64_t ga, struct lx_proc *r)
+{
+	long n = gmem_strlen(&p->mm->mem, ga, PATH_MAX);
+	if (n < 0)
+		return ga && gmem_check(&p->mm->mem, ga, 1, GP_R) ? -ENAMETOOLONG : -EFAULT;
+	return proc_path(p, dirfd, (const char *)p->mm->mem.base + ga, r);
+}
+
+int lx_open_exec(struct lx *p, uint64_t dirfd, const char *path, bool empty_path)
+{
+	struct lx_proc pr;
+	struct stat st;
+	int h;
+	if (empty_path) {
+		int d = lx_host_fd(p, (uint32_t)dirfd);
+		h = d < 0 ? -EBADF : fcntl(d, F_DUPFD_CLOEXEC, 3);
+	} else {
+		int e = proc_path(p, dirfd, path, &pr);
+		if (e)
+			return e;
+		if (pr.gen >= 0 || pr.closed)
+			return -EACCES;
+		int d = get_dirfd(p, dirfd, pr.host);
+		if (d < 0 && d != AT_FDCWD)
+			return d;
+		if (faccessat(d, pr.host, X_OK, 0))
+			return -errno;
+		h = openat(d, pr.host, O_RDONLY | O_CLOEXEC);
+	}
+	if (h < 0)
+		return h == -EBADF ? h : -errno;
+	if (fstat(h, &st) || !S_ISREG(st.st_mode)) {
+		close(h);
+		return -EACCES;   /* a directory, a device, a FIFO */
+	}
+	return h;
+}
+
+/* The host's cwd and umask become p's (there is one of each per host
+ * process), before p's call. */
+void lx_enter(struct lx *p)
+{
+	if (lx_k.cwd_owner == p)
+		return;
+	if (p->cwd >= 0 && fchdir(p->cwd))
+		lx_warn(p, "rvpmu: %s: cannot return to its working directory", p->name);
+	umask((mode_t)p->umask);
+	lx_k.cwd_owner = p;
+}
+
+/* The process moved: keep its new cwd. */
+static void cwd_moved(struct lx *p)
+{
+	int fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (p->cwd >= 0)
+		close(p->cwd);
+	p->cwd = fd;
 }
 
 static long do_openat(struct lx *p, const uint64_t *a)
@@ -283,7 +332,7 @@ static long do_openat(struct lx *p, const uint64_t *a)
 		return e;
 	if (pr.gen >= 0) {
 		int h = lx_proc_open(p, &pr, flags);
-		return h < 0 ? h : gfd_alloc_kind(p, 0, h, LX_FD_PROC);
+		return h < 0 ? h : lx_fd_alloc_kind(p, 0, h, LX_FD_PROC);
 	}
 	if (pr.closed)
 		return -EACCES;
@@ -295,7 +344,7 @@ static long do_openat(struct lx *p, const uint64_t *a)
 	int h = openat(d, pr.host, flags, (mode_t)a[3]);
 	if (h < 0)
 		return -errno;
-	int g = gfd_alloc_kind(p, 0, h, fd_kind(h));
+	int g = lx_fd_alloc_kind(p, 0, h, lx_fd_kind(h));
 	return flags & O_TRUNC ? resized(p, g) : g;
 }
 
@@ -330,7 +379,8 @@ static long do_path(struct lx *p, int nr, const uint64_t *a)
 	const char *path = pr.host;
 	int e;
 	bool empty_ok = (nr == NR_newfstatat && (a[3] & LX_AT_EMPTY_PATH)) ||
-			(nr == NR_statx && (a[2] & LX_AT_EMPTY_PATH));
+			(nr == NR_statx && (a[2] & LX_AT_EMPTY_PATH)) ||
+			(nr == NR_fchownat && (a[4] & LX_AT_EMPTY_PATH));
 	if ((nr != NR_utimensat || a[1]) && (e = get_proc_path(p, a[0], a[1], &pr)))
 		return e;
 	int d = get_dirfd(p, a[0], path);
@@ -361,6 +411,8 @@ static long do_path(struct lx *p, int nr, const uint64_t *a)
 		return ERR(mkdirat(d, path, (mode_t)a[2]));
 	case NR_fchmodat:
 		return ERR(fchmodat(d, path, (mode_t)a[2], 0));
+	case NR_fchownat:
+		return ERR(fchownat(d, path, (uid_t)a[2], (gid_t)a[3], (int)a[4]));
 	case NR_utimensat: {
 		const void *ts = NULL;
 		if (a[2] && !(ts = lx_rptr(p, a[2], 32)))
@@ -388,7 +440,7 @@ static long do_path2(struct lx *p, int nr, const uint64_t *a)
 
 static long do_symlinkat(struct lx *p, const uint64_t *a)
 {
-	long n = gmem_strlen(&p->h->mem, a[0], PATH_MAX);
+	long n = gmem_strlen(&p->mm->mem, a[0], PATH_MAX);
 	if (n < 0)
 		return -EFAULT;
 	char path[PATH_MAX + 256];
@@ -398,7 +450,7 @@ static long do_symlinkat(struct lx *p, const uint64_t *a)
 	int d = get_dirfd(p, a[1], path);
 	if (d < 0 && d != AT_FDCWD)
 		return d;
-	return ERR(symlinkat((const char *)p->h->mem.base + a[0], d, path));
+	return ERR(symlinkat((const char *)p->mm->mem.base + a[0], d, path));
 }
 
 static long do_dup3(struct lx *p, const uint64_t *a)
@@ -413,10 +465,10 @@ static long do_dup3(struct lx *p, const uint64_t *a)
 	int nh = fcntl(h, (a[2] & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 3);
 	if (nh < 0)
 		return -errno;
-	if (p->fd[a[1]] >= 0)
-		gfd_release(p, (int)a[1]);
-	p->fd[a[1]] = nh;
-	p->fkind[a[1]] = p->fkind[a[0]];
+	if (p->files->fd[a[1]] >= 0)
+		lx_fd_release(p, (int)a[1]);
+	p->files->fd[a[1]] = nh;
+	p->files->fkind[a[1]] = p->files->fkind[a[0]];
 	return (long)a[1];
 }
 
@@ -433,7 +485,7 @@ static long do_fcntl(struct lx *p, const uint64_t *a)
 		int nh = fcntl(h, cmd, 3);
 		if (nh < 0)
 			return -errno;
-		return gfd_alloc_kind(p, (int)a[2], nh, p->fkind[a[0]]);
+		return lx_fd_alloc_kind(p, (int)a[2], nh, p->files->fkind[a[0]]);
 	}
 	case F_GETFD: case F_GETFL: case F_GETPIPE_SZ: case F_GET_SEALS:
 		return ERR(fcntl(h, cmd));
@@ -475,56 +527,6 @@ static long do_ioctl(struct lx *p, const uint64_t *a)
 	return ERR(ioctl(h, req, buf));
 }
 
-/* ppoll: struct pollfd is the same on both; guest fds are translated.
- * A wait with a timeout that nothing ends advances modelled time. */
-static long do_ppoll(struct lx *p, const uint64_t *a)
-{
-	if (a[1] > LX_NFD)
-		return -EINVAL;
-	size_t n = (size_t)a[1];
-	uint8_t *g = lx_wptr(p, a[0], n * sizeof(struct pollfd));
-	if (!g)
-		return -EFAULT;
-	int64_t tmo[2] = { -1, -1 };
-	if (a[2] && lx_get(p, a[2], tmo, sizeof(tmo)))
-		return -EFAULT;
-	if (a[2] && (tmo[0] < 0 || tmo[1] < 0 || tmo[1] >= 1000000000))
-		return -EINVAL;
-	struct pollfd *v = calloc(n + 1, sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	struct pollfd *gp = calloc(n + 1, sizeof(*gp));
-	if (!gp) {
-		free(v);
-		return -ENOMEM;
-	}
-	memcpy(gp, g, n * sizeof(*gp));   /* the guest array may be misaligned */
-	for (size_t i = 0; i < n; i++) {
-		v[i].fd = gp[i].fd < 0 ? -1 : lx_host_fd(p, (uint32_t)gp[i].fd);
-		v[i].events = gp[i].events;
-	}
-	int r = poll(v, n, 0);
-	if (r == 0 && !a[2])
-		r = poll(v, n, -1);   /* block as the guest asked (e.g. stdin) */
-	else if (r == 0 && (tmo[0] || tmo[1]))
-		lx_sleep(p, (uint64_t)tmo[0] * 1000000000ull + (uint64_t)tmo[1]);
-	if (r < 0) {
-		r = -errno;
-		free(v);
-		free(gp);
-		return r;
-	}
-	r = 0;
-	for (size_t i = 0; i < n; i++) {
-		gp[i].revents = gp[i].fd >= 0 && v[i].fd < 0 ? POLLNVAL : v[i].revents;
-		r += gp[i].revents != 0;
-	}
-	memcpy(g, gp, n * sizeof(*gp));
-	free(v);
-	free(gp);
-	return r;
-}
-
 long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 {
 	*handled = true;
@@ -542,7 +544,7 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_close:
 		if (lx_host_fd(p, a[0]) < 0)
 			return -EBADF;
-		gfd_release(p, (int)a[0]);
+		lx_fd_release(p, (int)a[0]);
 		return 0;
 	case NR_lseek:
 		if ((h = lx_host_fd(p, a[0])) < 0)
@@ -557,8 +559,12 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		return put_stat(p, a[1], &st);
 	}
 	case NR_newfstatat: case NR_statx: case NR_faccessat: case NR_faccessat2:
-	case NR_unlinkat: case NR_mkdirat: case NR_fchmodat: case NR_utimensat:
+	case NR_unlinkat: case NR_mkdirat: case NR_fchmodat: case NR_utimensat: case NR_fchownat:
 		return do_path(p, nr, a);
+	case NR_fchown:
+		if ((h = lx_host_fd(p, a[0])) < 0)
+			return -EBADF;
+		return ERR(fchown(h, (uid_t)a[1], (gid_t)a[2]));
 	case NR_renameat2: case NR_linkat:
 		return do_path2(p, nr, a);
 	case NR_symlinkat:
@@ -596,32 +602,15 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			return -EBADF;
 		if ((h = fcntl(h, F_DUPFD, 3)) < 0)
 			return -errno;
-		return gfd_alloc_kind(p, 0, h, p->fkind[a[0]]);
+		return lx_fd_alloc_kind(p, 0, h, p->files->fkind[a[0]]);
 	case NR_dup3:
 		return do_dup3(p, a);
 	case NR_fcntl:
 		return do_fcntl(p, a);
 	case NR_ioctl:
 		return do_ioctl(p, a);
-	case NR_pipe2: {
-		int fds[2];
-		if (!lx_wptr(p, a[0], 8))
-			return -EFAULT;
-		if (pipe2(fds, (int)a[1]) < 0)
-			return -errno;
-		int g0 = gfd_alloc(p, 0, fds[0]);
-		if (g0 < 0) {
-			close(fds[1]);
-			return g0;
-		}
-		int g1 = gfd_alloc(p, 0, fds[1]);
-		if (g1 < 0) {
-			gfd_release(p, g0);
-			return g1;
-		}
-		int32_t g[2] = { g0, g1 };
-		return lx_put(p, a[0], g, sizeof(g));
-	}
+	case NR_pipe2:
+		return lx_pipe2(p, a[0], (int)a[1]);
 	case NR_getcwd: {
 		char cwd[PATH_MAX];
 		if (!getcwd(cwd, sizeof(cwd)))
@@ -638,6 +627,7 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		if (e || pr.closed || (e = ERR(chdir(pr.host))))
 			return e ? e : -EACCES;
 		p->cwd_in_proc = !dir_path(AT_FDCWD, cwd, sizeof(cwd)) && in_proc(cwd);
+		cwd_moved(p);
 		return 0;
 	}
 	case NR_fchdir:
@@ -645,10 +635,11 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			return -EBADF;
 		if (fchdir(h))
 			return -errno;
-		p->cwd_in_proc = p->fkind[a[0]] == LX_FD_PROCDIR;
+		p->cwd_in_proc = p->files->fkind[a[0]] == LX_FD_PROCDIR;
+		cwd_moved(p);
 		return 0;
 	case NR_ppoll:
-		return do_ppoll(p, a);
+		return lx_ppoll(p, a);
 	case NR_statfs: case NR_fstatfs: {
 		/* struct statfs: the same 120-byte generic layout on both */
 		void *buf = lx_wptr(p, a[1], 120);
@@ -677,7 +668,7 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		int o = lx_host_fd(p, a[0]), i = lx_host_fd(p, a[1]);
 		if (o < 0 || i < 0)
 			return -EBADF;
-		if (p->fkind[a[1]] == LX_FD_RANDOM)
+		if (p->files->fkind[a[1]] == LX_FD_RANDOM)
 			return -EINVAL;   /* not from the host's pool; programs read it */
 		off_t off, *po = NULL;
 		if (a[2]) {
@@ -693,12 +684,12 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_sync: case NR_syncfs:
 		return 0;
 	case NR_memfd_create: {
-		long n = gmem_strlen(&p->h->mem, a[0], 250);
+		long n = gmem_strlen(&p->mm->mem, a[0], 250);
 		if (n < 0)
 			return -EFAULT;
-		if ((h = memfd_create((const char *)p->h->mem.base + a[0], (unsigned)a[1])) < 0)
+		if ((h = memfd_create((const char *)p->mm->mem.base + a[0], (unsigned)a[1])) < 0)
 			return -errno;
-		return gfd_alloc(p, 0, h);
+		return lx_fd_alloc(p, h);
 	}
 	}
 	*handled = false;

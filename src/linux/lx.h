@@ -5,6 +5,7 @@
 #ifndef RVPMU_LX_H
 #define RVPMU_LX_H
 #include <limits.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +49,12 @@ enum {
 	NR_munlock = 229, NR_mlockall = 230, NR_munlockall = 231,
 	NR_wait4 = 260, NR_syncfs = 267, NR_memfd_create = 279,
 	NR_perf_event_open = 241,
+	NR_get_robust_list = 100, NR_sched_setaffinity = 122, NR_getcpu = 168,
+	NR_clone = 220, NR_execve = 221, NR_execveat = 281, NR_membarrier = 283,
+	NR_clone3 = 435, NR_getpriority = 141, NR_setpriority = 140,
+	NR_fchownat = 54, NR_fchown = 55, NR_shmget = 194, NR_shmctl = 195,
+	NR_shmat = 196, NR_shmdt = 197, NR_socket = 198, NR_socketpair = 199,
+
 	LX_NSYSCALLS = 463,
 };
 
@@ -69,21 +76,23 @@ enum {
 #define LX_SS_DISABLE   2
 
 /* Memory layout of the emulated process, from the top of the guest space
- * (h->mem.size) down: the stack, a guard page, the signal return
+ * (p->mm->mem.size) down: the stack, a guard page, the signal return
  * trampoline page (Linux uses the vDSO's __vdso_rt_sigreturn; there is no
  * vDSO here), a gap, then mmap areas growing down. */
 #define LX_STACK_SIZE   (8ull << 20)
-#define LX_STACK_TOP(p)   ((p)->h->mem.size)
+#define LX_STACK_TOP(p)   ((p)->mm->mem.size)
 #define LX_TRAMPOLINE(p)  (LX_STACK_TOP(p) - LX_STACK_SIZE - 2 * GPAGE_SIZE)
 #define LX_MMAP_TOP(p)    (LX_TRAMPOLINE(p) - (256ull << 20))
 /* ELF_ET_DYN_BASE: two thirds of the user space, as Linux places PIEs. */
-#define LX_PIE_BASE(p)    (((p)->h->mem.size / 3 * 2) & ~0xffffull)
+#define LX_PIE_BASE(p)    (((p)->mm->mem.size / 3 * 2) & ~0xffffull)
 
 #define LX_NFD 1024
-/* host file, /dev/[u]random, procfs.c's file, a directory in /proc */
-enum { LX_FD_FILE, LX_FD_RANDOM, LX_FD_PROC, LX_FD_PROCDIR };
+/* host file, /dev/[u]random, procfs.c's file, a directory in /proc, a
+ * pipe the program made (only its processes use it), another file that
+ * may block (a pipe or terminal from outside, a FIFO, a device) */
+enum { LX_FD_FILE, LX_FD_RANDOM, LX_FD_PROC, LX_FD_PROCDIR, LX_FD_PIPE, LX_FD_STREAM };
 #define LX_NRLIMIT 16
-#define LX_PID 1000   /* fixed so runs are deterministic */
+#define LX_PID 1000   /* the first process's: fixed so runs are deterministic */
 #define LX_PPID 1
 
 /* A file mapping (fmap.c): the guest pages [addr, addr+len) show the
@@ -102,6 +111,14 @@ struct lx_sigaction {
 	uint64_t handler, flags, mask;
 };
 
+/* Where a pending signal came from: siginfo's si_pid, si_code, and for
+ * SIGCHLD si_status. */
+struct lx_sigsrc {
+	int pid, code, status;
+};
+/* si_code values (include/uapi/asm-generic/siginfo.h) */
+enum { LX_SI_USER = 0, LX_SI_TKILL = -6, LX_CLD_EXITED = 1, LX_CLD_KILLED = 2 };
+
 /* What the program's exec set up, as Linux keeps it in its mm_struct
  * for /proc/<pid>/{maps,stat,status,auxv,cmdline,environ} (procfs.c). */
 #define LX_MAX_SEGS 16
@@ -118,44 +135,169 @@ struct lx_exec {
 	size_t auxv_bytes;
 };
 
-/* The emulated process: one per rvpmu run. */
-struct lx {
-	struct hart *h;
-	struct linux_opts o;
-	char *exe;              /* absolute path of the program (/proc/self/exe) */
-	char *name;             /* as given, for messages */
-	uint64_t load_bias;     /* where a static-pie was placed (0: ET_EXEC) */
-	int fd[LX_NFD];         /* guest fd -> host fd, -1 = closed */
-	uint8_t fkind[LX_NFD];  /* what guest fd is: LX_FD_* */
+/* An address space (Linux's mm_struct, reduced): the guest memory, its
+ * file mappings, brk and what exec set up. Shared by the threads of a
+ * process and by a vfork child until it execs. */
+struct lx_mm {
+	int refs;
+	struct gmem mem;        /* this process's reservation (every hart that
+	                           runs it holds a copy) */
+	struct lx_fmap *fmap;
+	int nfmap;
 	uint64_t brk_start, brk_cur;
+	uint64_t load_bias;     /* where a static-pie was placed (0: ET_EXEC) */
 	struct lx_exec ex;
 	uint64_t vm_peak;       /* most bytes mapped at once (VmPeak) */
-	uint64_t sleep_ns;      /* modelled time spent in sleeps */
-	uint64_t nvcsw;         /* the sleeps: voluntary context switches */
+	char *exe;              /* absolute path of the program (/proc/self/exe) */
+};
+
+/* A process's fd table (Linux's files_struct): shared by its threads,
+ * and with CLONE_FILES. */
+struct lx_files {
+	int refs;
+	int fd[LX_NFD];         /* guest fd -> host fd, -1 = closed */
+	uint8_t fkind[LX_NFD];  /* what guest fd is: LX_FD_* */
+};
+
+/* What a waiting thread waits for (cpus.c parks it off its hart). */
+enum lx_wkind {
+	LX_W_NONE, LX_W_FUTEX, LX_W_SLEEP, LX_W_SIGNAL, LX_W_SIGWAIT, LX_W_CHILD,
+	LX_W_VFORK, LX_W_FD,
+};
+/* Why a wait ended. */
+enum { LX_WOKE_NONE, LX_WOKE_EVENT, LX_WOKE_TIMEOUT, LX_WOKE_SIGNAL };
+struct lx_wait {
+	uint8_t kind;           /* LX_W_* */
+	uint8_t woke;           /* LX_WOKE_*: set when it ends */
+	bool retry;             /* the call runs again when it ends (else
+	                           it returns what the waker set) */
+	uint64_t deadline;      /* lx_now_ns it ends at, ~0: none */
+	uint64_t key[2];        /* futex: the word's key (futex.c) */
+	uint32_t bitset;        /* futex: WAIT_BITSET's mask */
+	uint64_t set;           /* sigtimedwait: the signals waited for */
+	uint64_t rem;           /* nanosleep: where the time left goes */
+	struct pollfd *fds;     /* LX_W_FD: host fds and events (malloc'd) */
+	int nfds;
+	bool inside;            /* LX_W_FD: only the run can make them ready
+	                           (pipes it made): never waited for on the host */
+	uint64_t done;          /* a write to a pipe: bytes written so far */
+};
+
+enum { LX_T_RUN, LX_T_WAIT, LX_T_DEAD };
+
+/* A thread (Linux's task_struct, reduced): a software context that
+ * cpus.c puts on a hart to run it. */
+struct lx_thread {
+	struct lx_thread *next;     /* every thread of the run, by tid */
+	struct lx_thread *rq_next;  /* the run queue */
+	struct lx_thread *fq_next;  /* the futex waiters (futex.c) */
+	struct lx *p;               /* its process */
+	int tid;
+	uint8_t state;              /* LX_T_* */
+	bool queued;                /* in the run queue */
+	bool yield;                 /* sched_yield: to the queue's end */
+	int cpu;                    /* the hart it is on, -1: none */
+	uint64_t affinity;          /* harts it may run on (bit i: hart i) */
+	/* its user context while it is off a hart */
+	uint64_t x[32], f[32], pc;
+	uint32_t fflags, frm;
+	/* signals: its mask, those sent to it, its alternate stack */
+	uint64_t sigmask, sigpending;
+	struct lx_sigsrc sigsrc[LX_NSIG + 1]; /* who sent each pending one */
+	uint64_t ss_sp, ss_size;
+	uint32_t ss_flags;
+	bool restore_mask;          /* sigsuspend: the frame saves saved_mask */
+	uint64_t saved_mask;
+	uint64_t clear_child_tid;   /* set_tid_address, CLONE_CHILD_CLEARTID */
+	uint64_t robust_list;       /* set_robust_list's head */
+	struct lx_wait w;
+	/* what it ran: instructions and modelled ns, up to when it last
+	 * went off a hart; what its hart showed when it went on */
+	uint64_t insns, run_ns, on_insns, on_ns;
+	uint64_t slice_end;         /* its time slice ends (hart ns) */
+	uint64_t born_ns;           /* its maker's clock as it made it: no
+	                             * hart runs it from an earlier time */
+	char comm[16];              /* prctl PR_SET_NAME */
+};
+
+/* A process (a thread group). */
+struct lx {
+	struct lx *next;        /* every process of the run */
+	struct hart *h;         /* during a call: the hart of the calling thread */
+	struct lx_thread *t;    /* during a call: the calling thread */
+	struct lx_mm *mm;
+	struct linux_opts o;
+	int pid, ppid, pgid, sid;
+	struct lx *parent;      /* NULL: its parent is gone (init reaps it) */
+	char *name;             /* as given, for messages */
+	struct lx_files *files;
+	int cwd;                /* host fd of its working directory (O_PATH) */
+	unsigned umask;
+	int exit_signal;        /* sent to its parent as it ends (SIGCHLD) */
+	struct lx_thread *vfork_parent; /* waits until it execs or ends */
+	uint64_t child_ns;      /* modelled ns its reaped children ran */
+	uint64_t nvcsw, nivcsw; /* its threads' context switches: at a wait
+	                           (voluntary), at a slice's end (involuntary) */
 	uint64_t rng;           /* state of the deterministic random stream */
 	struct lx_sigaction sa[LX_NSIG + 1];
-	uint64_t sigmask, sigpending;
-	uint64_t ss_sp, ss_size; uint32_t ss_flags;
-	bool restore_mask;      /* sigsuspend: the frame saves saved_mask */
+	uint64_t sigpending;    /* sent to the process (kill), not a thread */
+	struct lx_sigsrc sigsrc[LX_NSIG + 1];
+	unsigned membarrier;    /* membarrier registrations */
+	int pdeathsig;          /* prctl PR_SET_PDEATHSIG */
+	bool no_new_privs;
 	bool cwd_in_proc;       /* the cwd is inside /proc (fs.c) */
-	uint64_t saved_mask;
-	bool exited;
+	bool exited;            /* every thread has ended: a zombie until reaped */
+	bool reaped;            /* waited for (freed with its last thread) */
+	int term_sig;           /* the signal that killed it, or 0 */
+	int nstructs;           /* its threads not yet freed */
 	bool noret;             /* the call set the registers itself */
 	bool warned_big;
 	bool warned_max;        /* said that the memory bound was reached */
-	struct lx_fmap *fmap;
-	int nfmap;
 	bool strace;            /* RVPMU_STRACE set: log each call to warn_fd */
 	uint64_t rlim[LX_NRLIMIT][2];
-	char comm[16];           /* prctl PR_SET_NAME */
+	char comm[16];           /* its first thread's name */
 	int status;             /* exit status once exited */
+	int nthreads;           /* threads not yet ended */
+	uint64_t dead_ns;       /* modelled ns its ended threads ran */
 	struct session *perf_ss;  /* perf_event.c: the PMU driver's session */
 	bool perf_live;         /* perf_event.c's event table belongs to us */
 	uint8_t warned[(LX_NSYSCALLS + 7) / 8];
 };
 
-extern struct lx lx_proc;
+/* The kernel's view of the machine (cpus.c): the harts and what runs
+ * on them. */
+#define LX_MAX_CPUS 32
+struct lx_kernel {
+	struct hart *cpu[LX_MAX_CPUS];
+	unsigned ncpus;
+	struct lx_thread *on[LX_MAX_CPUS];  /* the thread each hart runs */
+	uint64_t idle_ns[LX_MAX_CPUS];      /* modelled ns each hart idled */
+	struct lx_thread *threads;          /* every thread not yet freed */
+	struct lx_thread *rq, **rq_tail;    /* runnable, off a hart */
+	struct lx_thread *fq;               /* futex waiters, oldest first */
+	struct lx *procs;                   /* every process, the first first */
+	struct lx *cwd_owner;               /* whose cwd and umask the host's are */
+	const volatile int *stop;           /* linux_opts.stop of the run */
+	const struct linux_opts *o;         /* linux_run's */
+	int next_id;                        /* the next pid or tid */
+	unsigned nlive;                     /* threads not ended: rounds when > 1 */
+	uint64_t now;                       /* ns: the current round's start */
+	/* for perf's software events (linux_sw_read): the ns every thread
+	 * waited at once (the run slept), each hart's context switches and
+	 * the first touches its threads' accesses and calls made */
+	uint64_t asleep_ns;
+	uint64_t nvcsw[LX_MAX_CPUS], nivcsw[LX_MAX_CPUS];
+	uint64_t faults[LX_MAX_CPUS][2];
+};
+extern struct lx_kernel lx_k;
+
 extern const char *const lx_sysname[LX_NSYSCALLS];
+
+/* process.c: the image of a program into p's (empty) address space and
+ * its first thread's registers on p->h; 0, or -1 with why. */
+int lx_load_image(struct lx *p, const void *image, size_t size, const char *name,
+		  const char *host, int argc,
+		  char **argv, char **envp, char *why, size_t n);
 
 /* elf.c */
 struct lx_image {
@@ -187,13 +329,43 @@ int lx_get(struct lx *p, uint64_t addr, void *v, size_t len);
 
 /* fs.c */
 long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled);
-void lx_fd_init(struct lx *p);
+/* What host fd h is: LX_FD_* */
+uint8_t lx_fd_kind(int h);
+/* Open the guest's path (from dirfd) to execute it (empty_path: dirfd
+ * itself): a host fd of a regular file, or -errno as execve answers. */
+int lx_open_exec(struct lx *p, uint64_t dirfd, const char *path, bool empty_path);
+/* Before a call of p: the host's cwd and umask are p's. */
+void lx_enter(struct lx *p);
+
+/* pipe.c: calls that wait on files */
+long lx_pipe2(struct lx *p, uint64_t ua, int flags);
+long lx_ppoll(struct lx *p, const uint64_t *a);
+/* A read or write of n bytes at buf on guest fd g, a pipe or another
+ * file that may block: *done when this answered it (its result: bytes,
+ * -errno, or LX_BLOCK after parking the thread); else the caller does
+ * the host call, which will not wait. */
+long lx_stream_rw(struct lx *p, uint64_t g, bool rd, void *buf, uint64_t n, bool *done);
+/* End the waits on fds that are ready: how many ended. wait: every
+ * thread waits and no timeout is due, so first block on the host until
+ * a file from outside the run is ready; -1 when none waits on one (only
+ * the run could end those waits: a deadlock). */
+int lx_fd_waiters(bool wait);
+
+/* fdtable.c: a new table for p (0, 1, 2: the host's), or -ENOMEM */
+int lx_fd_init(struct lx *p);
+/* A copy (fork): each host fd duplicated, close-on-exec kept; NULL */
+struct lx_files *lx_fd_copy(const struct lx_files *from);
+/* Drop a reference; the last closes every fd. */
+void lx_fd_put(struct lx_files *f);
+/* exec: the fds marked close-on-exec go. */
+void lx_fd_close_on_exec(struct lx *p);
 /* Host fd behind guest fd g, or -1. */
 int lx_host_fd(struct lx *p, uint64_t g);
-void lx_fd_close_all(struct lx *p);
-
-/* Allocate the lowest free guest fd for host fd h (closed on failure). */
+/* The lowest free guest fd from min for host fd h, of kind LX_FD_* (h is
+ * closed on failure: -EMFILE). */
+int lx_fd_alloc_kind(struct lx *p, int min, int h, uint8_t kind);
 int lx_fd_alloc(struct lx *p, int h);
+void lx_fd_release(struct lx *p, int g);
 
 /* perf_event.c: perf_event_open and its fds */
 long lx_sys_perf(struct lx *p, int nr, const uint64_t *a, bool *handled);
@@ -210,6 +382,12 @@ void lx_perf_unmap(struct lx *p, uint64_t a, uint64_t b);
 
 /* mm.c */
 long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled);
+/* [a, b) stops being mapped: 0 or -errno. */
+long lx_munmap(struct lx *p, uint64_t a, uint64_t b);
+
+/* shm.c: System V shared memory */
+long lx_sys_shm(struct lx *p, int nr, const uint64_t *a, bool *handled);
+void lx_shm_free_all(void);
 
 /* fmap.c: file mappings. Map [addr, addr+len) (page aligned, free or
  * released) to host fd h from off; 0 or -errno as mmap(2) gives. */
@@ -243,7 +421,7 @@ long lx_fmap_msync(struct lx *p, uint64_t a, uint64_t len, unsigned flags);
  * answers (exe: the program's file, which is r->host too; /proc/self),
  * r->closed for a path that exists but may not be opened (EACCES); or
  * -errno for a path that is absent. */
-enum { LX_PROC_CPUINFO = 100 };
+enum { LX_PROC_CPUINFO = 100, LX_PROC_CPULIST = 101 };
 struct lx_proc {
 	int gen;
 	const char *link;
@@ -254,6 +432,80 @@ int lx_proc_resolve(struct lx *p, const char *path, struct lx_proc *r);
 /* A host fd (read-only) holding the generated file, or -errno. */
 int lx_proc_open(struct lx *p, const struct lx_proc *r, int flags);
 
+/* cpus.c: harts, the scheduler, waiting */
+/* A handler's answer for a call that waits: its thread is parked. */
+#define LX_BLOCK (-0x40000000L)
+/* lx_wake's result for a retried call a signal interrupted: it restarts */
+#define LX_RESTART (-0x40000001L)
+/* CLOCK_REALTIME reads this fixed epoch (2026-01-01T00:00:00Z) plus the
+ * modelled time, so two runs of a program see the same clock. */
+#define LX_EPOCH 1767225600ull
+uint64_t lx_hart_ns(unsigned i);
+/* The guest's clock as the calling thread reads it. */
+uint64_t lx_now_ns(struct lx *p);
+/* Harts the scheduler may use, as a mask. */
+uint64_t lx_cpu_mask(void);
+int lx_cpu_of(const struct hart *h);
+void lx_enqueue(struct lx_thread *t);
+void lx_dequeue(struct lx_thread *t);
+/* The loaded program's first thread runs on hart i, its registers there. */
+void lx_thread_attach(struct lx_thread *t, unsigned i);
+uint64_t lx_thread_ns(const struct lx_thread *t);
+uint64_t lx_thread_insns(const struct lx_thread *t);
+/* The calling thread waits for kind until deadline (lx_now_ns; ~0: no
+ * end); retry: its call runs again when the wait ends, else it returns
+ * what lx_wake gives. Returns LX_BLOCK, for the handler to return. */
+long lx_wait_begin(struct lx *p, uint8_t kind, uint64_t deadline, bool retry);
+/* End t's wait (why: LX_WOKE_*) with its call's result. */
+void lx_wake(struct lx_thread *t, int why, long result);
+unsigned lx_nthreads(void);
+
+/* thread.c: threads, clone, exit */
+long lx_sys_thread(struct lx *p, int nr, const uint64_t *a, bool *handled);
+struct lx_thread *lx_thread_new(struct lx *p, int tid);
+/* thread.c: new thread c (of p, or of p's child) starts as the calling
+ * thread's copy, returning 0 from clone on stack sp (0: the same) with tp
+ * tls under CLONE_SETTLS; it runs no earlier than now. */
+void lx_thread_start(struct lx *p, struct lx_thread *c, uint64_t flags, uint64_t sp, uint64_t tls,
+		     uint64_t ctid);
+/* Tell linux_opts.task_change (cpus.c). */
+void lx_task_change(enum linux_task_change what, const struct lx_thread *t,
+		    const struct lx_thread *parent);
+void lx_thread_free(struct lx_thread *t);
+struct lx_thread *lx_thread_by_tid(int tid);
+/* exit(2) of thread t; the last one ends the process with code. */
+void lx_thread_exit(struct lx *p, struct lx_thread *t, int code);
+/* Thread t ends at once (exit_group, exec, a fatal signal). */
+void lx_thread_end(struct lx_thread *t);
+/* Every thread of p ends; the process's status is status. */
+void lx_group_exit(struct lx *p, int status);
+void lx_process_exit(struct lx *p, int status);
+/* fork.c: address spaces and processes */
+long lx_fork(struct lx *p, uint64_t flags, uint64_t sp, uint64_t ptid, uint64_t tls,
+	     uint64_t ctid);
+/* A new address space (limits as p's), or NULL. */
+struct lx_mm *lx_mm_new(const struct lx *p);
+void lx_mm_put(struct lx_mm *mm);
+/* A new process, a child of parent's (NULL: the first) with its
+ * settings; no address space, files or thread yet. */
+struct lx *lx_process_new(struct lx *parent);
+void lx_process_free(struct lx *p);
+
+/* wait.c: the end of processes, wait4, kill, process groups */
+long lx_sys_proc(struct lx *p, int nr, const uint64_t *a, bool *handled);
+struct lx *lx_process_by_pid(int pid);
+/* Its parent waited for it, or nobody will: freed with its last thread. */
+void lx_reap(struct lx *p);
+
+/* exec.c */
+long lx_sys_exec(struct lx *p, int nr, const uint64_t *a, bool *handled);
+
+/* futex.c */
+long lx_sys_futex(struct lx *p, const uint64_t *a);
+/* Wake up to n waiters on the word at uaddr of p's address space. */
+long lx_futex_wake_addr(struct lx *p, uint64_t uaddr, long n);
+void lx_futex_unqueue(struct lx_thread *t);
+
 /* signal.c */
 long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled);
 /* An exception from the hart: send the signal Linux would (a handler
@@ -262,17 +514,19 @@ void lx_trap(struct lx *p);
 /* hart_storm_enter() found a trap storm: say which, and end the process
  * with LINUX_EXIT_TRAP_STORM. */
 void lx_trap_storm(struct lx *p);
-/* Take pending unblocked signals now (after a syscall returned). */
-void lx_signal_deliver_pending(struct lx *p);
+/* The calling thread returns to user mode: it takes a pending signal it
+ * does not block, and a sigsuspend's mask goes. */
+void lx_signal_return(struct lx *p);
+/* Send sig to process p, or to its thread to (NULL: any that takes
+ * it), with the siginfo of src. */
+void lx_signal_send(struct lx *p, struct lx_thread *to, int sig, struct lx_sigsrc src);
 /* End the process as killed by sig (the caller has said why). */
 void lx_die(struct lx *p, int sig);
 const char *lx_signame(int sig);
 
 /* sys.c: time, identity, limits, misc */
 long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled);
-uint64_t lx_now_ns(struct lx *p);
-/* The program waits ns (> 0: a voluntary context switch) of modelled time. */
-void lx_sleep(struct lx *p, uint64_t ns);
+uint64_t lx_process_ns(const struct lx *p);
 void lx_limits_init(struct lx *p);
 
 #endif

@@ -1,10 +1,12 @@
 /* Address space syscalls: brk, mmap, munmap, mprotect, mremap, madvise,
  * msync. Page permissions live in gmem's page flags; PROT_READ/WRITE/EXEC
  * are the same bits as GP_R/W/X. File mappings are fmap.c's. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "lx.h"
 
@@ -28,14 +30,14 @@
 
 static bool range_in_space(struct lx *p, uint64_t a, uint64_t len)
 {
-	uint64_t size = p->h->mem.size;
+	uint64_t size = p->mm->mem.size;
 	return a >= GPAGE_SIZE && a < size && len <= size - a;
 }
 
 static bool range_free(struct lx *p, uint64_t a, uint64_t len)
 {
 	for (uint64_t q = a; q < a + len; q += GPAGE_SIZE)
-		if (p->h->mem.pflags[q >> GPAGE_SHIFT])
+		if (p->mm->mem.pflags[q >> GPAGE_SHIFT])
 			return false;
 	return true;
 }
@@ -43,33 +45,45 @@ static bool range_free(struct lx *p, uint64_t a, uint64_t len)
 static bool range_mapped(struct lx *p, uint64_t a, uint64_t len)
 {
 	for (uint64_t q = a; q < a + len; q += GPAGE_SIZE)
-		if (!p->h->mem.pflags[q >> GPAGE_SHIFT])
+		if (!p->mm->mem.pflags[q >> GPAGE_SHIFT])
 			return false;
 	return true;
 }
 
 static unsigned page_prot(struct lx *p, uint64_t a)
 {
-	return gmem_prot(&p->h->mem, a);
+	return gmem_prot(&p->mm->mem, a);
 }
 
 static long sys_brk(struct lx *p, uint64_t want)
 {
-	if (want < p->brk_start || want > LX_MMAP_TOP(p))
-		return (long)p->brk_cur;
-	uint64_t old = PAGE_UP(p->brk_cur), new = PAGE_UP(want);
+	if (want < p->mm->brk_start || want > LX_MMAP_TOP(p))
+		return (long)p->mm->brk_cur;
+	uint64_t old = PAGE_UP(p->mm->brk_cur), new = PAGE_UP(want);
 	if (new > old) {
 		if (!range_in_space(p, old, new - old) || !range_free(p, old, new - old) ||
-		    gmem_map(&p->h->mem, old, new - old, GP_R | GP_W))
-			return (long)p->brk_cur;
+		    gmem_map(&p->mm->mem, old, new - old, GP_R | GP_W))
+			return (long)p->mm->brk_cur;
 	} else if (new < old) {
 		if (lx_fmap_release(p, new, old))
-			return (long)p->brk_cur;
-		gmem_unmap(&p->h->mem, new, old - new);
+			return (long)p->mm->brk_cur;
+		gmem_unmap(&p->mm->mem, new, old - new);
 		hart_invalidate_code(p->h, new, old - new);
 	}
-	p->brk_cur = want;
+	p->mm->brk_cur = want;
 	return (long)want;
+}
+
+/* MAP_SHARED|MAP_ANONYMOUS: a file of zeros of its own (as shmem backs
+ * it on Linux), mapped shared, so that a forked child shares it. */
+static long shared_anon(struct lx *p, uint64_t addr, uint64_t len, unsigned prot)
+{
+	int h = memfd_create("dev/zero", MFD_CLOEXEC);
+	if (h < 0)
+		return -ENOMEM;
+	long e = ftruncate(h, (off_t)len) ? -ENOMEM : lx_fmap_map(p, addr, len, prot, true, h, 0);
+	close(h);
+	return e;
 }
 
 static long sys_mmap(struct lx *p, const uint64_t *a)
@@ -79,7 +93,7 @@ static long sys_mmap(struct lx *p, const uint64_t *a)
 	unsigned type = flags & LX_MAP_TYPE;
 	bool anon = flags & LX_MAP_ANONYMOUS;
 	bool fixed = flags & (LX_MAP_FIXED | LX_MAP_FIXED_NOREPLACE);
-	struct gmem *m = &p->h->mem;
+	struct gmem *m = &p->mm->mem;
 	if (!len || (off & PAGE_MASK_) || prot & ~7u)
 		return -EINVAL;
 	if (type != LX_MAP_SHARED && type != LX_MAP_PRIVATE && type != LX_MAP_SHARED_VALIDATE)
@@ -95,7 +109,7 @@ static long sys_mmap(struct lx *p, const uint64_t *a)
 		return pe;
 	if (!anon && !perf && (h = lx_host_fd(p, a[4])) < 0)
 		return -EBADF;
-	if (!anon && !perf && p->fkind[a[4]] != LX_FD_FILE)
+	if (!anon && !perf && p->files->fkind[a[4]] != LX_FD_FILE && p->files->fkind[a[4]] != LX_FD_STREAM)
 		return -ENODEV;   /* /dev/[u]random and /proc files cannot be mapped */
 
 	if (fixed) {
@@ -117,7 +131,9 @@ static long sys_mmap(struct lx *p, const uint64_t *a)
 	long e = lx_fmap_release(p, addr, addr + len);
 	if (e)
 		return e;
-	if (anon || perf)
+	if (anon && (type & LX_MAP_SHARED))
+		e = shared_anon(p, addr, len, prot);
+	else if (anon || perf)
 		e = gmem_map(m, addr, len, prot);
 	else if ((e = lx_fmap_map(p, addr, len, prot, type & LX_MAP_SHARED, h, off)) && fixed)
 		gmem_unmap(m, addr, len);   /* as Linux: what MAP_FIXED replaced is gone */
@@ -137,7 +153,7 @@ static uint64_t mremap_target(struct lx *p, const uint64_t *a, uint64_t old, uin
 	uint64_t to = a[4];
 	*e = -EINVAL;
 	if (!(a[3] & LX_MREMAP_FIXED)) {
-		if (!(to = gmem_find_free(&p->h->mem, nlen, LX_MMAP_TOP(p))))
+		if (!(to = gmem_find_free(&p->mm->mem, nlen, LX_MMAP_TOP(p))))
 			*e = -ENOMEM;
 		return to;
 	}
@@ -145,17 +161,16 @@ static uint64_t mremap_target(struct lx *p, const uint64_t *a, uint64_t old, uin
 		return 0;
 	if ((*e = lx_fmap_release(p, to, to + nlen)))
 		return 0;
-	gmem_unmap(&p->h->mem, to, nlen);
+	gmem_unmap(&p->mm->mem, to, nlen);
 	return to;
 }
 
-/* [a, b) stops being mapped. */
-static long unmap(struct lx *p, uint64_t a, uint64_t b)
+long lx_munmap(struct lx *p, uint64_t a, uint64_t b)
 {
 	long e = lx_fmap_release(p, a, b);
 	if (e)
 		return e;
-	gmem_unmap(&p->h->mem, a, b - a);
+	gmem_unmap(&p->mm->mem, a, b - a);
 	hart_invalidate_code(p->h, a, b - a);
 	return 0;
 }
@@ -166,7 +181,7 @@ static long unmap(struct lx *p, uint64_t a, uint64_t b)
 static long sys_mremap(struct lx *p, const uint64_t *a)
 {
 	uint64_t old = a[0], olen = PAGE_UP(a[1]), nlen = PAGE_UP(a[2]), flags = a[3], to;
-	struct gmem *m = &p->h->mem;
+	struct gmem *m = &p->mm->mem;
 	long e;
 	if (a[1] > m->size || a[2] > m->size)
 		return -ENOMEM;
@@ -178,8 +193,8 @@ static long sys_mremap(struct lx *p, const uint64_t *a)
 	/* Linux: the range must lie in one mapping */
 	const struct lx_fmap *f = lx_fmap_at(p, old);
 	struct lx_fmap fr = f ? *f : (struct lx_fmap){ .addr = old };
-	for (int i = 0; i < p->nfmap; i++)
-		if (p->fmap[i].addr < old + olen && old < p->fmap[i].addr + p->fmap[i].len &&
+	for (int i = 0; i < p->mm->nfmap; i++)
+		if (p->mm->fmap[i].addr < old + olen && old < p->mm->fmap[i].addr + p->mm->fmap[i].len &&
 		    (!f || old + olen > fr.addr + fr.len))
 			return -EFAULT;
 	uint64_t foff = fr.off + (old - fr.addr);
@@ -193,7 +208,7 @@ static long sys_mremap(struct lx *p, const uint64_t *a)
 	}
 	if (!(flags & LX_MREMAP_FIXED)) {
 		if (nlen <= olen)
-			return nlen < olen && (e = unmap(p, old + nlen, old + olen)) ? e : (long)old;
+			return nlen < olen && (e = lx_munmap(p, old + nlen, old + olen)) ? e : (long)old;
 		if (range_in_space(p, old + olen, nlen - olen) && range_free(p, old + olen, nlen - olen)) {
 			e = f ? lx_fmap_map(p, old + olen, nlen - olen, fr.prot, fr.shared, fr.fd, foff + olen)
 			      : gmem_map(m, old + olen, nlen - olen, page_prot(p, old + olen - GPAGE_SIZE));
@@ -222,13 +237,13 @@ static long sys_mremap(struct lx *p, const uint64_t *a)
 			gmem_protect(m, to + q, GPAGE_SIZE, q < olen ? page_prot(p, old + q) : tail);
 	}
 	hart_invalidate_code(p->h, to, nlen);
-	e = unmap(p, old, old + olen);
+	e = lx_munmap(p, old, old + olen);
 	return e ? e : (long)to;
 }
 
 long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled)
 {
-	struct gmem *m = &p->h->mem;
+	struct gmem *m = &p->mm->mem;
 	*handled = true;
 	switch (nr) {
 	case NR_brk:
@@ -240,7 +255,7 @@ long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		if ((a[0] & PAGE_MASK_) || !a[1] || a[1] > m->size || a[0] >= m->size ||
 		    len > m->size - a[0])
 			return -EINVAL;
-		return unmap(p, a[0], a[0] + len);
+		return lx_munmap(p, a[0], a[0] + len);
 	}
 	case NR_mprotect: {
 		uint64_t len = PAGE_UP(a[1]);

@@ -147,7 +147,7 @@ static void ensure(struct lx *p)
 
 void linux_perf_attach(struct session *ss)
 {
-	struct lx *p = &lx_proc;
+	struct lx *p = lx_k.procs;
 	p->perf_live = false;
 	ensure(p);
 	p->perf_ss = ss;
@@ -161,8 +161,8 @@ void linux_perf_attach(struct session *ss)
 	/* Linux's riscv_pmu_sbi leaves only TIME readable from U unless the
 	 * sysctl is "legacy" (2); rvpmu's "all" keeps every counter readable,
 	 * as user mode always did. */
-	if (p->h && p->o.user_counters != LINUX_UCNT_ALL)
-		hart_csr(p->h, PRIV_S, PMU_CSR_SCOUNTEREN, HART_CSR_WRITE, 1u << 1, NULL);
+	for (unsigned i = 0; i < lx_k.ncpus && p->o.user_counters != LINUX_UCNT_ALL; i++)
+		hart_csr(lx_k.cpu[i], PRIV_S, PMU_CSR_SCOUNTEREN, HART_CSR_WRITE, 1u << 1, NULL);
 }
 
 /* Modelled time of the task: the guest's clock runs one instruction per
@@ -353,7 +353,7 @@ static void page_update(struct lx *p, struct pe *e)
 	bool rdpmc = e->kind == K_HW && p->o.user_counters != LINUX_UCNT_OFF;
 	uint32_t index = rdpmc && e->running ? e->csr - PMU_CSR_CYCLE + 1 : 0;
 	for (int i = 0; i < e->nmap; i++) {
-		uint8_t *u = p->h->mem.base + e->map[i];
+		uint8_t *u = p->mm->mem.base + e->map[i];
 		uint32_t lock;
 		memcpy(&lock, u + UP_LOCK, 4);
 		put32(u, UP_LOCK, lock + 1);
@@ -588,7 +588,7 @@ static long sys_open(struct lx *p, const uint64_t *a)
 	if (flags & FLAG_PID_CGROUP)
 		return -EBADF;   /* no guest fd is a cgroupfs directory */
 	bool task = pid != -1;
-	if (task && pid != 0 && pid != LX_PID)
+	if (task && pid != 0 && pid != p->pid)
 		return -ESRCH;
 	bool inherit = at.flags & A_BIT(A_INHERIT);
 	if (leader && task && leader->inherit != inherit)
@@ -769,7 +769,7 @@ static void note_close(struct lx *p, struct pe *e, uint64_t g)
 {
 	for (int i = 0; i < LX_NFD; i++) {
 		struct stat sb;
-		if ((uint64_t)i != g && p->fd[i] >= 0 && !fstat(p->fd[i], &sb) &&
+		if ((uint64_t)i != g && p->files->fd[i] >= 0 && !fstat(p->files->fd[i], &sb) &&
 		    sb.st_dev == e->dev && sb.st_ino == e->ino)
 			return;
 	}
@@ -833,7 +833,7 @@ void lx_perf_mmapped(struct lx *p, uint64_t g, uint64_t addr, uint64_t len)
 	if (!e)
 		return;
 	tick(p);
-	uint8_t *u = p->h->mem.base + addr;
+	uint8_t *u = p->mm->mem.base + addr;
 	memset(u, 0, len);
 	put32(u, UP_SIZE, UP_RESERVED);
 	put64(u, UP_DATA_OFFSET, GPAGE_SIZE);

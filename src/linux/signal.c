@@ -1,10 +1,12 @@
-/* Signals for a single-threaded process: dispositions, the mask, kill to
- * self, the riscv64 rt_sigframe (arch/riscv/kernel/signal.c) and default
+/* Signals: dispositions (per process), masks and alternate stacks (per
+ * thread), signals sent to a process or to one of its threads, the
+ * riscv64 rt_sigframe (arch/riscv/kernel/signal.c) and default
  * actions, and the mapping of hart exceptions to the signals Linux sends
  * (arch/riscv/kernel/traps.c). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "lx.h"
 
 #define BIT(sig) (1ull << ((sig) - 1))
@@ -14,7 +16,7 @@
 
 /* siginfo si_code values (include/uapi/asm-generic/siginfo.h). */
 enum {
-	SI_USER = 0, SEGV_MAPERR = 1, SEGV_ACCERR = 2,
+	SEGV_MAPERR = 1, SEGV_ACCERR = 2,
 	BUS_ADRALN = 1, BUS_ADRERR = 2, ILL_ILLOPC = 1, TRAP_BRKPT = 1,
 };
 
@@ -58,8 +60,8 @@ static bool default_ignored(int sig)
 
 void lx_die(struct lx *p, int sig)
 {
-	p->exited = true;
-	p->status = LINUX_EXIT_SIGNAL_BASE + sig;
+	p->term_sig = sig;
+	lx_group_exit(p, LINUX_EXIT_SIGNAL_BASE + sig);
 }
 
 static void report_fault(struct lx *p, int sig)
@@ -68,7 +70,7 @@ static void report_fault(struct lx *p, int sig)
 	char dis[128] = "<unreadable>";
 	uint16_t lo;
 	uint32_t raw = 0;
-	struct gmem *m = &h->mem;
+	struct gmem *m = &p->mm->mem;
 	if (gmem_check(m, h->pc, 2, GP_X) || gmem_check(m, h->pc, 2, GP_R)) {
 		memcpy(&lo, m->base + h->pc, 2);
 		raw = lo;
@@ -96,20 +98,21 @@ static void put32(uint8_t *b, size_t off, uint32_t v) { memcpy(b + off, &v, 4); 
 static void put64(uint8_t *b, size_t off, uint64_t v) { memcpy(b + off, &v, 8); }
 static uint64_t get64(const uint8_t *b, size_t off) { uint64_t v; memcpy(&v, b + off, 8); return v; }
 
-static bool on_altstack(struct lx *p, uint64_t sp)
+static bool on_altstack(const struct lx_thread *t, uint64_t sp)
 {
-	return p->ss_size && sp > p->ss_sp && sp <= p->ss_sp + p->ss_size;
+	return t->ss_size && sp > t->ss_sp && sp <= t->ss_sp + t->ss_size;
 }
 
 /* Build the rt_sigframe and enter the handler (setup_rt_frame). */
 static bool enter_handler(struct lx *p, int sig, int code, uint64_t addr)
 {
 	struct hart *h = p->h;
+	struct lx_thread *t = p->t;
 	struct lx_sigaction *sa = &p->sa[sig];
 	uint64_t sp = h->x[2];
-	if ((sa->flags & LX_SA_ONSTACK) && p->ss_size && !(p->ss_flags & LX_SS_DISABLE) &&
-	    !on_altstack(p, sp))
-		sp = p->ss_sp + p->ss_size;
+	if ((sa->flags & LX_SA_ONSTACK) && t->ss_size && !(t->ss_flags & LX_SS_DISABLE) &&
+	    !on_altstack(t, sp))
+		sp = t->ss_sp + t->ss_size;
 	uint64_t fa = (sp - FRAME_SIZE) & ~15ull;
 	uint8_t f[FRAME_SIZE];
 	memset(f, 0, sizeof(f));
@@ -118,14 +121,18 @@ static bool enter_handler(struct lx *p, int sig, int code, uint64_t addr)
 	if (sig == LX_SIGSEGV || sig == LX_SIGBUS || sig == LX_SIGILL || sig == LX_SIGTRAP) {
 		put64(f, 16, addr);
 	} else {
-		put32(f, 16, LX_PID);
+		const struct lx_sigsrc *src = &t->sigsrc[sig];
+		put32(f, 8, (uint32_t)src->code);
+		put32(f, 16, (uint32_t)src->pid);
+		put32(f, 20, getuid());
+		put32(f, 24, (uint32_t)src->status);
 	}
 	uint8_t *uc = f + SIGINFO_SIZE;
-	put64(uc, UC_STACK, p->ss_sp);
-	put32(uc, UC_STACK + 8, p->ss_size ? (on_altstack(p, h->x[2]) ? LX_SS_ONSTACK : p->ss_flags) : LX_SS_DISABLE);
-	put64(uc, UC_STACK + 16, p->ss_size);
+	put64(uc, UC_STACK, t->ss_sp);
+	put32(uc, UC_STACK + 8, t->ss_size ? (on_altstack(t, h->x[2]) ? LX_SS_ONSTACK : t->ss_flags) : LX_SS_DISABLE);
+	put64(uc, UC_STACK + 16, t->ss_size);
 	/* after sigsuspend the handler returns to the mask from before it */
-	put64(uc, UC_SIGMASK, p->restore_mask ? p->saved_mask : p->sigmask);
+	put64(uc, UC_SIGMASK, t->restore_mask ? t->saved_mask : t->sigmask);
 	uint8_t *mc = uc + UC_MCONTEXT;
 	put64(mc, 0, h->pc);
 	for (int i = 1; i < 32; i++)
@@ -135,14 +142,14 @@ static bool enter_handler(struct lx *p, int sig, int code, uint64_t addr)
 	put32(mc, SC_FPREGS + 256, (h->frm << 5) | h->fflags);
 	if (lx_put(p, fa, f, sizeof(f)))
 		return false;
-	if (p->restore_mask) {
-		p->restore_mask = false;
-		p->sigmask = p->saved_mask;
+	if (t->restore_mask) {
+		t->restore_mask = false;
+		t->sigmask = t->saved_mask;
 	}
 
-	p->sigmask |= sa->mask & ~UNBLOCKABLE;
+	t->sigmask |= sa->mask & ~UNBLOCKABLE;
 	if (!(sa->flags & LX_SA_NODEFER))
-		p->sigmask |= BIT(sig);
+		t->sigmask |= BIT(sig);
 	h->x[1] = LX_TRAMPOLINE(p);
 	h->x[2] = fa;
 	h->x[10] = (uint64_t)sig;
@@ -154,23 +161,20 @@ static bool enter_handler(struct lx *p, int sig, int code, uint64_t addr)
 	return true;
 }
 
+/* The calling thread takes sig now: a fault (which cannot be blocked
+ * or ignored), or a pending signal it does not block. */
 static void raise_sig(struct lx *p, int sig, int code, bool fault, uint64_t addr)
 {
 	struct lx_sigaction *sa = &p->sa[sig];
-	bool blocked = (p->sigmask & BIT(sig)) != 0;
-	if (fault && (blocked || sa->handler == SIG_IGN_)) {
-		/* force_sig: a fault cannot be ignored or blocked. */
-		sa->handler = SIG_DFL_;
-	} else if (!fault && blocked) {
-		p->sigpending |= BIT(sig);
-		return;
-	}
+	bool blocked = (p->t->sigmask & BIT(sig)) != 0;
+	if (fault && (blocked || sa->handler == SIG_IGN_))
+		sa->handler = SIG_DFL_;   /* force_sig */
 	if (sa->handler == SIG_IGN_ || (sa->handler == SIG_DFL_ && default_ignored(sig)))
 		return;
 	if (sa->handler == SIG_DFL_ || sig == LX_SIGKILL) {
 		if (fault)
 			report_fault(p, sig);
-		else
+		else if (p == lx_k.procs)   /* a child's parent learns it from wait */
 			lx_warn(p, "rvpmu: %s: killed by signal %s", p->name, lx_signame(sig));
 		lx_die(p, sig);
 		return;
@@ -182,14 +186,24 @@ static void raise_sig(struct lx *p, int sig, int code, bool fault, uint64_t addr
 	}
 }
 
-void lx_signal_deliver_pending(struct lx *p)
+void lx_signal_return(struct lx *p)
 {
-	uint64_t ready = p->sigpending & ~p->sigmask;
-	if (!ready)
-		return;
-	int sig = __builtin_ctzll(ready) + 1;
-	p->sigpending &= ~BIT(sig);
-	raise_sig(p, sig, SI_USER, false, 0);
+	struct lx_thread *t = p->t;
+	uint64_t ready = (t->sigpending | p->sigpending) & ~t->sigmask;
+	if (ready) {
+		int sig = __builtin_ctzll(ready) + 1;
+		if (t->sigpending & BIT(sig)) {
+			t->sigpending &= ~BIT(sig);
+		} else {
+			p->sigpending &= ~BIT(sig);
+			t->sigsrc[sig] = p->sigsrc[sig];
+		}
+		raise_sig(p, sig, 0, false, 0);
+	}
+	if (t->restore_mask) {   /* sigsuspend whose signal built no frame */
+		t->restore_mask = false;
+		t->sigmask = t->saved_mask;
+	}
 }
 
 /* arch/riscv/kernel/traps.c: which signal each exception sends, with
@@ -251,8 +265,7 @@ void lx_trap_storm(struct lx *p)
 		snprintf(how, sizeof(how), "the %s handler at 0x%llx", lx_signame(sig),
 			 (unsigned long long)p->sa[sig].handler);
 	lx_warn(p, "rvpmu: %s: trap storm: %s; handled by %s", p->name, what, how);
-	p->exited = true;
-	p->status = LINUX_EXIT_TRAP_STORM;
+	lx_group_exit(p, LINUX_EXIT_TRAP_STORM);
 }
 
 static long sys_rt_sigaction(struct lx *p, const uint64_t *a)
@@ -275,30 +288,35 @@ static long sys_rt_sigaction(struct lx *p, const uint64_t *a)
 		p->sa[sig].flags = v[1];
 		p->sa[sig].mask = v[2];
 		/* Setting SIG_IGN discards a pending instance (POSIX). */
-		if (v[0] == SIG_IGN_ || (v[0] == SIG_DFL_ && default_ignored(sig)))
+		if (v[0] == SIG_IGN_ || (v[0] == SIG_DFL_ && default_ignored(sig))) {
 			p->sigpending &= ~BIT(sig);
+			for (struct lx_thread *t = lx_k.threads; t; t = t->next)
+				if (t->p == p)
+					t->sigpending &= ~BIT(sig);
+		}
 	}
 	return 0;
 }
 
 static long sys_rt_sigprocmask(struct lx *p, const uint64_t *a)
 {
+	struct lx_thread *t = p->t;
 	if (a[3] != 8)
 		return -EINVAL;
-	uint64_t old = p->sigmask, set;
+	uint64_t old = t->sigmask, set;
 	if (a[1]) {
 		if (lx_get(p, a[1], &set, 8))
 			return -EFAULT;
 		switch (a[0]) {
-		case 0: p->sigmask |= set; break;      /* SIG_BLOCK */
-		case 1: p->sigmask &= ~set; break;     /* SIG_UNBLOCK */
-		case 2: p->sigmask = set; break;       /* SIG_SETMASK */
+		case 0: t->sigmask |= set; break;      /* SIG_BLOCK */
+		case 1: t->sigmask &= ~set; break;     /* SIG_UNBLOCK */
+		case 2: t->sigmask = set; break;       /* SIG_SETMASK */
 		default: return -EINVAL;
 		}
-		p->sigmask &= ~UNBLOCKABLE;
+		t->sigmask &= ~UNBLOCKABLE;
 	}
 	if (a[2] && lx_put(p, a[2], &old, 8)) {
-		p->sigmask = old;
+		t->sigmask = old;
 		return -EFAULT;
 	}
 	return 0;
@@ -306,13 +324,13 @@ static long sys_rt_sigprocmask(struct lx *p, const uint64_t *a)
 
 static long sys_sigaltstack(struct lx *p, const uint64_t *a)
 {
-	struct hart *h = p->h;
-	bool on = on_altstack(p, h->x[2]);
+	struct lx_thread *t = p->t;
+	bool on = on_altstack(t, p->h->x[2]);
 	if (a[1]) {
 		uint8_t o[24] = { 0 };
-		put64(o, 0, p->ss_sp);
-		put32(o, 8, p->ss_size ? (on ? LX_SS_ONSTACK : p->ss_flags) : LX_SS_DISABLE);
-		put64(o, 16, p->ss_size);
+		put64(o, 0, t->ss_sp);
+		put32(o, 8, t->ss_size ? (on ? LX_SS_ONSTACK : t->ss_flags) : LX_SS_DISABLE);
+		put64(o, 16, t->ss_size);
 		if (lx_put(p, a[1], o, sizeof(o)))
 			return -EFAULT;
 	}
@@ -327,15 +345,15 @@ static long sys_sigaltstack(struct lx *p, const uint64_t *a)
 		if (fl & ~(uint32_t)LX_SS_DISABLE)
 			return -EINVAL;
 		if (fl & LX_SS_DISABLE) {
-			p->ss_sp = p->ss_size = 0;
-			p->ss_flags = LX_SS_DISABLE;
+			t->ss_sp = t->ss_size = 0;
+			t->ss_flags = LX_SS_DISABLE;
 		} else {
 			uint64_t size = get64(s, 16);
 			if (size < MINSIGSTKSZ_)
 				return -ENOMEM;
-			p->ss_sp = get64(s, 0);
-			p->ss_size = size;
-			p->ss_flags = 0;
+			t->ss_sp = get64(s, 0);
+			t->ss_size = size;
+			t->ss_flags = 0;
 		}
 	}
 	return 0;
@@ -360,87 +378,143 @@ static long sys_rt_sigreturn(struct lx *p)
 	memcpy(&fcsr, mc + SC_FPREGS + 256, 4);
 	h->fflags = fcsr & 0x1f;
 	h->frm = (fcsr >> 5) & 7;
-	p->sigmask = get64(uc, UC_SIGMASK) & ~UNBLOCKABLE;
+	p->t->sigmask = get64(uc, UC_SIGMASK) & ~UNBLOCKABLE;
 	p->noret = true;
 	/* back at the instruction that faulted: the handler was no progress */
 	hart_storm_resume(h, h->instret);
 	return 0;
 }
 
-static void deadlock(struct lx *p, const char *what)
+/* The signals thread t has pending and does not block. */
+static uint64_t deliverable(const struct lx_thread *t)
 {
-	lx_warn(p, "rvpmu: %s: deadlock: %s waits for a signal nothing can send", p->name, what);
-	p->exited = true;
-	p->status = LINUX_EXIT_DEADLOCK;
+	return (t->sigpending | t->p->sigpending) & ~t->sigmask;
+}
+
+/* A signal t does not block is pending: a wait that a signal ends
+ * ends (sigtimedwait's own signals it takes itself). */
+static void interrupt(struct lx_thread *t)
+{
+	if (t->state != LX_T_WAIT)
+		return;
+	if (t->w.kind == LX_W_SIGWAIT && ((t->sigpending | t->p->sigpending) & t->w.set)) {
+		lx_wake(t, LX_WOKE_EVENT, 0);
+		return;
+	}
+	if (deliverable(t))
+		lx_wake(t, LX_WOKE_SIGNAL, -EINTR);
+}
+
+/* The thread of p that takes a signal sent to p: the first that does not
+ * block it (its first thread first, as Linux tries the thread named). */
+static struct lx_thread *taker(struct lx *p, int sig)
+{
+	for (struct lx_thread *t = lx_k.threads; t; t = t->next)
+		if (t->p == p && t->state != LX_T_DEAD &&
+		    (!(t->sigmask & BIT(sig)) || (t->state == LX_T_WAIT && t->w.kind == LX_W_SIGWAIT &&
+						   (t->w.set & BIT(sig)))))
+			return t;
+	return NULL;
+}
+
+void lx_signal_send(struct lx *p, struct lx_thread *to, int sig, struct lx_sigsrc src)
+{
+	struct lx_sigaction *sa = &p->sa[sig];
+	if (!sig || p->exited)
+		return;
+	/* an ignored signal is dropped where it is sent (unless blocked,
+	 * as Linux keeps a blocked one pending) */
+	bool ign = sa->handler == SIG_IGN_ || (sa->handler == SIG_DFL_ && default_ignored(sig));
+	if (ign && sig != LX_SIGKILL && !(to && (to->sigmask & BIT(sig))))
+		return;
+	if (to) {
+		to->sigpending |= BIT(sig);
+		to->sigsrc[sig] = src;
+		interrupt(to);
+		return;
+	}
+	p->sigpending |= BIT(sig);
+	p->sigsrc[sig] = src;
+	if ((to = taker(p, sig)))
+		interrupt(to);
 }
 
 static long sys_rt_sigsuspend(struct lx *p, const uint64_t *a)
 {
+	struct lx_thread *t = p->t;
 	uint64_t set;
 	if (a[1] != 8)
 		return -EINVAL;
 	if (lx_get(p, a[0], &set, 8))
 		return -EFAULT;
-	set &= ~UNBLOCKABLE;
-	if (!(p->sigpending & ~set)) {
-		deadlock(p, "sigsuspend");
-		return 0;
-	}
-	p->saved_mask = p->sigmask;
-	p->restore_mask = true;
-	p->sigmask = set;
-	return -EINTR;
+	t->saved_mask = t->sigmask;
+	t->restore_mask = true;
+	t->sigmask = set & ~UNBLOCKABLE;
+	if (deliverable(t))
+		return -EINTR;
+	return lx_wait_begin(p, LX_W_SIGNAL, ~0ull, false);
 }
 
+/* sigtimedwait: takes a pending signal of set, or waits for one (a
+ * retried wait that sees its timeout is EAGAIN). */
 static long sys_rt_sigtimedwait(struct lx *p, const uint64_t *a)
 {
+	struct lx_thread *t = p->t;
 	uint64_t set;
 	if (a[3] != 8)
 		return -EINVAL;
 	if (lx_get(p, a[0], &set, 8))
 		return -EFAULT;
-	uint64_t ready = p->sigpending & set;
+	uint64_t ready = (t->sigpending | p->sigpending) & set;
 	if (!ready) {
+		if (t->w.woke == LX_WOKE_TIMEOUT)
+			return -EAGAIN;
+		uint64_t dl = ~0ull;
 		if (a[2]) {
 			int64_t ts[2];
 			if (lx_get(p, a[2], ts, sizeof(ts)))
 				return -EFAULT;
 			if (ts[0] < 0 || ts[1] < 0 || ts[1] >= 1000000000)
 				return -EINVAL;
-			lx_sleep(p, (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1]);
-			return -EAGAIN;
+			dl = lx_now_ns(p) + (uint64_t)ts[0] * 1000000000ull + (uint64_t)ts[1];
 		}
-		deadlock(p, "sigtimedwait");
-		return 0;
+		t->w.set = set;
+		return lx_wait_begin(p, LX_W_SIGWAIT, dl, true);
 	}
 	int sig = __builtin_ctzll(ready) + 1;
+	const struct lx_sigsrc *src = t->sigpending & BIT(sig) ? &t->sigsrc[sig] : &p->sigsrc[sig];
 	if (a[1]) {
 		uint8_t si[SIGINFO_SIZE] = { 0 };
 		put32(si, 0, (uint32_t)sig);
-		put32(si, 8, SI_USER);
-		put32(si, 16, LX_PID);
+		put32(si, 8, (uint32_t)src->code);
+		put32(si, 16, (uint32_t)src->pid);
+		put32(si, 20, getuid());
+		put32(si, 24, (uint32_t)src->status);
 		if (lx_put(p, a[1], si, sizeof(si)))
 			return -EFAULT;
 	}
-	p->sigpending &= ~BIT(sig);
+	if (t->sigpending & BIT(sig))
+		t->sigpending &= ~BIT(sig);
+	else
+		p->sigpending &= ~BIT(sig);
 	return sig;
 }
 
-static long send_self(struct lx *p, int sig)
+/* tgkill(tgid, tid, sig), tkill(tid, sig) (tgid -1): one thread. */
+static long sys_tgkill(struct lx *p, int64_t tgid, int64_t tid, int64_t sig)
 {
-	if (sig < 0 || sig > LX_NSIG)
+	if (sig < 0 || sig > LX_NSIG || tid <= 0 || (tgid != -1 && tgid <= 0))
 		return -EINVAL;
-	/* Taken as the call returns (lx_syscall), so a handler's context
-	 * resumes after the ecall with a0 = 0. */
-	if (sig)
-		p->sigpending |= BIT(sig);
+	struct lx_thread *t = tid <= INT32_MAX ? lx_thread_by_tid((int)tid) : NULL;
+	if (!t || (tgid != -1 && t->p->pid != tgid))
+		return -ESRCH;
+	lx_signal_send(t->p, t, (int)sig, (struct lx_sigsrc){ p->pid, LX_SI_TKILL, 0 });
 	return 0;
 }
 
 long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled)
 {
 	*handled = true;
-	int64_t pid = (int32_t)a[0];
 	switch (nr) {
 	case NR_rt_sigaction: return sys_rt_sigaction(p, a);
 	case NR_rt_sigprocmask: return sys_rt_sigprocmask(p, a);
@@ -448,22 +522,16 @@ long lx_sys_signal(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	case NR_rt_sigreturn: return sys_rt_sigreturn(p);
 	case NR_rt_sigsuspend: return sys_rt_sigsuspend(p, a);
 	case NR_rt_sigtimedwait: return sys_rt_sigtimedwait(p, a);
-	case NR_rt_sigpending:
+	case NR_rt_sigpending: {
+		uint64_t pend = p->t->sigpending | p->sigpending;
 		if (a[1] > 8)
 			return -EINVAL;
-		return lx_put(p, a[0], &p->sigpending, a[1]);
-	case NR_kill:
-		if (pid != LX_PID && pid != 0 && pid != -1 && pid != -LX_PID)
-			return -ESRCH;
-		return send_self(p, (int)a[1]);
+		return lx_put(p, a[0], &pend, a[1]);
+	}
 	case NR_tkill:
-		if (pid != LX_PID)
-			return -ESRCH;
-		return send_self(p, (int)a[1]);
+		return sys_tgkill(p, -1, (int32_t)a[0], (int32_t)a[1]);
 	case NR_tgkill:
-		if (pid != LX_PID || (int32_t)a[1] != LX_PID)
-			return -ESRCH;
-		return send_self(p, (int)a[2]);
+		return sys_tgkill(p, (int32_t)a[0], (int32_t)a[1], (int32_t)a[2]);
 	}
 	*handled = false;
 	return 0;

@@ -42,7 +42,7 @@ void lx_random_bytes(struct lx *p, uint8_t *b, uint64_t n)
 static uint64_t push_bytes(struct lx *p, uint64_t *sp, const void *b, size_t n)
 {
 	*sp -= n;
-	memcpy(p->h->mem.base + *sp, b, n);
+	memcpy(p->mm->mem.base + *sp, b, n);
 	return *sp;
 }
 
@@ -51,7 +51,7 @@ int lx_stack_init(struct lx *p, const struct lx_image *img, int argc,
 {
 	struct hart *h = p->h;
 	uint64_t bottom = LX_STACK_TOP(p) - LX_STACK_SIZE;
-	if (gmem_map(&h->mem, bottom, LX_STACK_SIZE, GP_R | GP_W)) {
+	if (gmem_map(&p->mm->mem, bottom, LX_STACK_SIZE, GP_R | GP_W)) {
 		snprintf(err, errlen, "out of memory for the %llu MiB stack",
 			 (unsigned long long)(LX_STACK_SIZE >> 20));
 		return -1;
@@ -108,17 +108,17 @@ int lx_stack_init(struct lx *p, const struct lx_image *img, int argc,
 		{ AT_NULL, 0 },
 	};
 	size_t naux = sizeof(aux) / sizeof(aux[0]);
-	_Static_assert(sizeof(aux) <= sizeof(p->ex.auxv), "auxv fits lx_exec");
-	memcpy(p->ex.auxv, aux, sizeof(aux));
-	p->ex.auxv_bytes = sizeof(aux);
+	_Static_assert(sizeof(aux) <= sizeof(p->mm->ex.auxv), "auxv fits lx_exec");
+	memcpy(p->mm->ex.auxv, aux, sizeof(aux));
+	p->mm->ex.auxv_bytes = sizeof(aux);
 	/* the strings lie in order: argv's, envp's, then AT_EXECFN's */
-	p->ex.env_start = envc ? envs[0] : execfn;
-	p->ex.env_end = envc ? envs[envc - 1] + strlen(envp[envc - 1]) + 1 : execfn;
-	p->ex.arg_start = argc ? args[0] : p->ex.env_start;
-	p->ex.arg_end = p->ex.env_start;
+	p->mm->ex.env_start = envc ? envs[0] : execfn;
+	p->mm->ex.env_end = envc ? envs[envc - 1] + strlen(envp[envc - 1]) + 1 : execfn;
+	p->mm->ex.arg_start = argc ? args[0] : p->mm->ex.env_start;
+	p->mm->ex.arg_end = p->mm->ex.env_start;
 	size_t words = 1 + (size_t)argc + 1 + (size_t)envc + 1 + 2 * naux;
 	sp = (sp - words * 8) & ~15ull;   /* psABI: sp 16-byte aligned at entry */
-	uint64_t *w = (uint64_t *)(h->mem.base + sp);
+	uint64_t *w = (uint64_t *)(p->mm->mem.base + sp);
 	size_t k = 0;
 	w[k++] = (uint64_t)argc;
 	for (int i = 0; i < argc; i++)
@@ -141,6 +141,6 @@ int lx_stack_init(struct lx *p, const struct lx_image *img, int argc,
 	h->fflags = h->frm = 0;
 	h->x[2] = sp;
 	h->pc = img->entry;
-	p->ex.start_stack = sp;
+	p->mm->ex.start_stack = sp;
 	return 0;
 }

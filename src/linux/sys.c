@@ -1,22 +1,12 @@
-/* Process-wide syscalls: exit, time (modelled, deterministic), identity,
- * limits, uname, getrandom, futex for one thread, riscv_hwprobe. */
+/* Process-wide syscalls: time (modelled, deterministic), sleeps,
+ * identity, limits, uname, getrandom, riscv_hwprobe. */
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lx.h"
 
-/* CLOCK_REALTIME reads this fixed epoch (2026-01-01T00:00:00Z) plus the
- * modelled time, so two runs of a program see the same clock. */
-#define LX_EPOCH 1767225600ull
 #define NS 1000000000ull
-
-uint64_t lx_now_ns(struct lx *p)
-{
-	struct hart *h = p->h;
-	uint64_t hz = h->time_hz ? h->time_hz : 10000000;
-	return (uint64_t)((unsigned __int128)hart_time(h) * NS / hz) + p->sleep_ns;
-}
 
 static int put_ts(struct lx *p, uint64_t ga, uint64_t ns)
 {
@@ -37,7 +27,18 @@ static int64_t get_ts(struct lx *p, uint64_t ga)
 	return ts[0] * (int64_t)NS + ts[1];
 }
 
-/* clockid_t values (include/uapi/linux/time.h). */
+/* Modelled ns the threads of p have run, the ended ones included. */
+uint64_t lx_process_ns(const struct lx *p)
+{
+	uint64_t ns = p->dead_ns;
+	for (struct lx_thread *t = lx_k.threads; t; t = t->next)
+		if (t->p == p && t->state != LX_T_DEAD)
+			ns += lx_thread_ns(t);
+	return ns;
+}
+
+/* clockid_t values (include/uapi/linux/time.h); a negative id is a CPU
+ * clock of a process or thread (CPUCLOCK_PERTHREAD in bit 2). */
 static int clock_ns(struct lx *p, int64_t clk, uint64_t *ns)
 {
 	uint64_t now = lx_now_ns(p);
@@ -48,35 +49,28 @@ static int clock_ns(struct lx *p, int64_t clk, uint64_t *ns)
 	case 1: case 4: case 6: case 7: case 9: /* MONOTONIC*, BOOTTIME* */
 		*ns = now;
 		return 0;
-	case 2: case 3:                    /* PROCESS/THREAD_CPUTIME_ID */
-		*ns = now - p->sleep_ns;
+	case 2:                            /* PROCESS_CPUTIME_ID */
+		*ns = lx_process_ns(p);
+		return 0;
+	case 3:                            /* THREAD_CPUTIME_ID */
+		*ns = lx_thread_ns(p->t);
 		return 0;
 	}
 	if (clk < 0) {                     /* a CPU clock of this process */
-		*ns = now - p->sleep_ns;
+		*ns = clk & 4 ? lx_thread_ns(p->t) : lx_process_ns(p);
 		return 0;
 	}
 	return -EINVAL;
 }
 
-/* The program waits ns of modelled time off the hart: a voluntary
- * context switch, as Linux schedules the idle task meanwhile. */
-void lx_sleep(struct lx *p, uint64_t ns)
+/* The calling thread sleeps until deadline (the guest's clock); rem:
+ * where an interrupted sleep leaves the time it had left. */
+static long sleep_until(struct lx *p, uint64_t deadline, uint64_t rem)
 {
-	if (!ns)
-		return;
-	p->sleep_ns += ns;
-	p->nvcsw++;
-}
-
-void linux_sw_read(const struct hart *h, struct linux_sw *out)
-{
-	const struct lx *p = &lx_proc;
-	bool ours = p->h == h;
-	*out = (struct linux_sw){
-		.sleep_ns = ours ? p->sleep_ns : 0, .switches = ours ? p->nvcsw : 0,
-		.faults_user = h->mem.faults[0], .faults_kernel = h->mem.faults[1],
-	};
+	if (deadline <= lx_now_ns(p))
+		return 0;
+	p->t->w.rem = rem;
+	return lx_wait_begin(p, LX_W_SLEEP, deadline, false);
 }
 
 static long sys_clock_nanosleep(struct lx *p, const uint64_t *a)
@@ -88,99 +82,9 @@ static long sys_clock_nanosleep(struct lx *p, const uint64_t *a)
 	int64_t t = get_ts(p, a[2]);
 	if (t < 0)
 		return t;
-	if (a[1] & 1) {                    /* TIMER_ABSTIME */
-		if ((uint64_t)t > now)
-			lx_sleep(p, (uint64_t)t - now);
-	} else {
-		lx_sleep(p, (uint64_t)t);
-	}
-	return 0;
-}
-
-/* futex(2) with one thread: nothing else can change the word or wake a
- * waiter, so a wait on the expected value can never end. */
-static long sys_futex(struct lx *p, const uint64_t *a)
-{
-	uint64_t ua = a[0];
-	int op = (int)a[1] & 0x7f;         /* drop PRIVATE and CLOCK_REALTIME */
-	uint32_t val = (uint32_t)a[2], cur;
-	if (ua & 3)
-		return -EINVAL;
-	switch (op) {
-	case 0: case 9: {                  /* FUTEX_WAIT, FUTEX_WAIT_BITSET */
-		if (lx_get(p, ua, &cur, 4))
-			return -EFAULT;
-		if (cur != val)
-			return -EAGAIN;
-		if (a[3]) {
-			int64_t t = get_ts(p, a[3]);
-			if (t < 0)
-				return t;
-			uint64_t now;
-			clock_ns(p, ((int)a[1] & 256) ? 0 : 1, &now);
-			if (op == 0)
-				lx_sleep(p, (uint64_t)t);
-			else if ((uint64_t)t > now)
-				lx_sleep(p, (uint64_t)t - now);
-			return -ETIMEDOUT;
-		}
-		lx_warn(p, "rvpmu: %s: deadlock: futex wait on 0x%llx with no other thread to wake it",
-			p->name, (unsigned long long)ua);
-		p->exited = true;
-		p->status = LINUX_EXIT_DEADLOCK;
-		return 0;
-	}
-	case 1: case 10:                   /* FUTEX_WAKE, FUTEX_WAKE_BITSET */
-		return 0;
-	case 3:                            /* FUTEX_REQUEUE */
-		return 0;
-	case 4:                            /* FUTEX_CMP_REQUEUE */
-		if (lx_get(p, ua, &cur, 4))
-			return -EFAULT;
-		return cur != (uint32_t)a[5] ? -EAGAIN : 0;
-	case 5: {                          /* FUTEX_WAKE_OP: do the op on uaddr2 */
-		uint32_t enc = (uint32_t)a[5], old;
-		if (lx_get(p, a[4], &old, 4))
-			return -EFAULT;
-		int32_t oparg = (int32_t)(enc << 8) >> 20;
-		if (enc & 0x80000000u)
-			oparg = (int32_t)(1u << (oparg & 31));
-		uint32_t nv;
-		switch ((enc >> 28) & 7) {
-		case 0: nv = (uint32_t)oparg; break;
-		case 1: nv = old + (uint32_t)oparg; break;
-		case 2: nv = old | (uint32_t)oparg; break;
-		case 3: nv = old & ~(uint32_t)oparg; break;
-		case 4: nv = old ^ (uint32_t)oparg; break;
-		default: return -ENOSYS;
-		}
-		return lx_put(p, a[4], &nv, 4) ? -EFAULT : 0;
-	}
-	case 6: case 8:                    /* FUTEX_LOCK_PI, FUTEX_TRYLOCK_PI */
-		if (lx_get(p, ua, &cur, 4))
-			return -EFAULT;
-		if ((cur & 0x3fffffff) == LX_PID)
-			return -EDEADLK;
-		if (cur & 0x3fffffff) {
-			if (op == 8)
-				return -EAGAIN;
-			lx_warn(p, "rvpmu: %s: deadlock: futex lock 0x%llx held by a thread that does not exist",
-				p->name, (unsigned long long)ua);
-			p->exited = true;
-			p->status = LINUX_EXIT_DEADLOCK;
-			return 0;
-		}
-		cur = LX_PID;
-		return lx_put(p, ua, &cur, 4) ? -EFAULT : 0;
-	case 7:                            /* FUTEX_UNLOCK_PI */
-		if (lx_get(p, ua, &cur, 4))
-			return -EFAULT;
-		if ((cur & 0x3fffffff) != LX_PID)
-			return -EPERM;
-		cur = 0;
-		return lx_put(p, ua, &cur, 4) ? -EFAULT : 0;
-	}
-	return -ENOSYS;
+	if (a[1] & 1)                      /* TIMER_ABSTIME */
+		return (uint64_t)t > now ? sleep_until(p, lx_now_ns(p) + ((uint64_t)t - now), 0) : 0;
+	return sleep_until(p, lx_now_ns(p) + (uint64_t)t, a[3]);
 }
 
 /* Documentation/arch/riscv/hwprobe.rst: keys and the bits answered for
@@ -209,7 +113,7 @@ static long sys_riscv_hwprobe(struct lx *p, const uint64_t *a)
 			break;
 		case 5: case 9: v = 3; break;              /* misaligned: FAST (done in hardware) */
 		case 6: v = 0; break;                      /* no Zicboz */
-		case 7: v = p->h->mem.size - 1; break;     /* HIGHEST_VIRT_ADDRESS */
+		case 7: v = p->mm->mem.size - 1; break;     /* HIGHEST_VIRT_ADDRESS */
 		case 8: v = p->h->time_hz; break;          /* TIME_CSR_FREQ */
 		default: key = -1; v = 0; break;
 		}
@@ -223,7 +127,7 @@ static const uint64_t RLIM_INF = ~0ull;
 
 static long sys_prlimit(struct lx *p, int64_t pid, uint64_t res, uint64_t nw, uint64_t old)
 {
-	if (pid != 0 && pid != LX_PID)
+	if (pid != 0 && pid != p->pid)
 		return -ESRCH;
 	if (res >= LX_NRLIMIT)
 		return -EINVAL;
@@ -247,8 +151,8 @@ void lx_limits_init(struct lx *p)
 	p->rlim[4][0] = 0;                         /* RLIMIT_CORE */
 	p->rlim[7][0] = p->rlim[7][1] = LX_NFD;    /* RLIMIT_NOFILE */
 	p->rlim[8][0] = p->rlim[8][1] = 8 << 20;   /* RLIMIT_MEMLOCK */
-	if (p->h->mem.max_bytes)                   /* RLIMIT_AS */
-		p->rlim[9][0] = p->rlim[9][1] = p->h->mem.max_bytes;
+	if (p->mm->mem.acct->max_bytes)                   /* RLIMIT_AS */
+		p->rlim[9][0] = p->rlim[9][1] = p->mm->mem.acct->max_bytes;
 	p->rlim[13][0] = p->rlim[13][1] = 0;       /* RLIMIT_NICE */
 	p->rlim[14][0] = p->rlim[14][1] = 0;       /* RLIMIT_RTPRIO */
 }
@@ -266,6 +170,36 @@ static long sys_uname(struct lx *p, uint64_t ga)
 	return lx_put(p, ga, u, sizeof(u));
 }
 
+/* prctl options programs ask about (include/uapi/linux/prctl.h): what
+ * they set is kept and read back; the rest is EINVAL, as for an option
+ * Linux does not know. */
+static long prctl_basic(struct lx *p, const uint64_t *a)
+{
+	uint32_t v;
+	switch (a[0]) {
+	case 1:                             /* PR_SET_PDEATHSIG */
+		if (a[1] > LX_NSIG)
+			return -EINVAL;
+		p->pdeathsig = (int)a[1];
+		return 0;
+	case 2:                             /* PR_GET_PDEATHSIG */
+		v = (uint32_t)p->pdeathsig;
+		return lx_put(p, a[1], &v, 4);
+	case 3: case 39: case 37:           /* GET_DUMPABLE, GET_NO_NEW_PRIVS, GET_CHILD_SUBREAPER */
+		return a[0] == 3 ? 1 : a[0] == 39 ? p->no_new_privs : (v = 0, lx_put(p, a[1], &v, 4));
+	case 4: case 36:                    /* SET_DUMPABLE, SET_CHILD_SUBREAPER */
+		return 0;
+	case 38:                            /* PR_SET_NO_NEW_PRIVS */
+		if (a[1] != 1)
+			return -EINVAL;
+		p->no_new_privs = true;
+		return 0;
+	case 30:                            /* PR_GET_TIMERSLACK: 50 us */
+		return 50000;
+	}
+	return -EINVAL;
+}
+
 long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 {
 	struct hart *h = p->h;
@@ -273,26 +207,18 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	int e;
 	*handled = true;
 	switch (nr) {
-	case NR_exit: case NR_exit_group:
-		p->exited = true;
-		p->status = (int)(a[0] & 0xff);
-		return 0;
-	case NR_set_tid_address:
-		return LX_PID;
-	case NR_set_robust_list:
-		return a[1] == 24 ? 0 : -EINVAL;
 	case NR_rseq:
 		return -ENOSYS;     /* glibc carries on without it */
-	case NR_getpid: case NR_gettid:
-		return LX_PID;
+	case NR_socket: case NR_socketpair:
+		return -EAFNOSUPPORT;   /* no network and no sockets, said without a warning */
+	case NR_getpriority:
+		return 20;          /* nice 0, as the kernel encodes it (20 - nice) */
+	case NR_setpriority:
+		return 0;
+	case NR_getpid:
+		return p->pid;
 	case NR_getppid:
-		return LX_PPID;
-	case NR_getpgid: case NR_getsid:
-		return (a[0] == 0 || a[0] == LX_PID) ? LX_PID : -ESRCH;
-	case NR_setpgid:
-		return -EPERM;
-	case NR_setsid:
-		return -EPERM;      /* already a process group leader */
+		return p->ppid;
 	case NR_getgroups:
 		return 0;
 	case NR_getresuid: case NR_getresgid: {
@@ -302,8 +228,6 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			return -EFAULT;
 		return 0;
 	}
-	case NR_wait4: case NR_waitid:
-		return -ECHILD;     /* no fork, so never a child */
 	case NR_mlock: case NR_munlock: case NR_mlockall: case NR_munlockall:
 		return 0;
 	case NR_getuid: return getuid();
@@ -332,8 +256,7 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		int64_t t = get_ts(p, a[0]);
 		if (t < 0)
 			return t;
-		lx_sleep(p, (uint64_t)t);
-		return 0;
+		return sleep_until(p, lx_now_ns(p) + (uint64_t)t, a[1]);
 	}
 	case NR_clock_nanosleep:
 		return sys_clock_nanosleep(p, a);
@@ -362,17 +285,18 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			return -EINVAL;
 		uint64_t ru[18] = { 0 };      /* struct rusage: 2 timevals + 14 longs */
 		if (who != -1) {
-			uint64_t cpu = lx_now_ns(p) - p->sleep_ns;
+			uint64_t cpu = who == 1 ? lx_thread_ns(p->t) : lx_process_ns(p);
 			ru[0] = cpu / NS;
 			ru[1] = cpu % NS / 1000;
-			ru[4] = h->mem.mapped >> 10;      /* ru_maxrss in KiB */
-			ru[8] = h->mem.faults[0] + h->mem.faults[1];  /* ru_minflt */
+			ru[4] = p->mm->mem.acct->mapped >> 10;      /* ru_maxrss in KiB */
+			ru[8] = p->mm->mem.acct->faults[0] + p->mm->mem.acct->faults[1];  /* ru_minflt */
 			ru[16] = p->nvcsw;                /* ru_nvcsw */
+			ru[17] = p->nivcsw;               /* ru_nivcsw */
 		}
 		return lx_put(p, a[1], ru, sizeof(ru));
 	}
 	case NR_times: {
-		uint64_t cpu = lx_now_ns(p) - p->sleep_ns;
+		uint64_t cpu = lx_process_ns(p);
 		uint64_t t[4] = { cpu / (NS / 100), 0, 0, 0 };
 		if (a[0] && lx_put(p, a[0], t, sizeof(t)))
 			return -EFAULT;
@@ -380,9 +304,9 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	}
 	case NR_sysinfo: {
 		uint8_t si[112] = { 0 };
-		uint64_t total = h->mem.max_bytes ? h->mem.max_bytes : 16ull << 30;
-		uint64_t up = lx_now_ns(p) / NS, freeb = total - (h->mem.mapped < total ? h->mem.mapped : total);
-		uint16_t procs = 1;
+		uint64_t total = p->mm->mem.acct->max_bytes ? p->mm->mem.acct->max_bytes : 16ull << 30;
+		uint64_t up = lx_now_ns(p) / NS, freeb = total - (p->mm->mem.acct->mapped < total ? p->mm->mem.acct->mapped : total);
+		uint16_t procs = (uint16_t)lx_nthreads();
 		uint32_t unit = 1;
 		memcpy(si + 0, &up, 8);
 		memcpy(si + 32, &total, 8);
@@ -391,33 +315,27 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 		memcpy(si + 104, &unit, 4);
 		return lx_put(p, a[0], si, sizeof(si));
 	}
-	case NR_sched_getaffinity: {
-		int32_t pid = (int32_t)a[0];
-		if (pid != 0 && pid != LX_PID)
-			return -ESRCH;
-		if (a[1] < 8 || (a[1] & 7))
-			return -EINVAL;
-		uint64_t mask = 1;              /* one hart */
-		return lx_put(p, a[2], &mask, 8) ? -EFAULT : 8;
-	}
-	case NR_sched_yield:
-		return 0;
 	case NR_umask:
-		return (long)umask((mode_t)(a[0] & 0777));
+		p->umask = (unsigned)(a[0] & 0777);
+		return (long)umask((mode_t)p->umask);
 	case NR_prctl:
 		if (a[0] == 15) {               /* PR_SET_NAME */
-			long n = gmem_strlen(&h->mem, a[1], 16);
+			long n = gmem_strlen(&p->mm->mem, a[1], 16);
 			if (n < 0 && !lx_rptr(p, a[1], 16))
 				return -EFAULT;
-			memset(p->comm, 0, sizeof(p->comm));
-			memcpy(p->comm, h->mem.base + a[1], n < 0 ? 15 : (size_t)n < 15 ? (size_t)n : 15);
+			char *c = p->t->comm;
+			memset(c, 0, 16);
+			memcpy(c, p->mm->mem.base + a[1], n < 0 ? 15 : (size_t)n < 15 ? (size_t)n : 15);
+			if (p->t->tid == p->pid)
+				memcpy(p->comm, c, 16);
+			lx_task_change(LINUX_TASK_COMM, p->t, NULL);
 			return 0;
 		}
 		if (a[0] == 16)                 /* PR_GET_NAME */
-			return lx_put(p, a[1], p->comm, 16);
-		return -EINVAL;
+			return lx_put(p, a[1], p->t->comm, 16);
+		return prctl_basic(p, a);
 	case NR_futex:
-		return sys_futex(p, a);
+		return lx_sys_futex(p, a);
 	case NR_riscv_hwprobe:
 		return sys_riscv_hwprobe(p, a);
 	case NR_riscv_flush_icache:

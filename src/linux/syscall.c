@@ -28,13 +28,13 @@ void lx_warn(struct lx *p, const char *fmt, ...)
 const void *lx_rptr(struct lx *p, uint64_t addr, uint64_t len)
 {
 	if (!len)
-		return p->h->mem.base;
-	return gmem_ptr(&p->h->mem, addr, len, GP_R);
+		return p->mm->mem.base;
+	return gmem_ptr(&p->mm->mem, addr, len, GP_R);
 }
 
 void *lx_wptr(struct lx *p, uint64_t addr, uint64_t len)
 {
-	struct gmem *m = &p->h->mem;
+	struct gmem *m = &p->mm->mem;
 	if (!len)
 		return m->base;
 	void *q = gmem_ptr(m, addr, len, GP_W);
@@ -70,13 +70,16 @@ int lx_get(struct lx *p, uint64_t addr, void *v, size_t len)
 void lx_syscall(struct lx *p)
 {
 	struct hart *h = p->h;
+	struct lx_thread *t = p->t;
 	int nr = h->x[17] > 0x7fffffff ? -1 : (int)h->x[17];
 	const uint64_t a[6] = { h->x[10], h->x[11], h->x[12], h->x[13], h->x[14], h->x[15] };
 	bool handled = false;
 	long r = 0;
 	p->noret = false;
+	lx_enter(p);
 	long (*const part[])(struct lx *, int, const uint64_t *, bool *) = {
-		lx_sys_fs, lx_sys_mm, lx_sys_signal, lx_sys_misc, lx_sys_perf,
+		lx_sys_fs, lx_sys_mm, lx_sys_signal, lx_sys_thread, lx_sys_proc, lx_sys_exec,
+		lx_sys_shm, lx_sys_misc, lx_sys_perf,
 	};
 	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]) && !handled; i++)
 		r = part[i](p, nr, a, &handled);
@@ -94,29 +97,41 @@ void lx_syscall(struct lx *p)
 		}
 		r = -ENOSYS;
 	}
-	if (h->mem.mapped > p->vm_peak)
-		p->vm_peak = h->mem.mapped;
-	if (h->mem.hit_max && !p->warned_max) {
+	if (p->exited) {   /* its last thread ended it: nothing to return to */
+		if (p->strace)
+			lx_warn(p, "rvpmu: strace: %s(%#llx) ends the process",
+				nr >= 0 && nr < LX_NSYSCALLS && lx_sysname[nr] ? lx_sysname[nr] : "?",
+				(unsigned long long)a[0]);
+		return;
+	}
+	struct gmem_acct *m = p->mm->mem.acct;
+	if (m->mapped > p->mm->vm_peak)
+		p->mm->vm_peak = m->mapped;
+	if (m->hit_max && !p->warned_max) {
 		/* once: the program may not say why its allocation failed */
 		p->warned_max = true;
 		lx_warn(p, "rvpmu: warning: %s: memory bound of %llu MiB reached: brk/mmap fail with ENOMEM (--max-mem sets the bound)",
-			p->name, (unsigned long long)(h->mem.max_bytes >> 20));
+			p->name, (unsigned long long)(m->max_bytes >> 20));
 	}
-	if (p->strace)
+	if (p->strace && r == LX_BLOCK)
+		lx_warn(p, "rvpmu: strace: [%d] %s(%#llx, %#llx, %#llx, %#llx) waits", t->tid,
+			nr >= 0 && nr < LX_NSYSCALLS && lx_sysname[nr] ? lx_sysname[nr] : "?",
+			(unsigned long long)a[0], (unsigned long long)a[1],
+			(unsigned long long)a[2], (unsigned long long)a[3]);
+	else if (p->strace)
 		lx_warn(p, "rvpmu: strace: %s(%#llx, %#llx, %#llx, %#llx) = %ld",
 			nr >= 0 && nr < LX_NSYSCALLS && lx_sysname[nr] ? lx_sysname[nr] : "?",
 			(unsigned long long)a[0], (unsigned long long)a[1],
 			(unsigned long long)a[2], (unsigned long long)a[3], r);
-	if (!p->noret && !p->exited) {
+	if (r == LX_BLOCK || t->state == LX_T_DEAD)
+		return;   /* it waits, off its hart: a waker or its retry finishes the call */
+	t->w.woke = LX_WOKE_NONE;
+	t->w.done = 0;
+	if (!p->noret) {
 		h->x[10] = (uint64_t)r;
 		h->pc += 4;
 	}
-	/* A signal the call raised against the process (kill to self, an
-	 * unblocking sigprocmask) is taken on the way back to user mode. */
-	if (!p->exited && (p->sigpending & ~p->sigmask))
-		lx_signal_deliver_pending(p);
-	if (p->restore_mask) {   /* sigsuspend whose signal built no frame */
-		p->restore_mask = false;
-		p->sigmask = p->saved_mask;
-	}
+	/* A signal the call raised (kill to self, an unblocking
+	 * sigprocmask) is taken on the way back to user mode. */
+	lx_signal_return(p);
 }

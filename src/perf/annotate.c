@@ -238,7 +238,7 @@ static long long count_samples(const struct ann *a, const struct func *fn,
 	uint64_t end = fn->start + fn->size;
 	for (size_t i = 0; i < f->nsamples; i++) {
 		const struct perfdata_rd_sample *s = &f->samples[i];
-		const struct perfdata_rd_mmap *m = resolve_map(f, s->pid, s->ip);
+		const struct perfdata_rd_mmap *m = resolve_map(f, s->space, s->ip);
 		uint64_t addr, off;
 		if (!m || strcmp(m->path, fn->path) || s->event >= f->nevents ||
 		    !sym_offset_to_addr(se, s->ip - m->addr + m->pgoff, &addr))

@@ -10,7 +10,7 @@
 /* A count per (from, to) address pair, in an open-addressing table. */
 struct pair {
 	uint64_t a, b, count, misp;
-	uint32_t pid, used;
+	uint32_t space, used;
 };
 
 struct pairs {
@@ -18,7 +18,7 @@ struct pairs {
 	size_t cap, n;
 };
 
-static int pairs_add(struct pairs *p, uint32_t pid, uint64_t a, uint64_t b, int misp)
+static int pairs_add(struct pairs *p, uint32_t space, uint64_t a, uint64_t b, int misp)
 {
 	if (2 * (p->n + 1) > p->cap) {
 		size_t nc = p->cap ? 2 * p->cap : 1024;
@@ -38,10 +38,10 @@ static int pairs_add(struct pairs *p, uint32_t pid, uint64_t a, uint64_t b, int 
 		p->cap = nc;
 	}
 	size_t j = (a * 0x9e3779b97f4a7c15ull ^ b) % p->cap;
-	while (p->t[j].used && (p->t[j].a != a || p->t[j].b != b || p->t[j].pid != pid))
+	while (p->t[j].used && (p->t[j].a != a || p->t[j].b != b || p->t[j].space != space))
 		j = (j + 1) % p->cap;
 	if (!p->t[j].used) {
-		p->t[j] = (struct pair){ .a = a, .b = b, .pid = pid, .used = 1 };
+		p->t[j] = (struct pair){ .a = a, .b = b, .space = space, .used = 1 };
 		p->n++;
 	}
 	p->t[j].count++;
@@ -72,9 +72,9 @@ static size_t pairs_sorted(struct pairs *p)
 }
 
 /* "symbol+0xoff" of ip, or its address in hex. */
-static void sym_off(struct frames *fs, uint32_t pid, uint64_t ip, char *buf, size_t len)
+static void sym_off(struct frames *fs, uint32_t space, uint64_t ip, char *buf, size_t len)
 {
-	const struct frame *fr = frame_get(fs, pid, ip, 0);
+	const struct frame *fr = frame_get(fs, space, ip, 0);
 	if (fr && fr->l.sym)
 		snprintf(buf, len, "%s+0x%llx", fr->l.sym, (unsigned long long)fr->l.off);
 	else
@@ -99,7 +99,7 @@ int report_branch(struct frames *fs, const struct perfdata_file *f, unsigned ev,
 		nsamp++;
 		for (uint32_t j = 0; j < s->nr_branches; j++) {
 			const struct perfdata_branch *b = &s->branches[j];
-			if (pairs_add(&edges, s->pid, b->from, b->to, b->mispred))
+			if (pairs_add(&edges, s->space, b->from, b->to, b->mispred))
 				goto oom;
 			nrec++;
 			if (j + 1 == s->nr_branches)
@@ -109,7 +109,7 @@ int report_branch(struct frames *fs, const struct perfdata_file *f, unsigned ev,
 				skipped++;
 				continue;
 			}
-			if (pairs_add(&blocks, s->pid, start, end, 0))
+			if (pairs_add(&blocks, s->space, start, end, 0))
 				goto oom;
 			nblk++;
 		}
@@ -123,8 +123,8 @@ int report_branch(struct frames *fs, const struct perfdata_file *f, unsigned ev,
 	for (size_t i = 0; i < ne && i < BRANCH_ROWS; i++) {
 		const struct pair *p = &edges.t[i];
 		char from[512], to[512];
-		sym_off(fs, p->pid, p->a, from, sizeof(from));
-		sym_off(fs, p->pid, p->b, to, sizeof(to));
+		sym_off(fs, p->space, p->a, from, sizeof(from));
+		sym_off(fs, p->space, p->b, to, sizeof(to));
 		fprintf(out, "%10llu  %5.2f%%  %8llu  %7.2f%%  %s -> %s\n", (unsigned long long)p->count,
 			100.0 * p->count / nrec, (unsigned long long)p->misp, 100.0 * p->misp / p->count,
 			from, to);
@@ -139,8 +139,8 @@ int report_branch(struct frames *fs, const struct perfdata_file *f, unsigned ev,
 	for (size_t i = 0; i < nb && i < BRANCH_ROWS; i++) {
 		const struct pair *p = &blocks.t[i];
 		char from[512], to[512];
-		sym_off(fs, p->pid, p->a, from, sizeof(from));
-		sym_off(fs, p->pid, p->b, to, sizeof(to));
+		sym_off(fs, p->space, p->a, from, sizeof(from));
+		sym_off(fs, p->space, p->b, to, sizeof(to));
 		fprintf(out, "%10llu  %5.2f%%  %8llu  %s -> %s\n", (unsigned long long)p->count,
 			100.0 * p->count / nblk, (unsigned long long)(p->b - p->a), from, to);
 	}

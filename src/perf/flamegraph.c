@@ -55,7 +55,7 @@ static char *stack_of(struct frames *fs, const struct perfdata_file *f,
 	out[0] = 0;
 	for (int i = nf; i-- > 0;) {
 		char name[512];
-		const struct frame *c = i ? frame_get(fs, s->pid, fr[i]->l.ip - 1, fr[i]->l.kernel) : fr[i];
+		const struct frame *c = i ? frame_get(fs, s->space, fr[i]->l.ip - 1, fr[i]->l.kernel) : fr[i];
 		snprintf(name, sizeof(name), "%s", frame_sym(c ? c : fr[i]));
 		size_t k = strlen(name);
 		for (size_t j = 0; j < k; j++)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "hist.h"
 
-/* ---- frames: each (pid, ip) resolved once ---- */
+/* ---- frames: each (address space, ip) resolved once ---- */
 
 void frames_init(struct frames *fs, struct resolver *r)
 {
@@ -26,13 +26,13 @@ void frames_free(struct frames *fs)
 	memset(fs, 0, sizeof(*fs));
 }
 
-static size_t frame_hash(uint32_t pid, uint64_t ip, int kernel)
+static size_t frame_hash(uint32_t space, uint64_t ip, int kernel)
 {
-	uint64_t h = (ip ^ ((uint64_t)pid << 40) ^ (uint64_t)kernel << 63) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = (ip ^ ((uint64_t)space << 40) ^ (uint64_t)kernel << 63) * 0x9e3779b97f4a7c15ull;
 	return (size_t)(h >> 17);
 }
 
-struct frame *frame_get(struct frames *fs, uint32_t pid, uint64_t ip, int kernel)
+struct frame *frame_get(struct frames *fs, uint32_t space, uint64_t ip, int kernel)
 {
 	if (2 * (fs->n + 1) > fs->cap) {
 		size_t nc = fs->cap ? 2 * fs->cap : 1024;
@@ -43,7 +43,7 @@ struct frame *frame_get(struct frames *fs, uint32_t pid, uint64_t ip, int kernel
 			struct frame *f = fs->t[i];
 			if (!f)
 				continue;
-			size_t j = frame_hash(f->pid, f->l.ip, f->l.kernel) % nc;
+			size_t j = frame_hash(f->space, f->l.ip, f->l.kernel) % nc;
 			while (t[j])
 				j = (j + 1) % nc;
 			t[j] = f;
@@ -52,15 +52,15 @@ struct frame *frame_get(struct frames *fs, uint32_t pid, uint64_t ip, int kernel
 		fs->t = t;
 		fs->cap = nc;
 	}
-	size_t j = frame_hash(pid, ip, kernel) % fs->cap;
+	size_t j = frame_hash(space, ip, kernel) % fs->cap;
 	for (struct frame *f; (f = fs->t[j]); j = (j + 1) % fs->cap)
-		if (f->l.ip == ip && f->pid == pid && f->l.kernel == kernel)
+		if (f->l.ip == ip && f->space == space && f->l.kernel == kernel)
 			return f;
 	struct frame *f = calloc(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	resolve(fs->r, pid, ip, kernel, &f->l);
-	f->pid = pid;
+	resolve(fs->r, space, ip, kernel, &f->l);
+	f->space = space;
 	snprintf(f->name, sizeof(f->name), "%#.16llx", (unsigned long long)f->l.map_ip);
 	fs->t[j] = f;
 	fs->n++;
@@ -106,10 +106,10 @@ int sample_chain(struct frames *fs, const struct perfdata_file *f,
 			continue;
 		}
 		have_user |= !kernel;
-		if ((out[n] = frame_get(fs, s->pid, ip, kernel)))
+		if ((out[n] = frame_get(fs, s->space, ip, kernel)))
 			n++;
 	}
-	if (!n && max > 0 && (out[0] = frame_get(fs, s->pid, s->ip, sample_is_kernel(s))))
+	if (!n && max > 0 && (out[0] = frame_get(fs, s->space, s->ip, sample_is_kernel(s))))
 		n = 1;
 	const struct perfdata_rd_event *e = &f->events[s->event];
 	if (s->regs && s->stack && !have_user && !sample_is_kernel(s) &&
@@ -117,7 +117,7 @@ int sample_chain(struct frames *fs, const struct perfdata_file *f,
 		uint64_t pcs[CHAIN_MAX];
 		int k = unwind_user(fs->r, s, pcs, max - n < CHAIN_MAX ? max - n : CHAIN_MAX);
 		for (int i = 0; i < k; i++)
-			if ((out[n] = frame_get(fs, s->pid, pcs[i], 0)))
+			if ((out[n] = frame_get(fs, s->space, pcs[i], 0)))
 				n++;
 	}
 	return n;
@@ -162,7 +162,7 @@ static void key_part(char *buf, size_t len, const struct hentry *e, int k)
 	const struct frame *fr = e->fr;
 	switch (k) {
 	case RK_COMM: snprintf(buf, len, "%s", e->comm); break;
-	case RK_PID: snprintf(buf, len, "%u", e->pid); break;
+	case RK_PID:   /* perf's pid key is the thread (sort_thread: its tid) */
 	case RK_TID: snprintf(buf, len, "%u", e->tid); break;
 	case RK_CPU: snprintf(buf, len, "%u", e->cpu); break;
 	case RK_DSO: snprintf(buf, len, "%s", loc_dso(&fr->l)); break;
@@ -278,10 +278,13 @@ int hists_add(struct hists *h, struct frames *fs, const struct perfdata_file *f,
 			n = max;
 		}
 		struct hentry proto = {
-			.comm = resolver_comm(f, s->pid, s->tid, cbuf, sizeof(cbuf)),
+			.comm = resolver_comm(f, s, cbuf, sizeof(cbuf)),
 			.pid = s->pid, .tid = s->tid, .cpu = s->cpu,
 		};
 		if (proto.comm == cbuf && !(proto.comm = own_str(h, cbuf)))
+			return -1;
+		proto.task_comm = resolver_task_comm(f, s, cbuf, sizeof(cbuf));
+		if (proto.task_comm == cbuf && !(proto.task_comm = own_str(h, cbuf)))
 			return -1;
 		h->total_period += s->period;
 		h->nsamples++;
@@ -350,7 +353,7 @@ static int key_cmp(const struct hentry *a, const struct hentry *b, int k)
 	const struct frame *x = a->fr, *y = b->fr;
 	switch (k) {
 	case RK_COMM: return strcmp(a->comm, b->comm);
-	case RK_PID: return a->pid < b->pid ? -1 : a->pid > b->pid;
+	case RK_PID:
 	case RK_TID: return a->tid < b->tid ? -1 : a->tid > b->tid;
 	case RK_CPU: return a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
 	case RK_DSO: return strcmp(loc_dso(&x->l), loc_dso(&y->l));
@@ -467,11 +470,8 @@ void hentry_widths(unsigned *w, struct hentry *e, int have_symoff, int dso_filte
 		if (w[W_DSO] < 16 && !dso_filter)
 			w[W_DSO] = 16;
 	}
-	unsigned cl = (unsigned)strlen(e->comm);
-	if (cl > w[W_COMM]) {
-		w[W_COMM] = cl;
-		w[W_THREAD] = cl + 8;
-	}
+	grow_w(w, W_COMM, (unsigned)strlen(e->comm));
+	grow_w(w, W_THREAD, (unsigned)strlen(e->task_comm) + 8);
 	if (fr->l.map)
 		grow_w(w, W_DSO, (unsigned)strlen(loc_dso(&fr->l)));
 	grow_w(w, W_CPU, 3);
@@ -498,7 +498,7 @@ void hentry_text(char *buf, size_t len, const struct hists *h, struct hentry *e,
 	case RK_PID:
 	case RK_TID: {
 		int cw = (int)(width > 7 ? width : 7) - 8;
-		snprintf(buf, len, "%7u:%-*.*s", c == RK_PID ? e->pid : e->tid, cw, cw, e->comm);
+		snprintf(buf, len, "%7u:%-*.*s", e->tid, cw, cw, e->task_comm);
 		break;
 	}
 	case RK_DSO: snprintf(buf, len, "%-*.*s", (int)width, (int)width, loc_dso(&fr->l)); break;

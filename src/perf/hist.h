@@ -12,7 +12,7 @@
 /* One resolved address of one process. */
 struct frame {
 	struct loc l;
-	uint32_t pid;
+	uint32_t space;
 	char *srcline;          /* "file:line" or "??:0", made when first asked for */
 	char name[48];          /* an unresolved address as perf shows it */
 };
@@ -25,8 +25,9 @@ struct frames {
 
 void frames_init(struct frames *fs, struct resolver *r);
 void frames_free(struct frames *fs);
-/* The frame of ip (NULL when out of memory). */
-struct frame *frame_get(struct frames *fs, uint32_t pid, uint64_t ip, int kernel);
+/* The frame of ip in an address space (perfdata_rd_sample.space; NULL
+ * when out of memory). */
+struct frame *frame_get(struct frames *fs, uint32_t space, uint64_t ip, int kernel);
 /* perf's names: the function, else "0x%016llx" of the file offset */
 const char *frame_sym(const struct frame *fr);
 const char *frame_srcline(struct frame *fr);
@@ -66,7 +67,8 @@ void cnode_print(FILE *out, const struct cnode *root, uint64_t total, uint64_t p
 /* One histogram entry: the samples that share every sort key. */
 struct hentry {
 	char *key;
-	const char *comm;
+	const char *comm;               /* the thread's name at the sample */
+	const char *task_comm;          /* and at the end */
 	uint32_t pid, tid, cpu;
 	struct frame *fr;
 	uint64_t period, nr;            /* self */

@@ -38,6 +38,7 @@ struct perfdata_writer {
 	uint64_t data_off, data_size;
 	uint64_t nsamples, since_round;
 	uint64_t now, first_time, last_time;
+	uint64_t rec_time;      /* the sample_id time of other records */
 	struct dso {            /* distinct mapped paths, for HEADER_BUILD_ID */
 		char *path;
 		uint8_t id[20];     /* its build id when it was mapped */
@@ -82,7 +83,7 @@ static void put_sample_id(struct perfdata_writer *w, uint32_t pid, uint32_t tid)
 {
 	put_u32(w, pid);
 	put_u32(w, tid);
-	put_u64(w, w->now);
+	put_u64(w, w->rec_time);
 	put_u64(w, 0);          /* cpu, res */
 	put_u64(w, w->ev[0].id);
 }
@@ -230,12 +231,12 @@ struct perfdata_writer *perfdata_create(const char *path, const struct perfdata_
 	return w;
 }
 
-int perfdata_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, const char *name)
+int perfdata_comm(struct perfdata_writer *w, uint32_t pid, uint32_t tid, const char *name, int exec)
 {
 	char comm[16] = {0};
 	snprintf(comm, sizeof(comm), "%s", name);
 	size_t n = (strlen(comm) + 1 + 7) & ~(size_t)7;
-	put_header(w, PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC,
+	put_header(w, PERF_RECORD_COMM, exec ? PERF_RECORD_MISC_COMM_EXEC : 0,
 		   sizeof(struct perf_event_header) + 8 + n + sample_id_size());
 	put_u32(w, pid);
 	put_u32(w, tid);
@@ -436,19 +437,38 @@ int perfdata_sample(struct perfdata_writer *w, unsigned event, const struct perf
 	return check(w);
 }
 
-int perfdata_exit(struct perfdata_writer *w, uint32_t pid, uint32_t tid, uint64_t time)
+void perfdata_set_time(struct perfdata_writer *w, uint64_t time)
 {
+	w->rec_time = time;
 	if (time > w->now)
 		w->now = time;
-	put_header(w, PERF_RECORD_EXIT, 0, sizeof(struct perf_event_header) + 4 * 4 + 8 +
-		   sample_id_size());
+}
+
+/* PERF_RECORD_FORK and EXIT: the same layout */
+static int task_record(struct perfdata_writer *w, uint32_t type, uint32_t pid, uint32_t ppid,
+		       uint32_t tid, uint32_t ptid, uint64_t time)
+{
+	perfdata_set_time(w, time);
+	put_header(w, type, 0, sizeof(struct perf_event_header) + 4 * 4 + 8 + sample_id_size());
 	put_u32(w, pid);
-	put_u32(w, pid);        /* ppid: the task is its own parent here */
+	put_u32(w, ppid);
 	put_u32(w, tid);
-	put_u32(w, tid);
+	put_u32(w, ptid);
 	put_u64(w, time);
 	put_sample_id(w, pid, tid);
 	return check(w);
+}
+
+int perfdata_fork(struct perfdata_writer *w, uint32_t pid, uint32_t ppid, uint32_t tid,
+		  uint32_t ptid, uint64_t time)
+{
+	return task_record(w, PERF_RECORD_FORK, pid, ppid, tid, ptid, time);
+}
+
+int perfdata_exit(struct perfdata_writer *w, uint32_t pid, uint32_t ppid, uint32_t tid,
+		  uint32_t ptid, uint64_t time)
+{
+	return task_record(w, PERF_RECORD_EXIT, pid, ppid, tid, ptid, time);
 }
 
 uint64_t perfdata_nsamples(const struct perfdata_writer *w)

@@ -123,6 +123,9 @@ struct parser {
 	size_t *cc_at, *br_at, *rg_at;  /* pool offsets, resolved at the end */
 	size_t cap_cc_at, cap_br_at, cap_rg_at;
 	uint64_t last_read[PERFDATA_MAX_EVENTS];  /* PERF_SAMPLE_READ: each event's count so far */
+	uint32_t *sp_pid, *sp_id;  /* each pid's address space now */
+	size_t nsp, cap_sp_pid, cap_sp_id;
+	uint32_t nexec;            /* spaces made by execs */
 	char *err;
 	size_t errlen;
 };
@@ -131,6 +134,30 @@ static int nomem(struct parser *ps)
 {
 	perfdata_errf(ps->err, ps->errlen, "out of memory");
 	return -1;
+}
+
+/* pid's address space into *space: its current one, or (exec) a new
+ * one. A pid's first is the pid itself. 0 or -1. */
+static int space_of(struct parser *ps, uint32_t pid, int exec, uint32_t *space)
+{
+	size_t i = ps->nsp;
+	while (i > 0 && ps->sp_pid[i - 1] != pid)
+		i--;
+	if (i && !exec) {
+		*space = ps->sp_id[i - 1];
+		return 0;
+	}
+	*space = i ? PERFDATA_SPACE_EXEC | ++ps->nexec : pid;
+	if (i) {
+		ps->sp_id[i - 1] = *space;
+		return 0;
+	}
+	if (grow((void **)&ps->sp_pid, &ps->cap_sp_pid, ps->nsp + 1, sizeof(uint32_t)) ||
+	    grow((void **)&ps->sp_id, &ps->cap_sp_id, ps->nsp + 1, sizeof(uint32_t)))
+		return nomem(ps);
+	ps->sp_pid[ps->nsp] = pid;
+	ps->sp_id[ps->nsp++] = *space;
+	return 0;
 }
 
 static void default_name(struct perfdata_rd_event *e)
@@ -290,7 +317,9 @@ static int push_sample(struct parser *ps, const struct perfdata_rd_sample *s, si
 		       size_t br_at, size_t rg_at)
 {
 	struct perfdata_file *f = ps->f;
-	if (grow((void **)&f->samples, &ps->cap_samples, f->nsamples + 1, sizeof(*s)) ||
+	uint32_t space;
+	if (space_of(ps, s->pid, 0, &space) ||
+	    grow((void **)&f->samples, &ps->cap_samples, f->nsamples + 1, sizeof(*s)) ||
 	    grow((void **)&ps->cc_at, &ps->cap_cc_at, f->nsamples + 1, sizeof(size_t)) ||
 	    grow((void **)&ps->br_at, &ps->cap_br_at, f->nsamples + 1, sizeof(size_t)) ||
 	    grow((void **)&ps->rg_at, &ps->cap_rg_at, f->nsamples + 1, sizeof(size_t)))
@@ -298,7 +327,8 @@ static int push_sample(struct parser *ps, const struct perfdata_rd_sample *s, si
 	ps->cc_at[f->nsamples] = cc_at;
 	ps->br_at[f->nsamples] = br_at;
 	ps->rg_at[f->nsamples] = rg_at;
-	f->samples[f->nsamples++] = *s;
+	f->samples[f->nsamples] = *s;
+	f->samples[f->nsamples++].space = space;
 	f->events[s->event].nsamples++;
 	f->events[s->event].total_period += s->period;
 	return 0;
@@ -458,7 +488,8 @@ static int parse_mmap(struct parser *ps, const struct perf_event_header *h, stru
 		free(m.path);
 		return -1;
 	}
-	if (grow((void **)&f->mmaps, &ps->cap_mmaps, f->nmmaps + 1, sizeof(m))) {
+	if (space_of(ps, m.pid, 0, &m.space) ||
+	    grow((void **)&f->mmaps, &ps->cap_mmaps, f->nmmaps + 1, sizeof(m))) {
 		free(m.path);
 		return nomem(ps);
 	}
@@ -466,7 +497,7 @@ static int parse_mmap(struct parser *ps, const struct perf_event_header *h, stru
 	return 0;
 }
 
-static int parse_comm(struct parser *ps, struct cur c)
+static int parse_comm(struct parser *ps, const struct perf_event_header *h, struct cur c)
 {
 	struct perfdata_file *f = ps->f;
 	struct perfdata_rd_comm m;
@@ -480,9 +511,55 @@ static int parse_comm(struct parser *ps, struct cur c)
 	}
 	snprintf(m.name, sizeof(m.name), "%s", name);
 	free(name);
+	m.seq = f->nsamples;
+	uint32_t space;   /* an exec: the mappings that follow are a new space's */
+	if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && space_of(ps, m.pid, 1, &space))
+		return -1;
 	if (grow((void **)&f->comms, &ps->cap_comms, f->ncomms + 1, sizeof(m)))
 		return nomem(ps);
 	f->comms[f->ncomms++] = m;
+	return 0;
+}
+
+/* PERF_RECORD_FORK: the new task has its maker's name (as perf's
+ * thread__fork), and a new process its maker's mappings until it execs. */
+static int parse_fork(struct parser *ps, struct cur c)
+{
+	struct perfdata_file *f = ps->f;
+	uint32_t pid = get_u32(&c), ppid = get_u32(&c), tid = get_u32(&c), ptid = get_u32(&c);
+	if (c.bad) {
+		perfdata_errf(ps->err, ps->errlen, "malformed FORK record");
+		return -1;
+	}
+	const struct perfdata_rd_comm *from = NULL;
+	for (size_t i = f->ncomms; i-- > 0 && !from;)
+		if (f->comms[i].tid == ptid)
+			from = &f->comms[i];
+	if (from) {
+		struct perfdata_rd_comm m = *from;
+		m.pid = pid, m.tid = tid, m.seq = f->nsamples;
+		if (grow((void **)&f->comms, &ps->cap_comms, f->ncomms + 1, sizeof(m)))
+			return nomem(ps);
+		f->comms[f->ncomms++] = m;
+	}
+	uint32_t from_space, space;
+	if (pid == ppid)
+		return 0;   /* a thread: its process's space */
+	if (space_of(ps, ppid, 0, &from_space) || space_of(ps, pid, 0, &space))
+		return -1;
+	for (size_t i = 0, n = f->nmmaps; i < n; i++) {
+		if (f->mmaps[i].space != from_space)
+			continue;
+		struct perfdata_rd_mmap m = f->mmaps[i];
+		m.pid = m.tid = pid;
+		m.space = space;
+		if (!(m.path = strdup(m.path)) ||
+		    grow((void **)&f->mmaps, &ps->cap_mmaps, f->nmmaps + 1, sizeof(m))) {
+			free(m.path);
+			return nomem(ps);
+		}
+		f->mmaps[f->nmmaps++] = m;
+	}
 	return 0;
 }
 
@@ -557,14 +634,17 @@ static int parse_data(struct parser *ps, const uint8_t *img, uint64_t off, uint6
 			rc = parse_mmap(ps, &h, r);
 			break;
 		case PERF_RECORD_COMM:
-			rc = parse_comm(ps, r);
+			rc = parse_comm(ps, &h, r);
+			break;
+		case PERF_RECORD_FORK:
+			rc = parse_fork(ps, r);
 			break;
 		case PERF_RECORD_LOST:
 			get_u64(&r);
 			ps->f->lost += get_u64(&r);
 			break;
 		default:
-			/* FINISHED_ROUND, EXIT, FORK, ...: nothing to keep */
+			/* FINISHED_ROUND, EXIT, ...: nothing to keep */
 			if (ps->f->pipe && parse_pipe_record(ps, &h, r, &c)) {
 				if (!ps->err[0])
 					perfdata_errf(ps->err, ps->errlen, "malformed pipe-mode record of "
@@ -836,6 +916,8 @@ done:
 	free(ps.cc_at);
 	free(ps.br_at);
 	free(ps.rg_at);
+	free(ps.sp_pid);
+	free(ps.sp_id);
 	if (rc) {
 		if (!err[0])
 			perfdata_errf(err, errlen, "malformed perf.data");

@@ -21,7 +21,7 @@
 #include "rvpmu/progress.h"
 
 #define CSR_SCOUNTOVF 0xda0
-#define GUEST_PID 1000       /* the user-mode kernel's fixed pid and tid */
+#define GUEST_PID 1000       /* the user-mode kernel's first pid and tid */
 #define MAX_CALLCHAIN 127
 #define MAX_BRANCHES 256
 #define NREGS 32                 /* RISC-V perf_regs: pc, then x1..x31 (PERF_REG_RISCV_MAX) */
@@ -48,6 +48,7 @@ struct recorder {
 	uint64_t next_switch;   /* --switch-output=TIME: hart_time of the next file */
 	uint64_t wakes;         /* rounds written to earlier files */
 	int failed;             /* a file could not be written */
+	int first_exited;       /* the first thread's EXIT is written */
 	FILE *trace;            /* --trace */
 	uint64_t tprev[PMU_EV_MAX];  /* h->evc after the last traced instruction */
 };
@@ -241,9 +242,8 @@ static uint32_t branch_stack(struct hart *h, struct perfdata_branch *out)
 	return n;
 }
 
-static uint64_t modelled_ns(const struct recorder *r)
+static uint64_t modelled_ns(const struct hart *h)
 {
-	const struct hart *h = &r->ss.h;
 	return (uint64_t)((unsigned __int128)hart_time(h) * 1000000000u / h->time_hz);
 }
 
@@ -261,20 +261,62 @@ static uint32_t user_stack(struct hart *h, uint32_t want, uint64_t *regs, uint8_
 	return got;
 }
 
-static void start_counter(struct recorder *r, int i)
+static void start_counter(struct recorder *r, unsigned cpu, int i)
 {
 	/* a sampled counter starts at -period; a group member read with its
 	 * leader counts up from 0 */
-	session_sbi(&r->ss, SBI_PMU_START, r->c[i].idx, 1, SBI_START_SET_INIT_VALUE,
-		    r->c[i].sampled ? -r->period : 0, 0, NULL);
+	session_sbi_on(&r->ss, cpu, SBI_PMU_START, r->c[i].idx, 1, SBI_START_SET_INIT_VALUE,
+		       r->c[i].sampled ? -r->period : 0, 0, NULL);
+}
+
+static unsigned cpu_of(const struct recorder *r, const struct hart *h)
+{
+	unsigned c = 0;
+	while (c + 1 < r->ss.ncpus && r->ss.cpu[c] != h)
+		c++;
+	return c;
+}
+
+/* A program's name and the mappings of its image. */
+static void exec_records(struct recorder *r, const struct linux_task *t)
+{
+	const char *base = strrchr(t->exe, '/');
+	perfdata_comm(r->w, (uint32_t)t->pid, (uint32_t)t->tid, base ? base + 1 : t->exe, 1);
+	perfdata_mmap_elf(r->w, (uint32_t)t->pid, (uint32_t)t->tid, t->exe, t->load_bias);
 }
 
 /* The first records of a file: the command and its mappings. */
 static void file_begin(struct recorder *r)
 {
-	const char *exe = linux_exe_path(), *base = strrchr(exe, '/');
-	perfdata_comm(r->w, GUEST_PID, GUEST_PID, base ? base + 1 : exe);
-	perfdata_mmap_elf(r->w, GUEST_PID, GUEST_PID, exe, linux_load_bias());
+	exec_records(r, &(struct linux_task){ .pid = GUEST_PID, .tid = GUEST_PID,
+					      .exe = linux_exe_path(), .load_bias = linux_load_bias() });
+}
+
+/* Threads and processes as they come and go: perf's FORK, COMM (with
+ * an exec's MMAP2) and EXIT records, so samples split by comm, pid, tid. */
+static void task_change(void *ctx, enum linux_task_change what, const struct linux_task *t,
+			const struct linux_task *parent)
+{
+	struct recorder *r = ctx;
+	uint32_t pid = (uint32_t)t->pid, tid = (uint32_t)t->tid, ppid = (uint32_t)t->ppid;
+	if (!r->w)
+		return;
+	perfdata_set_time(r->w, t->ns);
+	switch (what) {
+	case LINUX_TASK_NEW:
+		perfdata_fork(r->w, pid, (uint32_t)parent->pid, tid, (uint32_t)parent->tid, t->ns);
+		break;
+	case LINUX_TASK_EXEC:
+		exec_records(r, t);
+		break;
+	case LINUX_TASK_COMM:
+		perfdata_comm(r->w, pid, tid, t->comm, 0);
+		break;
+	case LINUX_TASK_EXIT:
+		perfdata_exit(r->w, pid, ppid, tid, ppid, t->ns);
+		r->first_exited |= tid == GUEST_PID;
+		break;
+	}
 }
 
 /* perf's name for a switched-out file: PATH.YYYYmmddHHMMSScc (host
@@ -332,6 +374,7 @@ static uint64_t tick(void *ctx, struct hart *h)
 {
 	struct recorder *r = ctx;
 	const struct record_opts *o = r->o;
+	unsigned cpu = cpu_of(r, h);
 	hart_sync_pmu(h);
 	memset(r->tprev, 0, sizeof(r->tprev));  /* the sync emptied h->evc */
 	if (!r->started) {
@@ -342,8 +385,9 @@ static uint64_t tick(void *ctx, struct hart *h)
 			uint64_t left = (r->delay_ticks - now) * (o->prof->clock_hz / h->time_hz + 1);
 			return left / 4 + 1;
 		}
-		for (int i = 0; i < o->nev; i++)
-			start_counter(r, i);
+		for (unsigned c = 0; c < r->ss.ncpus; c++)
+			for (int i = 0; i < o->nev; i++)
+				start_counter(r, c, i);
 		r->started = 1;
 		if (o->delay_ms)
 			fprintf(stderr, "Events enabled\n");
@@ -381,9 +425,12 @@ static uint64_t tick(void *ctx, struct hart *h)
 					rd[nrd++] = v;
 				}
 			}
+			/* the thread's clock: its hart's, idle time included */
+			struct linux_task t = { .pid = GUEST_PID, .tid = GUEST_PID, .ns = modelled_ns(h) };
+			linux_task_on(h, &t);
 			struct perfdata_sample s = {
-				.ip = h->pc, .pid = GUEST_PID, .tid = GUEST_PID,
-				.time = modelled_ns(r), .period = r->period,
+				.ip = h->pc, .pid = (uint32_t)t.pid, .tid = (uint32_t)t.tid, .cpu = cpu,
+				.time = t.ns, .period = r->period,
 				.callchain = nc ? chain : NULL, .nr_callchain = nc,
 				.branches = nb ? br : NULL, .nr_branches = nb,
 				.read = rd, .nr_read = nrd,
@@ -396,8 +443,8 @@ static uint64_t tick(void *ctx, struct hart *h)
 			if (r->w)  /* a failed write: perfdata_close says */
 				perfdata_sample(r->w, (unsigned)i, &s);
 			/* re-arm: a new start value also clears OF */
-			session_sbi(&r->ss, SBI_PMU_STOP, r->c[i].idx, 1, 0, 0, 0, NULL);
-			start_counter(r, i);
+			session_sbi_on(&r->ss, cpu, SBI_PMU_STOP, r->c[i].idx, 1, 0, 0, 0, NULL);
+			start_counter(r, cpu, i);
 		}
 		h->csr.mip &= ~(1ull << IRQ_LCOFI);  /* the handler clears sip.LCOFIP */
 		if (r->use_ctr)  /* and lets CTR record again */
@@ -466,6 +513,18 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 	struct linux_opts lo = *lo_in;
 	lo.tick = tick;
 	lo.tick_ctx = &r;
+	lo.task_change = task_change;
+	lo.task_ctx = &r;
+	int group_read = 0;
+	for (int i = 0; i < o->nev; i++)
+		group_read |= o->ev[i].sample_read;
+	if ((o->trace || group_read) && lo.cpus > 1) {
+		/* a group's counts are one hart's (Linux 6.1 refuses
+		 * PERF_SAMPLE_READ with inherit with EINVAL, for the same reason) */
+		fprintf(stderr, "rvpmu record: %s follows one hart: use it with --cpus 1\n",
+			o->trace ? "--trace" : "leader sampling ({a,b}:S)");
+		return 1;
+	}
 	if (session_open(&r.ss, o->prof, o->models, &lo, argc, argv, envp))
 		return 1;
 	struct perfdata_event *pe = r.pe;
@@ -474,7 +533,7 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 		/* leader sampling ({a,b}:S): only the leader samples */
 		r.c[i].leader = e->group >= 0 ? e->group : i;
 		r.c[i].sampled = !e->sample_read || r.c[i].leader == i;
-		if (session_config(&r.ss, e, 0, &r.c[i].idx, &r.c[i].csr) != SBI_SUCCESS ||
+		if (session_config_all(&r.ss, e, 0, &r.c[i].idx, &r.c[i].csr) != SBI_SUCCESS ||
 		    (r.c[i].sampled && r.c[i].idx < 3)) {
 			fprintf(stderr, "rvpmu record: event '%s' cannot be %s on the %s core\n",
 				e->name, r.c[i].sampled ? "sampled" : "counted", o->prof->name);
@@ -504,8 +563,13 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 			fprintf(stderr, "rvpmu record: warning: with -b, CTR records every transfer "
 					"(no RASEMU), so --call-graph ctr finds only the calls still in "
 					"its buffer\n");
-		if (!r.ss.h.ctr || hart_csr(&r.ss.h, PRIV_S, CTR_CSR_SCTRCTL, HART_CSR_WRITE, ctl, NULL) ||
-		    hart_csr(&r.ss.h, PRIV_S, CTR_CSR_SCTRCTL, HART_CSR_READ, 0, &got) || got != ctl) {
+		int bad = 0;   /* on every hart */
+		for (unsigned c = 0; c < r.ss.ncpus && !bad; c++) {
+			struct hart *h = r.ss.cpu[c];
+			bad = !h->ctr || hart_csr(h, PRIV_S, CTR_CSR_SCTRCTL, HART_CSR_WRITE, ctl, NULL) ||
+			      hart_csr(h, PRIV_S, CTR_CSR_SCTRCTL, HART_CSR_READ, 0, &got) || got != ctl;
+		}
+		if (bad) {
 			fprintf(stderr, "rvpmu record: %s needs control transfer records (Smctr%s), "
 					"which the %s core does not have\n",
 				o->branch_stack ? "-b" : "--call-graph ctr",
@@ -582,7 +646,8 @@ int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int 
 		return status;
 	}
 	uint64_t n = perfdata_nsamples(r.w);
-	perfdata_exit(r.w, GUEST_PID, GUEST_PID, modelled_ns(&r));
+	if (!r.first_exited)   /* cut short: the first thread ends here */
+		perfdata_exit(r.w, GUEST_PID, GUEST_PID, GUEST_PID, GUEST_PID, modelled_ns(&r.ss.h));
 	/* perf record's closing lines: a round of records is what perf
 	 * writes per wakeup of its ring buffer */
 	fprintf(stderr, "[ rvpmu record: Woken up %llu times to write data ]\n",

@@ -101,7 +101,7 @@ struct record_system *record_system_open(const struct record_opts *o, const char
 	}
 	/* one task, the machine: its image's symbols when it is an ELF */
 	const char *base = strrchr(image, '/');
-	perfdata_comm(r->w, 0, 0, base ? base + 1 : image);
+	perfdata_comm(r->w, 0, 0, base ? base + 1 : image, 1);
 	perfdata_mmap_elf(r->w, 0, 0, image, 0);
 	return r;
 }

@@ -36,7 +36,7 @@ int sample_is_kernel(const struct perfdata_rd_sample *s)
 	return (s->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 }
 
-const struct perfdata_rd_mmap *resolve_map(const struct perfdata_file *f, uint32_t pid, uint64_t ip)
+const struct perfdata_rd_mmap *resolve_map(const struct perfdata_file *f, uint32_t space, uint64_t ip)
 {
 	const struct perfdata_rd_mmap *any = NULL;
 	/* the newest mapping wins, as a later mmap replaces an older one */
@@ -44,7 +44,7 @@ const struct perfdata_rd_mmap *resolve_map(const struct perfdata_file *f, uint32
 		const struct perfdata_rd_mmap *m = &f->mmaps[i];
 		if (ip < m->addr || ip - m->addr >= m->len)
 			continue;
-		if (m->pid == pid)
+		if (m->space == space)
 			return m;
 		if (!any)
 			any = m;
@@ -82,12 +82,12 @@ static struct sym_elf *dso_syms(struct resolver *r, const char *path)
 	return d->sym;
 }
 
-void resolve(struct resolver *r, uint32_t pid, uint64_t ip, int kernel, struct loc *l)
+void resolve(struct resolver *r, uint32_t space, uint64_t ip, int kernel, struct loc *l)
 {
 	memset(l, 0, sizeof(*l));
 	l->ip = l->map_ip = ip;
 	l->kernel = kernel;
-	l->map = resolve_map(r->f, pid, ip);
+	l->map = resolve_map(r->f, space, ip);
 	if (!l->map)
 		return;
 	l->map_ip = ip - l->map->addr + l->map->pgoff;
@@ -121,18 +121,40 @@ int loc_srcline(const struct loc *l, char *buf, size_t len)
 	return -1;
 }
 
-const char *resolver_comm(const struct perfdata_file *f, uint32_t pid, uint32_t tid, char *buf,
-			  size_t len)
+/* The name of a task (by tid, or by pid) at sample seq: its newest
+ * COMM before the sample in the file, else the first after it. */
+static const char *name_at(const struct perfdata_file *f, int by_pid, uint32_t id, size_t seq)
 {
-	const char *of_pid = NULL;
+	const char *later = NULL;
 	for (size_t i = f->ncomms; i-- > 0;) {
-		if (f->comms[i].tid == tid)
-			return f->comms[i].name;
-		if (!of_pid && f->comms[i].pid == pid)
-			of_pid = f->comms[i].name;
+		const struct perfdata_rd_comm *c = &f->comms[i];
+		if ((by_pid ? c->pid : c->tid) != id)
+			continue;
+		if (c->seq <= seq)
+			return c->name;
+		later = c->name;
 	}
-	if (of_pid)
-		return of_pid;
-	snprintf(buf, len, ":%u", tid);
+	return later;
+}
+
+static const char *comm_at(const struct perfdata_file *f, const struct perfdata_rd_sample *s,
+			   size_t seq, char *buf, size_t len)
+{
+	const char *n = name_at(f, 0, s->tid, seq);
+	if (n || (n = name_at(f, 1, s->pid, seq)))
+		return n;
+	snprintf(buf, len, ":%u", s->tid);
 	return buf;
+}
+
+const char *resolver_comm(const struct perfdata_file *f, const struct perfdata_rd_sample *s,
+			  char *buf, size_t len)
+{
+	return comm_at(f, s, (size_t)(s - f->samples), buf, len);
+}
+
+const char *resolver_task_comm(const struct perfdata_file *f, const struct perfdata_rd_sample *s,
+			       char *buf, size_t len)
+{
+	return comm_at(f, s, SIZE_MAX, buf, len);
 }

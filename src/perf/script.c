@@ -76,8 +76,8 @@ static void brstack(FILE *out, struct frames *fs, const struct perfdata_rd_sampl
 {
 	for (uint32_t i = 0; i < s->nr_branches; i++) {
 		const struct perfdata_branch *b = &s->branches[i];
-		const struct frame *from = frame_get(fs, s->pid, b->from, sample_is_kernel(s));
-		const struct frame *to = frame_get(fs, s->pid, b->to, sample_is_kernel(s));
+		const struct frame *from = frame_get(fs, s->space, b->from, sample_is_kernel(s));
+		const struct frame *to = frame_get(fs, s->space, b->to, sample_is_kernel(s));
 		if (fl & F(BRSTACKSYM)) {
 			put_sym(out, from, 1);
 			if (fl & F(DSO))
@@ -134,10 +134,10 @@ static void sample_line(struct script *sc, const struct perfdata_rd_sample *s, F
 	struct frame *fr[CHAIN_MAX];
 	int max = sc->o->max_stack > 0 && sc->o->max_stack < CHAIN_MAX ? sc->o->max_stack : CHAIN_MAX;
 	int n = sample_chain(&sc->fs, sc->f, s, fr, max);
-	struct frame *self = frame_get(&sc->fs, s->pid, s->ip, sample_is_kernel(s));
+	struct frame *self = frame_get(&sc->fs, s->space, s->ip, sample_is_kernel(s));
 	if (fl & F(COMM)) {
 		char buf[32];
-		const char *c = resolver_comm(sc->f, s->pid, s->tid, buf, sizeof(buf));
+		const char *c = resolver_comm(sc->f, s, buf, sizeof(buf));
 		fprintf(out, chains ? "%s " : "%16s ", c);
 	}
 	if ((fl & F(PID)) && (fl & F(TID)))

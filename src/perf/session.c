@@ -14,15 +14,48 @@
 
 const char *rvpmu_cmd = "rvpmu";
 
-long session_sbi(struct session *ss, unsigned fid, uint64_t a0, uint64_t a1, uint64_t a2,
-		 uint64_t a3, uint64_t a4, uint64_t *value)
+long session_sbi_on(struct session *ss, unsigned cpu, unsigned fid, uint64_t a0, uint64_t a1,
+		    uint64_t a2, uint64_t a3, uint64_t a4, uint64_t *value)
 {
 	const uint64_t a[6] = {a0, a1, a2, a3, a4, 0};
 	uint64_t v = 0;
-	long err = sbi_pmu_call(&ss->sbi, &ss->h, fid, a, &v);
+	long err = sbi_pmu_call(ss->cpu_sbi[cpu], ss->cpu[cpu], fid, a, &v);
 	if (value)
 		*value = v;
 	return err;
+}
+
+long session_sbi(struct session *ss, unsigned fid, uint64_t a0, uint64_t a1, uint64_t a2,
+		 uint64_t a3, uint64_t a4, uint64_t *value)
+{
+	return session_sbi_on(ss, 0, fid, a0, a1, a2, a3, a4, value);
+}
+
+/* Harts 1.. of the run: over hart 0's memory, the same core, each with
+ * its own firmware state. 0 or -1 with a message in err. */
+static int add_cpus(struct session *ss, unsigned n, int no_jit, char *err, size_t errlen)
+{
+	for (unsigned i = 1; i < n; i++) {
+		struct hart *h = calloc(1, sizeof(*h));
+		struct sbi_state *s = calloc(1, sizeof(*s));
+		if (!h || !s) {
+			free(h);
+			free(s);
+			snprintf(err, errlen, "out of host memory for hart %u", i);
+			return -1;
+		}
+		hart_init_sharing(h, &ss->h);
+		ss->cpu[i] = h;
+		ss->cpu_sbi[i] = s;
+		ss->ncpus = i + 1;
+		h->no_jit = (uint8_t)no_jit;
+		if (core_setup(h, ss->prof, ss->models, err, errlen))
+			return -1;
+		s->prof = ss->prof;
+		sbi_pmu_init(s, h);
+		linux_add_cpu(h);
+	}
+	return 0;
 }
 
 /* perf starts its workload with execvp: a name without '/' is looked for
@@ -54,6 +87,9 @@ int session_open(struct session *ss, const struct profile *p, int models,
 	memset(ss, 0, sizeof(*ss));
 	ss->prof = p;
 	ss->models = models;
+	ss->ncpus = 1;
+	ss->cpu[0] = &ss->h;
+	ss->cpu_sbi[0] = &ss->sbi;
 	if (hart_init(&ss->h)) {
 		fprintf(stderr, "rvpmu %s: cannot reserve guest memory\n", rvpmu_cmd);
 		return -1;
@@ -72,6 +108,12 @@ int session_open(struct session *ss, const struct profile *p, int models,
 	}
 	ss->sbi.prof = p;
 	sbi_pmu_init(&ss->sbi, &ss->h);
+	if (add_cpus(ss, lo->cpus ? lo->cpus : 1, lo->no_jit, err, sizeof(err)) ||
+	    core_share(ss->cpu, ss->ncpus, &ss->coh, p, err, sizeof(err))) {
+		fprintf(stderr, "rvpmu %s: %s: %s\n", rvpmu_cmd, p->name, err);
+		session_close(ss);
+		return -1;
+	}
 	/* probe as Linux does: the hardware counters get_info accepts */
 	uint64_t n = 0, info;
 	session_sbi(ss, SBI_PMU_NUM_COUNTERS, 0, 0, 0, 0, 0, &n);
@@ -102,24 +144,48 @@ int session_countable(const struct session *ss, const struct evspec *e)
 long session_config(struct session *ss, const struct evspec *e, uint64_t extra_flags,
 		    unsigned *idx, unsigned *csr)
 {
+	return session_config_on(ss, 0, e, extra_flags, idx, csr);
+}
+
+long session_config_on(struct session *ss, unsigned cpu, const struct evspec *e,
+		       uint64_t extra_flags, unsigned *idx, unsigned *csr)
+{
 	uint64_t flags = SBI_CFG_CLEAR_VALUE | extra_flags |
 			 (e->exclude_kernel ? SBI_CFG_SET_SINH : 0) |
 			 (e->exclude_user ? SBI_CFG_SET_UINH : 0);
 	uint64_t v, info;
 	if (e->software || !session_countable(ss, e))   /* the kernel counts those */
 		return SBI_ERR_NOT_SUPPORTED;
-	long r = session_sbi(ss, SBI_PMU_CFG_MATCH, 0, ss->cmask, flags, e->event_idx, e->event_data, &v);
+	long r = session_sbi_on(ss, cpu, SBI_PMU_CFG_MATCH, 0, ss->cmask, flags, e->event_idx,
+				e->event_data, &v);
 	if (r != SBI_SUCCESS)
 		return r;
 	*idx = (unsigned)v;
-	session_sbi(ss, SBI_PMU_GET_INFO, v, 0, 0, 0, 0, &info);
+	session_sbi_on(ss, cpu, SBI_PMU_GET_INFO, v, 0, 0, 0, 0, &info);
 	*csr = (unsigned)(info & 0xfff);
 	return SBI_SUCCESS;
+}
+
+long session_config_all(struct session *ss, const struct evspec *e, uint64_t extra_flags,
+			unsigned *idx, unsigned *csr)
+{
+	long r = SBI_SUCCESS;
+	unsigned i, c;
+	for (unsigned k = 0; k < ss->ncpus && r == SBI_SUCCESS; k++)
+		r = session_config_on(ss, k, e, extra_flags, k ? &i : idx, k ? &c : csr);
+	return r;
 }
 
 void session_close(struct session *ss)
 {
 	linux_free();
+	for (unsigned i = ss->ncpus; i-- > 1;) {
+		core_free(ss->cpu[i]);
+		hart_free(ss->cpu[i]);
+		free(ss->cpu[i]);
+		free(ss->cpu_sbi[i]);
+	}
 	core_free(&ss->h);
 	hart_free(&ss->h);
+	uarch_domain_free(&ss->coh);
 }

@@ -8,12 +8,20 @@
  * context-switches, ...) are what rvpmu's kernel did for the program
  * (linux_sw_read), taken on and off with their group as perf does.
  *
- * Time is modelled: the core's cycles, plus the time the program sleeps
- * (off the hart). -D starts counting, -I prints and --timeout stops the
- * program at modelled times; stat_print.c prints (Linux 6.1's formats). */
+ * Every event is programmed alike on each --cpus hart; as perf's
+ * per-task events with inherit, what a hart counted while a thread ran
+ * is that thread's (read as it leaves the hart, linux_opts.switch_out),
+ * so the default count is the whole process tree's, --per-thread gives
+ * each thread's, -A each hart's and --no-inherit the first thread's.
+ *
+ * Time is modelled: the busiest hart's cycles, plus the time the whole
+ * run slept (every thread waiting). -D starts counting, -I prints and
+ * --timeout stops the program at modelled times; stat_print.c prints
+ * (Linux 6.1's formats). */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/perf_event.h>
 #include "rvpmu/hart.h"
@@ -34,8 +42,9 @@ struct counted {
 	int on;                 /* counting now */
 	unsigned idx, csr;      /* SBI counter id and CSR while on */
 	uint64_t since;         /* cycle it went on */
-	uint64_t base;          /* a software event's source when it went on */
-	uint64_t value;         /* raw count over the time it ran */
+	uint64_t base[SESSION_MAX_CPUS]; /* a software event's source on each
+	                           hart when it went on */
+	uint64_t value;         /* raw count over the time it ran, all harts' */
 	uint64_t running;       /* cycles it ran */
 };
 
@@ -50,8 +59,23 @@ struct snap {
 	uint64_t val, ena, run;
 };
 
+/* What one thread counted (--per-thread, --no-inherit). */
+struct thread_counts {
+	int pid, tid;
+	char comm[16];
+	uint64_t v[EVSPEC_MAX];
+};
+
 struct stat_state {
 	struct session ss;
+	/* per-task counting: each hart's event values when its counts were
+	 * last charged, what each thread and each hart counted */
+	uint64_t last[SESSION_MAX_CPUS][EVSPEC_MAX];
+	uint64_t cpu_v[SESSION_MAX_CPUS][EVSPEC_MAX];
+	struct thread_counts thr[STAT_MAX_THREADS];
+	int nthr;
+	int first_tid;          /* the program's first thread */
+	int thr_dropped;        /* threads past STAT_MAX_THREADS ran */
 	const struct stat_opts *o;
 	struct counted c[EVSPEC_MAX];
 	struct unit u[EVSPEC_MAX];
@@ -59,9 +83,9 @@ struct stat_state {
 	int order[EVSPEC_MAX];  /* rotation order of the units */
 	int rotate;             /* some unit could not go on: multiplex */
 	uint64_t mux, next;     /* multiplexing tick and the next one (cycles) */
-	uint64_t c0;            /* cycles when the program started */
+	uint64_t c0[SESSION_MAX_CPUS]; /* each hart's cycles when the program started */
 	int counting;           /* the events are enabled (after -D) */
-	uint64_t start;         /* cycles when counting began */
+	uint64_t start;         /* run_cycles when counting began */
 	uint64_t wall_start;    /* modelled ns (since the program started) then */
 	uint64_t sleep_seen;    /* the kernel's sleep ns at the last tick */
 	uint64_t wall_end;      /* --timeout: when the program was stopped */
@@ -87,31 +111,53 @@ static uint64_t ns_cycles(const struct stat_state *st, uint64_t ns)
 	return (uint64_t)((unsigned __int128)ns * st->o->prof->clock_hz / NS);
 }
 
-/* Modelled time since the program started: its cycles and its sleeps. */
+/* The run's clock: the busiest hart's cycles since the program started
+ * (with one hart, its cycles). */
+static uint64_t run_cycles(const struct stat_state *st)
+{
+	uint64_t most = 0;
+	for (unsigned k = 0; k < st->ss.ncpus; k++) {
+		uint64_t c = hart_cycles(st->ss.cpu[k]) - st->c0[k];
+		most = c > most ? c : most;
+	}
+	return most;
+}
+
+/* Every hart's cycles since the program started: the time it ran. */
+static uint64_t ran_cycles(const struct stat_state *st)
+{
+	uint64_t sum = 0;
+	for (unsigned k = 0; k < st->ss.ncpus; k++)
+		sum += hart_cycles(st->ss.cpu[k]) - st->c0[k];
+	return sum;
+}
+
+/* Modelled time since the program started: the run's clock and the time
+ * it slept. */
 static uint64_t wall_ns(const struct stat_state *st, const struct linux_sw *sw)
 {
-	return cycles_ns(st, hart_cycles(&st->ss.h) - st->c0) + sw->sleep_ns;
+	return cycles_ns(st, run_cycles(st)) + sw->sleep_ns;
 }
 
 /* A software event's source now (perf's swevents, as rvpmu's kernel
  * counts them). Context switches happen in the kernel, so :u never sees
  * one (Linux counts them with kernel registers); page faults are the
  * program's own touches (user) or the kernel's on its behalf. */
-static uint64_t sw_source(const struct stat_state *st, const struct evspec *e)
+static uint64_t sw_source(const struct stat_state *st, unsigned k, const struct evspec *e)
 {
 	struct linux_sw sw;
-	linux_sw_read(&st->ss.h, &sw);
+	linux_sw_read(st->ss.cpu[k], &sw);
 	switch (e->sw_id) {
 	case PERF_COUNT_SW_CPU_CLOCK:
 	case PERF_COUNT_SW_TASK_CLOCK:
-		return cycles_ns(st, hart_cycles(&st->ss.h));
+		return cycles_ns(st, hart_cycles(st->ss.cpu[k]));
 	case PERF_COUNT_SW_PAGE_FAULTS:
 	case PERF_COUNT_SW_PAGE_FAULTS_MIN:
 		return (e->exclude_user ? 0 : sw.faults_user) + (e->exclude_kernel ? 0 : sw.faults_kernel);
 	case PERF_COUNT_SW_CONTEXT_SWITCHES:
 		return e->exclude_kernel ? 0 : sw.switches;
-	case EVSPEC_DURATION:
-		return wall_ns(st, &sw);
+	case EVSPEC_DURATION:   /* the run's, not a hart's: counted on hart 0 */
+		return k ? 0 : wall_ns(st, &sw);
 	default:   /* migrations, major, alignment and emulation faults: none */
 		return 0;
 	}
@@ -124,14 +170,15 @@ static int claim(struct stat_state *st, int i, unsigned ctr)
 	struct session *ss = &st->ss;
 	uint64_t all = ss->cmask;
 	ss->cmask = 1ull << ctr;
-	long r = session_config(ss, &st->o->ev[i], 0, &st->c[i].idx, &st->c[i].csr);
+	long r = session_config_all(ss, &st->o->ev[i], 0, &st->c[i].idx, &st->c[i].csr);
 	ss->cmask = all;
 	return r == SBI_SUCCESS ? 0 : -1;
 }
 
 static void release(struct stat_state *st, int i)
 {
-	session_sbi(&st->ss, SBI_PMU_STOP, st->c[i].idx, 1, SBI_STOP_RESET, 0, 0, NULL);
+	for (unsigned k = 0; k < st->ss.ncpus; k++)
+		session_sbi_on(&st->ss, k, SBI_PMU_STOP, st->c[i].idx, 1, SBI_STOP_RESET, 0, 0, NULL);
 }
 
 /* Bipartite matching of a unit's hardware members onto free counters
@@ -164,30 +211,84 @@ static int match(const struct stat_state *st, const struct unit *u, uint64_t ava
 	return 1;
 }
 
-/* An event on a counter now: its count so far. */
-static uint64_t hw_read(struct stat_state *st, int i)
+/* Event i, on, on hart k: its count there since it went on. */
+static uint64_t read_on(const struct stat_state *st, unsigned k, int i)
 {
+	const struct counted *c = &st->c[i];
 	uint64_t v = 0;
-	hart_csr(&st->ss.h, PRIV_S, st->c[i].csr, HART_CSR_READ, 0, &v);
+	if (st->o->ev[i].software)
+		return sw_source(st, k, &st->o->ev[i]) - c->base[k];
+	hart_csr(st->ss.cpu[k], PRIV_S, c->csr, HART_CSR_READ, 0, &v);
 	return v;
 }
 
-/* Stop, read and release every event that is on. */
+/* What hart k counted for event i since the last charge goes to the
+ * thread t on it (perf's per-task counts); the value read is v. */
+static void charge(struct stat_state *st, unsigned k, int i, uint64_t v, const struct linux_task *t)
+{
+	uint64_t d = v - st->last[k][i];
+	st->last[k][i] = v;
+	if (st->o->no_inherit && (!t || t->tid != st->first_tid))
+		return;   /* -A --no-inherit: the first thread on each hart */
+	st->cpu_v[k][i] += d;
+	if (!t)
+		return;
+	int n = 0;
+	while (n < st->nthr && st->thr[n].tid != t->tid)
+		n++;
+	if (n == st->nthr) {
+		if (n == STAT_MAX_THREADS) {
+			st->thr_dropped = 1;   /* --per-thread lists the first 256 */
+			return;
+		}
+		st->nthr++;
+		st->thr[n] = (struct thread_counts){ .pid = t->pid, .tid = t->tid };
+	}
+	snprintf(st->thr[n].comm, sizeof(st->thr[n].comm), "%s", t->comm);
+	st->thr[n].v[i] += d;
+}
+
+/* A thread leaves hart h: what h counted is that thread's. */
+static void switch_out(void *ctx, struct hart *h, const struct linux_task *t)
+{
+	struct stat_state *st = ctx;
+	unsigned k = 0;
+	while (k < st->ss.ncpus && st->ss.cpu[k] != h)
+		k++;
+	if (k == st->ss.ncpus)
+		return;
+	hart_sync_pmu(h);
+	for (int i = 0; i < st->o->nev; i++)
+		if (st->c[i].on)
+			charge(st, k, i, read_on(st, k, i), t);
+}
+
+/* Stop, read (charging each hart's thread) and release every event that
+ * is on. */
 static void sched_out(struct stat_state *st, uint64_t now)
 {
 	struct session *ss = &st->ss;
-	hart_sync_pmu(&ss->h);
+	for (unsigned k = 0; k < ss->ncpus; k++) {
+		struct linux_task t;
+		int has = !linux_task_on(ss->cpu[k], &t);
+		hart_sync_pmu(ss->cpu[k]);
+		for (int i = 0; i < st->o->nev; i++) {
+			struct counted *c = &st->c[i];
+			if (!c->on)
+				continue;
+			if (!st->o->ev[i].software)
+				session_sbi_on(ss, k, SBI_PMU_STOP, c->idx, 1, 0, 0, 0, NULL);
+			uint64_t v = read_on(st, k, i);
+			charge(st, k, i, v, has ? &t : NULL);
+			c->value += v;
+		}
+	}
 	for (int i = 0; i < st->o->nev; i++) {
 		struct counted *c = &st->c[i];
 		if (!c->on)
 			continue;
-		if (st->o->ev[i].software) {
-			c->value += sw_source(st, &st->o->ev[i]) - c->base;
-		} else {
-			session_sbi(ss, SBI_PMU_STOP, c->idx, 1, 0, 0, 0, NULL);
-			c->value += hw_read(st, i);
+		if (!st->o->ev[i].software)
 			release(st, i);
-		}
 		c->running += now - c->since;
 		c->on = 0;
 	}
@@ -196,10 +297,13 @@ static void sched_out(struct stat_state *st, uint64_t now)
 static void go_on(struct stat_state *st, int i, uint64_t now)
 {
 	struct counted *c = &st->c[i];
-	if (st->o->ev[i].software)
-		c->base = sw_source(st, &st->o->ev[i]);
-	else
-		session_sbi(&st->ss, SBI_PMU_START, c->idx, 1, SBI_START_SET_INIT_VALUE, 0, 0, NULL);
+	for (unsigned k = 0; k < st->ss.ncpus; k++) {
+		if (st->o->ev[i].software)
+			c->base[k] = sw_source(st, k, &st->o->ev[i]);
+		else
+			session_sbi_on(&st->ss, k, SBI_PMU_START, c->idx, 1, SBI_START_SET_INIT_VALUE, 0, 0, NULL);
+		st->last[k][i] = 0;
+	}
 	c->on = 1;
 	c->since = now;
 }
@@ -211,7 +315,8 @@ static int sched_in(struct stat_state *st, uint64_t now)
 {
 	struct session *ss = &st->ss;
 	uint64_t used = 0;
-	hart_sync_pmu(&ss->h);
+	for (unsigned k = 0; k < ss->ncpus; k++)
+		hart_sync_pmu(ss->cpu[k]);
 	for (int k = 0; k < st->nunits; k++) {
 		const struct unit *u = &st->u[st->order[k]];
 		int owner[64], ok = match(st, u, ss->cmask & ~used, owner);
@@ -298,7 +403,8 @@ static int check_groups(struct stat_state *st)
 /* Every event's totals now, counting what is on so far. */
 static void totals(struct stat_state *st, uint64_t now, struct snap *out)
 {
-	hart_sync_pmu(&st->ss.h);
+	for (unsigned k = 0; k < st->ss.ncpus; k++)
+		hart_sync_pmu(st->ss.cpu[k]);
 	for (int i = 0; i < st->o->nev; i++) {
 		const struct counted *c = &st->c[i];
 		out[i] = (struct snap){c->value, 0, c->running};
@@ -306,7 +412,8 @@ static void totals(struct stat_state *st, uint64_t now, struct snap *out)
 			continue;
 		out[i].ena = now - st->start;
 		if (c->on) {
-			out[i].val += st->o->ev[i].software ? sw_source(st, &st->o->ev[i]) - c->base : hw_read(st, i);
+			for (unsigned k = 0; k < st->ss.ncpus; k++)
+				out[i].val += read_on(st, k, i);
 			out[i].run += now - c->since;
 		}
 	}
@@ -380,11 +487,11 @@ static uint64_t tick(void *ctx, struct hart *h)
 {
 	struct stat_state *st = ctx;
 	const struct stat_opts *o = st->o;
-	uint64_t now = hart_cycles(h), due = UINT64_MAX;
+	uint64_t now = run_cycles(st), due = UINT64_MAX;
 	struct linux_sw sw;
 	linux_sw_read(h, &sw);
 	uint64_t wall = wall_ns(st, &sw);
-	uint64_t ran_to = cycles_ns(st, now - st->c0) + st->sleep_seen;  /* before this sleep */
+	uint64_t ran_to = cycles_ns(st, now) + st->sleep_seen;  /* before this sleep */
 	st->sleep_seen = sw.sleep_ns;
 	if (st->user_stop && *st->user_stop)
 		st->stop = *st->user_stop;
@@ -444,11 +551,15 @@ static int run_once(struct stat_state *st, const struct linux_opts *lo_in, int a
 	struct linux_opts lo = *lo_in;
 	lo.tick = tick;
 	lo.tick_ctx = st;
+	lo.switch_out = switch_out;
+	lo.task_ctx = st;
 	st->user_stop = lo_in->stop;
 	lo.stop = &st->stop;
 	if (session_open(&st->ss, o->prof, o->models, &lo, argc, argv, envp))
 		return -1;
 	struct session *ss = &st->ss;
+	struct linux_task first;
+	st->first_tid = linux_task_on(&ss->h, &first) ? -1 : first.tid;
 	/* which counters can count each event: ask the firmware for each */
 	for (int i = 0; i < o->nev; i++) {
 		struct counted *c = &st->c[i];
@@ -480,17 +591,17 @@ static int run_once(struct stat_state *st, const struct linux_opts *lo_in, int a
 	st->mux = o->mux_interval ? o->mux_interval : o->prof->clock_hz / MUX_HZ;
 	if (!st->mux)
 		st->mux = 1;
-	st->c0 = hart_cycles(&ss->h);
+	for (unsigned k = 0; k < ss->ncpus; k++)
+		st->c0[k] = hart_cycles(ss->cpu[k]);
 	struct linux_sw sw;
-	linux_sw_read(&ss->h, &sw);
 	if (o->delay_ms)
 		fprintf(stderr, "Events disabled\n");
 	else
-		start_counting(st, st->c0, 0);
+		start_counting(st, 0, 0);
 
 	int status = linux_run(&ss->h, &lo);
 
-	uint64_t end = hart_cycles(&ss->h);
+	uint64_t end = run_cycles(st);
 	linux_sw_read(&ss->h, &sw);
 	uint64_t wall = st->wall_end ? st->wall_end : wall_ns(st, &sw);
 	/* -I: the interval the program's end cut short (perf prints it when
@@ -499,10 +610,39 @@ static int run_once(struct stat_state *st, const struct linux_opts *lo_in, int a
 		print_interval(st, end, wall - st->wall_start, 0);
 	totals(st, end, res->s);
 	sched_out(st, end);
+	if (o->no_inherit) {   /* perf's --no-inherit: the first thread alone */
+		int k = 0;
+		while (k < st->nthr && st->thr[k].tid != st->first_tid)
+			k++;
+		for (int i = 0; i < o->nev; i++)
+			res->s[i].val = k < st->nthr ? st->thr[k].v[i] : 0;
+		if (k < st->nthr)
+			st->thr[0] = st->thr[k];
+		st->nthr = k < st->nthr;
+	}
 	res->wall = st->counting ? wall - st->wall_start : 0;
-	res->user = cycles_ns(st, end - st->c0);   /* perf: the child's rusage */
+	/* perf: the child's rusage, every thread's time on every hart */
+	res->user = cycles_ns(st, ran_cycles(st));
 	session_close(ss);
 	return status;
+}
+
+/* --per-thread and -A: the rows of each thread or hart, each event
+ * scaled by its time on the counters as the whole run's. How many. */
+static int split_rows(const struct stat_state *st, const struct result *res, struct stat_split *out)
+{
+	const struct stat_opts *o = st->o;
+	int n = o->per_cpu ? (int)st->ss.ncpus : st->nthr;
+	for (int k = 0; k < n; k++) {
+		const uint64_t *val = o->per_cpu ? st->cpu_v[k] : st->thr[k].v;
+		snprintf(out[k].comm, sizeof(out[k].comm), "%s", o->per_cpu ? "" : st->thr[k].comm);
+		out[k].id = o->per_cpu ? k : st->thr[k].tid;
+		for (int i = 0; i < o->nev; i++) {
+			struct snap sn = {val[i], res->s[i].ena, res->s[i].run};
+			out[k].r[i] = row(st, i, &sn);
+		}
+	}
+	return n;
 }
 
 /* Welford's running mean and variance (perf's update_stats). */
@@ -531,6 +671,7 @@ int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv,
 	static struct stat_view v;
 	static struct stats ev[EVSPEC_MAX], wall;
 	static uint64_t run_wall[MAX_RUNS];
+	static struct stat_split split[STAT_MAX_THREADS];
 	const struct linux_opts *lo = linux_opts;
 	unsigned runs = o->repeat ? o->repeat : 1;
 	int status = 0;
@@ -553,6 +694,10 @@ int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv,
 			v.r[i] = row(&st, i, &res.s[i]);
 			update(&ev[i], (double)v.r[i].val);
 		}
+		if (o->per_thread || o->per_cpu) {
+			v.split = split;
+			v.nsplit = split_rows(&st, &res, split);
+		}
 		update(&wall, (double)res.wall);
 		run_wall[r] = res.wall;
 		v.user_ns = (double)res.user;
@@ -574,5 +719,8 @@ int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv,
 	/* -I prints intervals only (perf 6.1 without --summary) */
 	if (!o->interval_ms)
 		stat_print(&v);
+	if (o->per_thread && st.thr_dropped)
+		fprintf(stderr, "rvpmu stat: --per-thread lists the first %d threads only\n",
+			STAT_MAX_THREADS);
 	return status;
 }

@@ -17,6 +17,16 @@ struct stat_row {
 	double noise;           /* 100 * stddev of the mean / mean */
 };
 
+#define STAT_MAX_THREADS 256   /* --per-thread lists this many */
+
+/* --per-thread and -A: one thread's rows (comm-tid) or one hart's
+ * (comm empty, CPUid), printed each event's together. */
+struct stat_split {
+	char comm[16];
+	int id;                 /* the thread's tid or the hart */
+	struct stat_row r[EVSPEC_MAX];
+};
+
 struct stat_view {
 	const struct stat_opts *o;
 	struct stat_row r[EVSPEC_MAX];
@@ -30,6 +40,9 @@ struct stat_view {
 	uint64_t stamp_ns;
 	int argc;
 	char **argv;
+	const struct stat_split *split;   /* NULL: the whole run's rows */
+	int nsplit;
+	const struct stat_split *who;     /* the split these rows are, or NULL */
 };
 
 /* Print the counts as perf stat does: the header, a row per event with

@@ -344,6 +344,25 @@ static void noise_running(const struct stat_view *v, const struct stat_row *r)
 		fprintf(f, "  (%.2f%%)", 100.0 * (double)r->run / (double)r->ena);
 }
 
+/* The thread or hart a row is about, as perf 6.1's aggr_printout. */
+static void who(const struct stat_view *v)
+{
+	const struct stat_opts *o = v->o;
+	const struct stat_split *w = v->who;
+	FILE *f = o->out;
+	const char *x = o->csv_sep;
+	if (!w)
+		return;
+	if (o->json && *w->comm)
+		fprintf(f, "\"thread\" : \"%s-%d\", ", w->comm, w->id);
+	else if (o->json)
+		fprintf(f, "\"cpu\" : \"%d\", ", w->id);
+	else if (*w->comm)
+		fprintf(f, "%*s-%*d%s", x ? 0 : 16, w->comm, x ? 0 : -8, w->id, x ? x : " ");
+	else
+		fprintf(f, "CPU%*d%s", x ? 0 : -7, w->id, x ? x : " ");
+}
+
 /* A row's count, unit and name (perf's abs_printout, or the fields of its
  * <not counted> and <not supported> rows, whose name column is narrower). */
 static void head(const struct stat_view *v, const char *count, int counted, const char *unit, const char *name)
@@ -353,13 +372,16 @@ static void head(const struct stat_view *v, const char *count, int counted, cons
 	const char *x = o->csv_sep;
 	fputs(pre, f);
 	if (o->json) {
-		fprintf(f, "%s\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ",
-			v->interval ? "" : "{", count, unit);
+		fputs(v->interval ? "" : "{", f);
+		who(v);
+		fprintf(f, "\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", count, unit);
 		json_str(f, name);
 		fputs(", ", f);
 	} else if (x) {
+		who(v);
 		fprintf(f, "%s%s%s%s%s", count, x, unit, x, name);
 	} else {
+		who(v);
 		fprintf(f, "%*s %-*s %-*s", COUNTS_LEN, count, UNIT_WIDTH, unit,
 			counted ? EVNAME_LEN : NOT_COUNTED_NAME, name);
 	}
@@ -506,6 +528,39 @@ static void footer(const struct stat_view *v)
 	fprintf(f, "\n\n");
 }
 
+/* perf's --per-thread order: an event's threads by count, highest
+ * first (ties by tid); -A's harts in order */
+static const struct stat_split *by_count_of;
+static int by_count_event;
+static int by_count(const void *a, const void *b)
+{
+	const struct stat_split *x = &by_count_of[*(const int *)a], *y = &by_count_of[*(const int *)b];
+	uint64_t u = x->r[by_count_event].val, w = y->r[by_count_event].val;
+	if (!*x->comm || u == w)
+		return x->id - y->id;
+	return u < w ? 1 : -1;
+}
+
+/* --per-thread and -A: event i's row for each thread or hart, each
+ * with that thread's or hart's own metrics */
+static void print_split(const struct stat_view *v, int i)
+{
+	static struct stat_view w;
+	int order[STAT_MAX_THREADS];
+	int n = v->nsplit < STAT_MAX_THREADS ? v->nsplit : STAT_MAX_THREADS;
+	for (int k = 0; k < n; k++)
+		order[k] = k;
+	by_count_of = v->split;
+	by_count_event = i;
+	qsort(order, (size_t)n, sizeof(order[0]), by_count);
+	for (int k = 0; k < n; k++) {
+		w = *v;
+		w.who = &v->split[order[k]];
+		memcpy(w.r, w.who->r, sizeof(w.r));
+		print_row(&w, i);
+	}
+}
+
 void stat_print(const struct stat_view *v)
 {
 	static unsigned intervals;   /* perf repeats the -I header every 25 */
@@ -547,7 +602,10 @@ void stat_print(const struct stat_view *v)
 		fputs(pre, f);
 	}
 	for (int i = 0; i < o->nev; i++)
-		print_row(v, i);
+		if (v->split)
+			print_split(v, i);
+		else
+			print_row(v, i);
 	if (o->metric_only)
 		fputc('\n', f);
 	if (!v->interval && table)

@@ -47,7 +47,7 @@ static bool memory_read(Dwfl *d, Dwarf_Addr addr, Dwarf_Word *out, void *arg)
 		return true;
 	}
 	struct loc l;
-	resolve(u->r, u->s->pid, addr, 0, &l);
+	resolve(u->r, u->s->space, addr, 0, &l);
 	return l.have_addr && !sym_read(l.elf, l.addr, out, 8);
 }
 
@@ -117,9 +117,9 @@ static struct unwind_cache *cache_for(struct resolver *r, uint32_t pid)
 		const struct perfdata_rd_mmap *m = &r->f->mmaps[i];
 		int seen = 0;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = r->f->mmaps[j].pid == m->pid && !strcmp(r->f->mmaps[j].path, m->path);
+			seen = r->f->mmaps[j].space == m->space && !strcmp(r->f->mmaps[j].path, m->path);
 		struct loc l;
-		if (seen || m->pid != pid)
+		if (seen || m->space != pid)
 			continue;
 		resolve(r, pid, m->addr, 0, &l);
 		if (!l.have_addr || l.map != m)
@@ -129,7 +129,7 @@ static struct unwind_cache *cache_for(struct resolver *r, uint32_t pid)
 		reported |= dwfl_report_elf(c->dwfl, m->path, full, -1, m->addr - l.addr, false) != NULL;
 	}
 	dwfl_report_end(c->dwfl, NULL, NULL);
-	c->attached = reported && dwfl_attach_state(c->dwfl, NULL, (pid_t)(pid ? pid : 1),
+	c->attached = reported && dwfl_attach_state(c->dwfl, NULL, (pid_t)(pid && !(pid & PERFDATA_SPACE_EXEC) ? pid : 1),
 						     &thread_callbacks, &c->u);
 	return c->attached ? c : NULL;
 }
@@ -139,7 +139,7 @@ int unwind_user(struct resolver *r, const struct perfdata_rd_sample *s, uint64_t
 	const struct perfdata_rd_event *e = &r->f->events[s->event];
 	if (max <= 0 || !s->regs || !s->stack)
 		return 0;
-	struct unwind_cache *c = cache_for(r, s->pid);
+	struct unwind_cache *c = cache_for(r, s->space);
 	if (!c)
 		return 0;
 	struct unwind *u = &c->u;

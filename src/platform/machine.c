@@ -124,7 +124,10 @@ static int boot(struct machine *m, char *err, size_t errlen)
 		h->observed = m->o.observe;
 	}
 	uarch_domain_free(&m->coh);   /* the models it kept coherent are gone */
-	if (m->o.profile && core_share(m->hart, m->nharts, &m->coh, m->o.profile, err, errlen))
+	struct hart *harts[MACHINE_MAX_HARTS];
+	for (unsigned i = 0; i < m->nharts; i++)
+		harts[i] = &m->hart[i];
+	if (m->o.profile && core_share(harts, m->nharts, &m->coh, m->o.profile, err, errlen))
 		return -1;
 	if (machine_build_dtb(m, err, errlen))  /* it lists what the profile has */
 		return -1;

@@ -195,7 +195,7 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 	return 0;
 }
 
-int core_share(struct hart *h, unsigned n, struct uarch_domain *d, const struct profile *p,
+int core_share(struct hart *const *h, unsigned n, struct uarch_domain *d, const struct profile *p,
 	       char *err, size_t errlen)
 {
 	struct uarch *u[UARCH_DOMAIN_MAX];
@@ -205,7 +205,7 @@ int core_share(struct hart *h, unsigned n, struct uarch_domain *d, const struct 
 	}
 	memset(d, 0, sizeof(*d));
 	for (unsigned i = 0; i < n; i++)
-		if (!(u[i] = h[i].uarch))
+		if (!(u[i] = h[i]->uarch))
 			return 0;   /* no models */
 	if (uarch_domain_init(d, u, n, p->l2.shared)) {
 		snprintf(err, errlen, "out of memory");

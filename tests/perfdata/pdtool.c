@@ -61,7 +61,7 @@ static int gen(int argc, char **argv)
 		return 1;
 	}
 	FILE *pf = pcs ? fopen(pcs, "w") : NULL;
-	int rc = perfdata_comm(w, 1000, 1000, "hot");
+	int rc = perfdata_comm(w, 1000, 1000, "hot", 1);
 	rc |= perfdata_mmap_elf(w, 1000, 1000, elf, 0);
 	uint64_t hsteps = (hhi - hlo) / 2, csteps = (chi - clo) / 2;
 	for (long i = 0; i < n && !rc; i++) {
@@ -96,7 +96,7 @@ static int gen(int argc, char **argv)
 	}
 	if (pf)
 		fclose(pf);
-	rc |= perfdata_exit(w, 1000, 1000, 1000000 + 1000 * (uint64_t)n);
+	rc |= perfdata_exit(w, 1000, 1000, 1000, 1000, 1000000 + 1000 * (uint64_t)n);
 	if (perfdata_close(w, err, sizeof(err)) || rc) {
 		fprintf(stderr, "pdtool: %s\n", rc ? "writing a record failed" : err);
 		return 1;

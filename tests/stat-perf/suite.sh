@@ -256,6 +256,25 @@ if command -v perf >/dev/null 2>&1; then
 		fail "list sw as perf" "not in perf's: $missing"
 fi
 
+# ---- -A (--per-cpu, --no-aggr) and --per-thread split a program's counts
+# by modelled hart and by thread (issue 37; perf gives them only with -a,
+# -p or -t, tests/options): one hart and one thread give one row each,
+# the total's, software events included
+EV=instructions,page-faults,task-clock
+"$RVPMU" stat -x, -e $EV "$out/loop" >/dev/null 2>"$out/split-tot.csv"
+want=$(cut -d, -f1,3 "$out/split-tot.csv" | sed 's/^/CPU0,/' | tr '\n' '|')
+for opt in -A --per-cpu --no-aggr; do
+	"$RVPMU" stat -x, $opt -e $EV "$out/loop" >/dev/null 2>"$out/split.csv"
+	got=$(cut -d, -f1,2,4 "$out/split.csv" | tr '\n' '|')
+	[ -n "$want" ] && [ "$got" = "$want" ] && pass "$opt: one row per hart, CPU0 the total's" ||
+		fail "$opt per hart" "'$got', want '$want'"
+done
+"$RVPMU" stat -x, --per-thread -e $EV "$out/loop" >/dev/null 2>"$out/split.csv"
+got=$(cut -d, -f1,2,4 "$out/split.csv" | tr '\n' '|')
+want=$(echo "$want" | sed 's/CPU0,/loop-1000,/g')
+[ "$got" = "$want" ] && pass "--per-thread: one row per thread, loop-1000 the total's" ||
+	fail "--per-thread" "'$got', want '$want'"
+
 # ---- bad input: one line "rvpmu stat: ...", exit 2
 bad() {  # bad NAME WORD ARGS...
 	name=$1 word=$2
@@ -279,10 +298,11 @@ bad "--timeout 5 (perf: >= 10 ms)" "--timeout: '5' is out of range (10.." --time
 bad "--timeout x" "--timeout: 'x' is not a valid count" --timeout x
 bad "--timeout with -I" "--timeout is not supported with -I" --timeout 100 -I 10
 bad "--table without -r" "--table is only supported with -r" --table
-bad "-A" "-a, -A and -C count a system-mode run" -A
-bad "--per-cpu" "-a, -A and -C count a system-mode run" --per-cpu
-bad "--no-aggr" "-a, -A and -C count a system-mode run" --no-aggr
-bad "--per-thread" "--per-thread: perf gives per-thread counts only" --per-thread
+bad "-a" "-a and -C count a system-mode run" -a
+bad "-C" "-a and -C count a system-mode run" -C 0
+bad "--per-thread with -A" "--per-thread and -A cannot be used together" --per-thread -A
+bad "-A with -I" "--per-thread and -A print the whole run's counts" -A -I 10
+bad "--per-thread with --metric-only" "--per-thread and -A print the whole run's counts" --per-thread --metric-only
 bad "--all-user without Sscofpmf" "the u74 core has no Sscofpmf" --profile u74 --all-user
 bad "--metric-only with a value" "option '--metric-only' takes no value" --metric-only=1
 bad "unknown software modifier" "unknown event modifier 'z'" -e task-clock:z

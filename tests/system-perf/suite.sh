@@ -176,8 +176,14 @@ bad() {	# bad DESCRIPTION WANT-RC PATTERN STAT-ARGS...
 		pass "bad input: $what -> exit $rc: $(grep -- "$pat" "$out/bad.err" | head -n 1)" ||
 		fail "bad input: $what" "exit $rc: $(tr '\n' '|' < "$out/bad.err")"
 }
-bad "-a with a program" 2 "^rvpmu stat: -a, -A and -C count a system-mode run" -a /bin/true
-bad "-A with a program" 2 "^rvpmu stat: -a, -A and -C count a system-mode run" -A /bin/true
+bad "-a with a program" 2 "^rvpmu stat: -a and -C count a system-mode run" -a /bin/true
+bad "-C with a program" 2 "^rvpmu stat: -a and -C count a system-mode run" -C 0 /bin/true
+# -A splits a program's counts by hart too (tests/threads); --per-thread
+# and --cpus are a program's
+bad "--per-thread with system" 2 "^rvpmu stat: --per-thread, --no-inherit, --cpus and --sysroot are for a program" \
+	--per-thread system --bios none --kernel "$out/busy.elf"
+bad "--cpus with system" 2 "^rvpmu stat: --per-thread, --no-inherit, --cpus and --sysroot are for a program" \
+	--cpus 2 system --bios none --kernel "$out/busy.elf"
 bad "-I with system" 2 "^rvpmu stat: -I, -D, .* are for a program, not a system-mode run" -I 10 \
 	system --bios none --kernel "$out/busy.elf"
 bad "-M with system" 2 "^rvpmu stat: -I, -D, .* are for a program" -M IPC system --bios none \

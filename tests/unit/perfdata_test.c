@@ -36,7 +36,7 @@ static void round_trip(void)
 	CHECK("create", w, "%s", err);
 	if (!w)
 		return;
-	int rc = perfdata_comm(w, 7, 8, "a-very-long-command-name");
+	int rc = perfdata_comm(w, 7, 8, "a-very-long-command-name", 1);
 	rc |= perfdata_mmap2(w, 7, 8, 0x10000, 0x5000, 0x1000, 5, "/proc/self/exe");
 	enum { N = 300 };
 	for (unsigned i = 0; i < N; i++) {
@@ -55,7 +55,7 @@ static void round_trip(void)
 	}
 	CHECK("bad-event-index", perfdata_sample(w, 3, &(struct perfdata_sample){ .ip = 1 }) < 0,
 	      "event 3 of 3 accepted");
-	rc |= perfdata_exit(w, 7, 8, 1000);
+	rc |= perfdata_exit(w, 7, 7, 8, 8, 1000);
 	CHECK("records", !rc, "a record write failed");
 	CHECK("nsamples", perfdata_nsamples(w) == N, "%llu", (unsigned long long)perfdata_nsamples(w));
 	CHECK("close", !perfdata_close(w, err, sizeof(err)), "%s", err);
