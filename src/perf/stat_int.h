@@ -48,6 +48,9 @@ struct stat_view {
 /* Print the counts as perf stat does: the header, a row per event with
  * its metrics, the footer; or -I's lines for one interval. */
 void stat_print(const struct stat_view *v);
+/* v in out (48 bytes or more) with decimals digits and, with big, ','
+ * grouping thousands: perf's %'.0f or %'.2f in a locale that groups them */
+const char *stat_grouped(char *out, double v, int decimals, int big);
 /* -v: one line per counter as read, "name: val ena run". */
 void stat_print_verbose(const struct stat_view *v);
 

@@ -225,9 +225,7 @@ static int metrics(const struct stat_view *v, int i, double avg, struct metric *
 
 /* ---- the three layouts: a counted row's fields and its metrics */
 
-/* v with decimals digits and, with big, ',' grouping thousands: perf's
- * %'.0f or %'.2f in a locale that groups them */
-static const char *grouped(char *out, double v, int decimals, int big)
+const char *stat_grouped(char *out, double v, int decimals, int big)
 {
 	char digits[48];
 	int n = snprintf(digits, sizeof(digits), "%.*f", decimals, v), k = 0;
@@ -420,7 +418,7 @@ static void print_row(const struct stat_view *v, int i)
 		else if (x)
 			snprintf(count, sizeof(count), scale != 1 ? "%.2f" : "%.0f", avg);
 		else
-			grouped(count, avg, scale != 1 ? 2 : 0, !o->no_big_num);
+			stat_grouped(count, avg, scale != 1 ? 2 : 0, !o->no_big_num);
 		head(v, count, 1, unit, name);
 		if (!table)   /* noise and running before the metrics */
 			noise_running(v, r);

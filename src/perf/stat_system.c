@@ -10,6 +10,7 @@
 #include <string.h>
 #include "rvpmu/perf.h"
 #include "rvpmu/profile.h"
+#include "stat_int.h"
 
 /* The canonical events an event spec stands for on profile p (what the
  * SBI implementation programs a counter with), 0 when not countable:
@@ -52,20 +53,6 @@ static uint64_t count_of(const uint64_t tally[4][PMU_EV_MAX], pmu_evset set,
 	return n;
 }
 
-static void print_count(FILE *f, uint64_t v)
-{
-	/* %'18llu in a locale with ',' thousands grouping, as perf's table */
-	char digits[24], out[32];
-	int n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)v), k = 0;
-	for (int i = 0; i < n; i++) {
-		if (i && (n - i) % 3 == 0)
-			out[k++] = ',';
-		out[k++] = digits[i];
-	}
-	out[k] = 0;
-	fprintf(f, "%18s ", out);
-}
-
 /* One line: "CPUn" (cpu >= 0, -A) or the sum (cpu < 0). */
 static void print_line(const struct stat_opts *o, int cpu, int ok, uint64_t v,
 		       const struct evspec *e, double secs)
@@ -87,8 +74,9 @@ static void print_line(const struct stat_opts *o, int cpu, int ok, uint64_t v,
 	}
 	if (cpu >= 0)
 		fprintf(f, "%-8s", where);
+	char num[64];
 	if (ok)
-		print_count(f, v);
+		fprintf(f, "%18s ", stat_grouped(num, (double)v, 0, !o->no_big_num));
 	else
 		fprintf(f, "%18s ", "<not supported>");
 	fprintf(f, "     %s\n", e->name);
