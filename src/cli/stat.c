@@ -220,9 +220,8 @@ int cmd_stat(int argc, char **argv)
 				 "a system-mode run takes its options after 'system'");
 	/* a system-mode run prints perf -a's plain table of hardware events */
 	if (system && (o.interval_ms || o.interval_count || o.delay_ms || o.timeout_ms || metrics ||
-		       o.metric_only || o.metric_no_group || detail || o.null_run || o.verbose ||
-		       o.no_big_num))
-		return cli_error("-I, -D, --timeout, -M, --metric-only, -d, -n, -v and --no-big-num are "
+		       o.metric_only || o.metric_no_group || detail || o.null_run || o.verbose))
+		return cli_error("-I, -D, --timeout, -M, --metric-only, -d, -n and -v are "
 				 "for a program, not a system-mode run");
 	if (profile_load(profile, &prof, err, sizeof(err)))
 		return cli_error("%s", err);

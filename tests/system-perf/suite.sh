@@ -78,6 +78,9 @@ grep -q "^ Performance counter stats for 'system wide':\$" "$out/T.err" &&
 	grep -q '^ *0.00[0-9]* seconds time elapsed (modelled: virt at 1.00 GHz)$' "$out/T.err" &&
 	pass "table: perf's header, count column and elapsed line" ||
 	fail "table" "$(tr '\n' '|' < "$out/T.err")"
+st NB -a --no-big-num -e instructions system --bios none --smp 2 --max-insns 2M --kernel "$out/busy.elf"
+grep -q '^ *2000000      instructions$' "$out/NB.err" &&
+	pass "--no-big-num: no thousands' separators" || fail "--no-big-num" "$(tr '\n' '|' < "$out/NB.err")"
 # with the models: cycles count the timing model's, at least one a step
 st M -A -e cycles,instructions,L1-dcache-load-misses system --bios none --smp 2 --max-insns 2M \
 	--kernel "$out/busy.elf"
