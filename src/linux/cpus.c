@@ -429,8 +429,10 @@ static int turn(struct run *r, unsigned i, uint64_t end)
 		if (t && (t->state != LX_T_RUN || !(t->affinity & (1ull << i)) || t->yield ||
 			  (exact_ns(i) >= t->slice_end && queued_for(i)))) {
 			t->yield = false;
+			int dead = t->state == LX_T_DEAD;   /* take_off frees it */
 			take_off(i);
-			lx_enqueue(t);   /* only if it may still run */
+			if (!dead)
+				lx_enqueue(t);   /* only if it may still run */
 			t = NULL;
 		}
 		if (!t) {
