@@ -158,6 +158,7 @@ static void put_on(struct lx_thread *t, unsigned i)
 	t->on_insns = h->instret;
 	t->on_ns = run_ns(h);
 	t->slice_end = exact_ns(i) + LX_SLICE_NS;
+	lx_perf_in(i);
 }
 
 /* What thread t has run so far, in ns (up to now when it is on a hart). */
@@ -223,6 +224,7 @@ static void take_off(unsigned i)
 		linux_task_on(h, &lt);
 		o->switch_out(o->task_ctx, h, &lt);
 	}
+	lx_perf_out(i);
 	memcpy(t->x, h->x, sizeof(t->x));
 	memcpy(t->f, h->f, sizeof(t->f));
 	t->pc = h->pc;
@@ -245,6 +247,7 @@ void lx_thread_attach(struct lx_thread *t, unsigned i)
 	t->on_insns = lx_k.cpu[i]->instret;
 	t->on_ns = run_ns(lx_k.cpu[i]);
 	t->slice_end = exact_ns(i) + LX_SLICE_NS;
+	lx_perf_in(i);
 }
 
 /* ---- waiting ---- */
@@ -558,7 +561,10 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 				st = turn(&r, t->cpu >= 0 ? (unsigned)t->cpu : lowest_cpu(t), ~0ull);
 			if (st >= 0)
 				return cut_short(st);
-			if (lx_k.nlive <= 1 && st == TURN_WAIT && !r.init->exited && !all_wait(r.init))
+			/* (a thread that left its hart for its affinity is queued:
+			 * the next pass puts it on one it may use) */
+			if (lx_k.nlive <= 1 && st == TURN_WAIT && !r.init->exited && !lx_k.rq &&
+			    !all_wait(r.init))
 				break;
 			for (unsigned i = 0; i < lx_k.ncpus; i++)
 				if (exact_ns(i) > lx_k.now)

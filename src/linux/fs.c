@@ -532,7 +532,7 @@ long lx_sys_fs(struct lx *p, int nr, const uint64_t *a, bool *handled)
 	*handled = true;
 	int h;
 	long pr;
-	if (p->perf_live && lx_perf_fs(p, nr, a, &pr))   /* perf event fds */
+	if (lx_k.perf_live && lx_perf_fs(p, nr, a, &pr))   /* perf event fds */
 		return pr;
 	switch (nr) {
 	case NR_read: case NR_write: case NR_pread64: case NR_pwrite64:

@@ -184,6 +184,7 @@ struct lx_wait {
 };
 
 enum { LX_T_RUN, LX_T_WAIT, LX_T_DEAD };
+#define LX_PERF_MAX 128   /* perf_event_open's events at once */
 
 /* A thread (Linux's task_struct, reduced): a software context that
  * cpus.c puts on a hart to run it. */
@@ -218,6 +219,7 @@ struct lx_thread {
 	uint64_t born_ns;           /* its maker's clock as it made it: no
 	                             * hart runs it from an earlier time */
 	char comm[16];              /* prctl PR_SET_NAME */
+	uint64_t perf[LX_PERF_MAX / 64];  /* the guest's perf events counting it */
 };
 
 /* A process (a thread group). */
@@ -260,7 +262,6 @@ struct lx {
 	int nthreads;           /* threads not yet ended */
 	uint64_t dead_ns;       /* modelled ns its ended threads ran */
 	struct session *perf_ss;  /* perf_event.c: the PMU driver's session */
-	bool perf_live;         /* perf_event.c's event table belongs to us */
 	uint8_t warned[(LX_NSYSCALLS + 7) / 8];
 };
 
@@ -288,6 +289,7 @@ struct lx_kernel {
 	uint64_t asleep_ns;
 	uint64_t nvcsw[LX_MAX_CPUS], nivcsw[LX_MAX_CPUS];
 	uint64_t faults[LX_MAX_CPUS][2];
+	bool perf_live;                     /* perf_event.c's table is the run's */
 };
 extern struct lx_kernel lx_k;
 
@@ -379,6 +381,13 @@ long lx_perf_mmap_check(struct lx *p, const uint64_t *a);
 void lx_perf_mmapped(struct lx *p, uint64_t g, uint64_t addr, uint64_t len);
 /* [a, b) is no longer mapped. */
 void lx_perf_unmap(struct lx *p, uint64_t a, uint64_t b);
+/* The thread on hart j goes off it (before lx_k.on[j] changes), a thread
+ * was put on it (after): its events stop or start counting there. */
+void lx_perf_out(unsigned j);
+void lx_perf_in(unsigned j);
+/* child, made by parent (thread: in its process), is counted by the
+ * parent's events that inherit. */
+void lx_perf_inherit(const struct lx_thread *parent, struct lx_thread *child, bool thread);
 
 /* mm.c */
 long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled);

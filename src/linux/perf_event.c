@@ -2,7 +2,7 @@
  * kernel, and here it is also its S-mode PMU driver: events map to SBI
  * event_idx values as Linux's riscv_pmu_sbi maps them, and counters are
  * claimed, started, stopped and released only through SBI PMU calls to
- * the session's firmware (plus what an S-mode driver does itself: read
+ * each hart's firmware (plus what an S-mode driver does itself: read
  * the counter CSRs and write scounteren). Software clocks count modelled
  * time. The kernel's own work is rvpmu's, not guest instructions, so
  * events count nothing in kernel mode. No sampling: counting only.
@@ -98,15 +98,31 @@ enum {
 #define CAP_BIT0_IS_DEPRECATED (1ull << 1)
 #define CAP_USER_RDPMC (1ull << 2)
 
-#define PE_MAX 128
+#define PE_MAX LX_PERF_MAX
 #define PE_MAPS 4
 
 enum pe_kind { K_HW, K_FW, K_CLOCK, K_DUMMY };
 /* Linux's event states, reduced: OFF (disabled), ON (INACTIVE or
- * ACTIVE: enabled; "running" says whether it holds a counter now) and
- * ERROR (a pinned group that found no counters). */
+ * ACTIVE: enabled; a hart's "running" says whether it holds a counter
+ * there now) and ERROR (a pinned group that found no counters). */
 enum pe_state { S_OFF, S_ON, S_ERROR };
 
+/* An event on one hart, as Linux has an event (or an inherited child
+ * event) scheduled on one CPU: it is "in" while enabled with a thread it
+ * counts on the hart (a hart event: always), and "running" while it also
+ * holds a counter of that hart's PMU. */
+struct pe_ctr {
+	bool in, running;
+	unsigned idx, csr;          /* the SBI counter while running */
+	uint64_t clock_start;       /* K_CLOCK: the hart's ns when it started */
+	uint64_t mark;              /* the hart's ns its times are counted to */
+};
+
+/* An event: a task event counts the thread it was opened for and, with
+ * inherit, every thread and process that thread and its inheritors make
+ * after (each lx_thread's perf bits say which events count it); a hart
+ * event (pid -1) counts whatever runs on its hart. A read sums every
+ * thread's counts, as Linux sums an event and its inherited children. */
 struct pe {
 	bool used, fd_open;
 	dev_t dev;
@@ -114,16 +130,18 @@ struct pe {
 	int leader;             /* slot of its group leader (its own: a leader) */
 	uint32_t type;
 	uint64_t config, read_format, id;
-	bool pinned, exclusive, inherit, task;
-	int cpu, clock;         /* clock: attr.clockid, or -1 */
+	bool pinned, exclusive, inherit, inherit_thread, task;
+	int tid;                /* a task event's own thread */
+	int cpu, clock;         /* cpu: -1 any; clock: attr.clockid, or -1 */
 	enum pe_kind kind;
 	struct evspec ev;       /* SBI event and filters (K_HW, K_FW) */
 	enum pe_state state;
-	bool running;
-	unsigned idx, csr, width;   /* the SBI counter while running */
-	uint64_t count;         /* counted before the current running period */
-	uint64_t t_enabled, t_running, t_mark;  /* modelled ns */
-	uint64_t clock_start;   /* K_CLOCK: ns when it started running */
+	unsigned width;         /* of its counters */
+	uint64_t count;         /* what stopped counters counted */
+	uint64_t own;           /* of that, in its own thread (the user page's) */
+	uint64_t t_enabled, t_running;  /* modelled ns, summed over the harts */
+	struct pe_ctr c[LX_MAX_CPUS];
+	struct lx_mm *map_mm;   /* the address space its user page is in */
 	uint64_t map[PE_MAPS], map_len;  /* where its user page is mapped */
 	int nmap;
 };
@@ -133,24 +151,29 @@ static struct {
 	int n;
 	uint64_t next_id;
 	uint64_t fw_mask;       /* the firmware counters (get_info bit 63) */
+	struct session *ss;     /* the PMU driver's session, or NULL */
+	int ucnt;               /* --user-counters: LINUX_UCNT_* */
 } st;
 
-/* The event table belongs to one loaded process: a new one starts empty. */
+/* The event table belongs to the run: its first perf_event_open (or
+ * linux_perf_attach) starts it empty. */
 static void ensure(struct lx *p)
 {
-	if (p->perf_live)
+	if (lx_k.perf_live)
 		return;
 	memset(&st, 0, sizeof(st));
 	st.next_id = 1;
-	p->perf_live = true;
+	st.ss = p->perf_ss;
+	st.ucnt = p->o.user_counters;
+	lx_k.perf_live = true;
 }
 
 void linux_perf_attach(struct session *ss)
 {
 	struct lx *p = lx_k.procs;
-	p->perf_live = false;
-	ensure(p);
+	lx_k.perf_live = false;
 	p->perf_ss = ss;
+	ensure(p);
 	uint64_t n = 0, info;
 	if (ss) {
 		session_sbi(ss, SBI_PMU_NUM_COUNTERS, 0, 0, 0, 0, 0, &n);
@@ -165,97 +188,146 @@ void linux_perf_attach(struct session *ss)
 		hart_csr(lx_k.cpu[i], PRIV_S, PMU_CSR_SCOUNTEREN, HART_CSR_WRITE, 1u << 1, NULL);
 }
 
-/* Modelled time of the task: the guest's clock runs one instruction per
- * cycle at the core clock (insn_hz), and the kernel takes no time. */
-static uint64_t now_ns(struct lx *p)
+/* Modelled time on hart j: its instructions at the core clock (the
+ * kernel takes no time) plus the time it idled. A thread's events see
+ * only the first part move while it runs there. */
+static uint64_t hart_ns(unsigned j)
 {
-	return (uint64_t)((unsigned __int128)p->h->instret * 1000000000u / p->h->insn_hz);
-}
-
-/* Bring every event's enabled/running time up to now, and hand the
- * instructions retired in U so far to the PMU before a firmware or
- * driver CSR access (at M or S) could be charged with them. */
-static void tick(struct lx *p)
-{
-	hart_sync_pmu(p->h);
-	uint64_t now = now_ns(p);
-	for (int i = 0; i < PE_MAX; i++) {
-		struct pe *e = &st.e[i];
-		if (!e->used)
-			continue;
-		if (e->state == S_ON)
-			e->t_enabled += now - e->t_mark;
-		if (e->running)
-			e->t_running += now - e->t_mark;
-		e->t_mark = now;
-	}
-}
-
-static uint64_t value(struct lx *p, const struct pe *e)
-{
-	if (!e->running)
-		return e->count;
-	uint64_t v = 0;
-	switch (e->kind) {
-	case K_HW:
-		hart_csr(p->h, PRIV_S, e->csr, HART_CSR_READ, 0, &v);
-		if (e->width < 64)
-			v &= (1ull << e->width) - 1;
-		return e->count + v;
-	case K_FW:
-		session_sbi(p->perf_ss, SBI_PMU_FW_READ, e->idx, 0, 0, 0, 0, &v);
-		return e->count + v;
-	case K_CLOCK:
-		return e->count + (now_ns(p) - e->clock_start);
-	case K_DUMMY:
-		break;
-	}
-	return e->count;
-}
-
-static void sched_out(struct lx *p, struct pe *e)
-{
-	if (!e->running)
-		return;
-	e->count = value(p, e);
-	if (e->kind == K_HW || e->kind == K_FW)
-		session_sbi(p->perf_ss, SBI_PMU_STOP, e->idx, 1, SBI_STOP_RESET, 0, 0, NULL);
-	e->running = false;
-}
-
-/* Take a counter for e and start it from 0 (Linux's pmu_sbi_ctr_get_idx
- * and ctr_start): false when none is free that can count it. */
-static bool claim(struct lx *p, struct pe *e)
-{
-	struct session *ss = p->perf_ss;
-	uint64_t v, info = 0;
-	switch (e->kind) {
-	case K_CLOCK:
-		e->clock_start = now_ns(p);
-		return true;
-	case K_DUMMY:
-		return true;
-	case K_HW:
-		if (session_config(ss, &e->ev, 0, &e->idx, &e->csr) != SBI_SUCCESS)
-			return false;
-		session_sbi(ss, SBI_PMU_GET_INFO, e->idx, 0, 0, 0, 0, &info);
-		e->width = (unsigned)((info >> 12) & 63) + 1;
-		break;
-	case K_FW:
-		if (!st.fw_mask || session_sbi(ss, SBI_PMU_CFG_MATCH, 0, st.fw_mask, SBI_CFG_CLEAR_VALUE,
-					       e->ev.event_idx, e->ev.event_data, &v) != SBI_SUCCESS)
-			return false;
-		e->idx = (unsigned)v;
-		e->width = 64;
-		break;
-	}
-	session_sbi(ss, SBI_PMU_START, e->idx, 1, SBI_START_SET_INIT_VALUE, 0, 0, NULL);
-	return true;
+	const struct hart *h = lx_k.cpu[j];
+	return (uint64_t)((unsigned __int128)h->instret * 1000000000u / h->insn_hz) + lx_k.idle_ns[j];
 }
 
 static int slot(const struct pe *e)
 {
 	return (int)(e - st.e);
+}
+
+/* Does event e count thread t? */
+static bool counts(const struct pe *e, const struct lx_thread *t)
+{
+	int s = slot(e);
+	return t && (t->perf[s / 64] >> (s % 64) & 1);
+}
+
+static void set_member(struct lx_thread *t, int s, bool on)
+{
+	if (on)
+		t->perf[s / 64] |= 1ull << (s % 64);
+	else
+		t->perf[s / 64] &= ~(1ull << (s % 64));
+}
+
+void lx_perf_inherit(const struct lx_thread *parent, struct lx_thread *child, bool thread)
+{
+	memset(child->perf, 0, sizeof(child->perf));
+	for (int s = 0; s < PE_MAX && st.n; s++) {
+		const struct pe *e = &st.e[s];
+		/* inherit_thread: threads only, not a fork's process */
+		if (e->used && e->inherit && (thread || !e->inherit_thread) && counts(e, parent))
+			set_member(child, s, true);
+	}
+}
+
+/* Bring the events' enabled and running times on hart j up to now, and
+ * hand the instructions it retired in U so far to its PMU before a
+ * firmware or driver CSR access (at M or S) could be charged with them. */
+static void sync_hart(unsigned j)
+{
+	hart_sync_pmu(lx_k.cpu[j]);
+	uint64_t now = hart_ns(j);
+	for (int i = 0; i < PE_MAX; i++) {
+		struct pe *e = &st.e[i];
+		struct pe_ctr *c = &e->c[j];
+		if (!e->used)
+			continue;
+		if (c->in)
+			e->t_enabled += now - c->mark;
+		if (c->running)
+			e->t_running += now - c->mark;
+		c->mark = now;
+	}
+}
+
+static void tick(void)
+{
+	for (unsigned j = 0; j < lx_k.ncpus; j++)
+		sync_hart(j);
+}
+
+/* What e's counter on hart j has counted since it started. */
+static uint64_t ctr_value(const struct pe *e, unsigned j)
+{
+	const struct pe_ctr *c = &e->c[j];
+	uint64_t v = 0;
+	if (!c->running)
+		return 0;
+	switch (e->kind) {
+	case K_HW:
+		hart_csr(lx_k.cpu[j], PRIV_S, c->csr, HART_CSR_READ, 0, &v);
+		return e->width < 64 ? v & ((1ull << e->width) - 1) : v;
+	case K_FW:
+		session_sbi_on(st.ss, j, SBI_PMU_FW_READ, c->idx, 0, 0, 0, 0, &v);
+		return v;
+	case K_CLOCK:
+		return hart_ns(j) - c->clock_start;
+	case K_DUMMY:
+		break;
+	}
+	return 0;
+}
+
+static uint64_t value(const struct pe *e)
+{
+	uint64_t v = e->count;
+	for (unsigned j = 0; j < lx_k.ncpus; j++)
+		v += ctr_value(e, j);
+	return v;
+}
+
+static void sched_out(struct pe *e, unsigned j)
+{
+	struct pe_ctr *c = &e->c[j];
+	if (!c->running)
+		return;
+	uint64_t v = ctr_value(e, j);
+	e->count += v;
+	if (lx_k.on[j] && lx_k.on[j]->tid == e->tid)
+		e->own += v;
+	if (e->kind == K_HW || e->kind == K_FW)
+		session_sbi_on(st.ss, j, SBI_PMU_STOP, c->idx, 1, SBI_STOP_RESET, 0, 0, NULL);
+	c->running = false;
+}
+
+/* Take a counter of hart j for e and start it from 0 (Linux's
+ * pmu_sbi_ctr_get_idx and ctr_start): false when none is free that can
+ * count it. */
+static bool claim(struct pe *e, unsigned j)
+{
+	struct pe_ctr *c = &e->c[j];
+	uint64_t v, info = 0;
+	switch (e->kind) {
+	case K_CLOCK:
+		c->clock_start = hart_ns(j);
+		return true;
+	case K_DUMMY:
+		return true;
+	case K_HW:
+		if (session_config_on(st.ss, j, &e->ev, 0, &c->idx, &c->csr) != SBI_SUCCESS)
+			return false;
+		session_sbi_on(st.ss, j, SBI_PMU_GET_INFO, c->idx, 0, 0, 0, 0, &info);
+		e->width = (unsigned)((info >> 12) & 63) + 1;
+		break;
+	case K_FW:
+		if (!st.fw_mask || session_sbi_on(st.ss, j, SBI_PMU_CFG_MATCH, 0, st.fw_mask,
+						  SBI_CFG_CLEAR_VALUE, e->ev.event_idx,
+						  e->ev.event_data, &v) != SBI_SUCCESS)
+			return false;
+		c->idx = (unsigned)v;
+		e->width = 64;
+		break;
+	}
+	session_sbi_on(st.ss, j, SBI_PMU_START, c->idx, 1, SBI_START_SET_INIT_VALUE, 0, 0, NULL);
+	return true;
 }
 
 /* Slots in creation order (ids only grow). */
@@ -274,59 +346,87 @@ static int ordered(int *out)
 	return n;
 }
 
-static void sched_out_all(struct lx *p)
-{
-	for (int i = 0; i < PE_MAX; i++)
-		if (st.e[i].used)
-			sched_out(p, &st.e[i]);
-}
+static void page_update(struct pe *e);
 
-static void page_update(struct lx *p, struct pe *e);
-
-/* What U may read: TIME always; in mmap mode also the counters of
- * running, mmap'd hardware events (Linux's pmu_sbi_set_scounteren). */
-static void set_scounteren(struct lx *p)
+/* What U may read on hart j: TIME always; in mmap mode also the counters
+ * of running, mmap'd hardware events (Linux's pmu_sbi_set_scounteren). */
+static void set_scounteren(unsigned j)
 {
-	if (!p->h || p->o.user_counters == LINUX_UCNT_ALL)
+	if (st.ucnt == LINUX_UCNT_ALL)
 		return;
 	uint64_t v = 1u << 1;
-	for (int i = 0; i < PE_MAX && p->o.user_counters == LINUX_UCNT_MMAP; i++) {
-		struct pe *e = &st.e[i];
-		if (e->used && e->running && e->kind == K_HW && e->nmap)
-			v |= 1ull << (e->csr - PMU_CSR_CYCLE);
+	for (int i = 0; i < PE_MAX && st.ucnt == LINUX_UCNT_MMAP; i++) {
+		const struct pe *e = &st.e[i];
+		if (e->used && e->c[j].running && e->kind == K_HW && e->nmap)
+			v |= 1ull << (e->c[j].csr - PMU_CSR_CYCLE);
 	}
-	hart_csr(p->h, PRIV_S, PMU_CSR_SCOUNTEREN, HART_CSR_WRITE, v, NULL);
+	hart_csr(lx_k.cpu[j], PRIV_S, PMU_CSR_SCOUNTEREN, HART_CSR_WRITE, v, NULL);
 }
 
-/* Put enabled groups on counters: pinned groups first, then the others,
- * each in creation order, a group all or nothing (as Linux's
- * ctx_sched_in). There is no rotation: a group that finds no counters
- * waits, enabled but not running, until a reschedule finds some. */
-static void sched_in_all(struct lx *p)
+static void pages_update(void)
+{
+	for (int i = 0; i < PE_MAX; i++)
+		if (st.e[i].used && st.e[i].nmap)
+			page_update(&st.e[i]);
+}
+
+/* Hart j's events stop counting: its task events (all: its hart events
+ * too), their counts kept. */
+static void hart_out(unsigned j, bool all)
+{
+	sync_hart(j);
+	for (int i = 0; i < PE_MAX; i++) {
+		struct pe *e = &st.e[i];
+		if (e->used && (all || e->task)) {
+			sched_out(e, j);
+			e->c[j].in = false;
+		}
+	}
+}
+
+/* Put the events of hart j (of its thread, and the hart's own) on its
+ * counters: pinned groups first, then the others, each in creation
+ * order, a group all or nothing (as Linux's ctx_sched_in). An event of
+ * another hart (cpu) is in, its time enabled, but not counting. There is
+ * no rotation: a group that finds no counters waits, enabled but not
+ * running, until a reschedule finds some. */
+static void hart_in(unsigned j)
 {
 	int ord[PE_MAX], n = ordered(ord), groups = 0;
 	bool exclusive = false;
+	const struct lx_thread *t = lx_k.on[j];
+	sync_hart(j);
+	for (int k = 0; k < n; k++) {
+		struct pe *e = &st.e[ord[k]];
+		e->c[j].in = e->state == S_ON && (e->task ? counts(e, t) : e->cpu == (int)j);
+	}
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < n; k++) {
 			struct pe *l = &st.e[ord[k]];
-			if (l->leader != ord[k] || l->state != S_ON || l->pinned != (pass == 0))
+			if (l->leader != ord[k] || !l->c[j].in || l->pinned != (pass == 0) ||
+			    (l->cpu >= 0 && l->cpu != (int)j))
 				continue;
+			if (l->c[j].running) {   /* a hart event kept its counters */
+				groups++;
+				exclusive |= l->exclusive;
+				continue;
+			}
 			bool ok = !exclusive && !(l->exclusive && groups);
 			int got[PE_MAX], ng = 0;
-			for (int j = k; ok && j < n; j++) {
-				struct pe *m = &st.e[ord[j]];
-				if (m->leader != ord[k] || m->state != S_ON)
+			for (int i = k; ok && i < n; i++) {
+				struct pe *m = &st.e[ord[i]];
+				if (m->leader != ord[k] || !m->c[j].in)
 					continue;
-				if (!claim(p, m)) {
+				if (!claim(m, j)) {
 					ok = false;
 					break;
 				}
-				m->running = true;
-				got[ng++] = ord[j];
+				m->c[j].running = true;
+				got[ng++] = ord[i];
 			}
 			if (!ok) {
-				for (int j = 0; j < ng; j++)
-					sched_out(p, &st.e[got[j]]);
+				for (int i = 0; i < ng; i++)
+					sched_out(&st.e[got[i]], j);
 				if (l->pinned)
 					l->state = S_ERROR;
 				continue;
@@ -334,10 +434,39 @@ static void sched_in_all(struct lx *p)
 			groups++;
 			exclusive |= l->exclusive;
 		}
-	set_scounteren(p);
-	for (int i = 0; i < PE_MAX; i++)
-		if (st.e[i].used)
-			page_update(p, &st.e[i]);
+	set_scounteren(j);
+}
+
+/* Every hart's events off their counters (before a change of the
+ * events), then on again. */
+static void resched_out(void)
+{
+	for (unsigned j = 0; j < lx_k.ncpus; j++)
+		hart_out(j, true);
+}
+
+static void resched_in(void)
+{
+	for (unsigned j = 0; j < lx_k.ncpus; j++)
+		hart_in(j);
+	pages_update();
+}
+
+void lx_perf_out(unsigned j)
+{
+	if (!st.n)
+		return;
+	hart_out(j, false);
+	set_scounteren(j);
+	pages_update();
+}
+
+void lx_perf_in(unsigned j)
+{
+	if (!st.n)
+		return;
+	hart_in(j);
+	pages_update();
 }
 
 static void put32(uint8_t *b, unsigned off, uint32_t v) { memcpy(b + off, &v, 4); }
@@ -347,18 +476,27 @@ static void put64(uint8_t *b, unsigned off, uint64_t v) { memcpy(b + off, &v, 8)
  * perf_event_update_userpage and riscv's arch_perf_update_userpage fill
  * them: lock odd while it changes, index = counter CSR offset + 1 when
  * U may read it (else 0), offset = count before the counter's start
- * (counters start at 0, so count = offset + the counter's value). */
-static void page_update(struct lx *p, struct pe *e)
+ * (counters start at 0, so count = offset + the counter's value). The
+ * page speaks of the event's own thread (a hart event: its hart), as
+ * Linux's page of an inherited event speaks of the parent's. */
+static void page_update(struct pe *e)
 {
-	bool rdpmc = e->kind == K_HW && p->o.user_counters != LINUX_UCNT_OFF;
-	uint32_t index = rdpmc && e->running ? e->csr - PMU_CSR_CYCLE + 1 : 0;
+	struct lx *mp = lx_k.procs;
+	while (mp && mp->mm != e->map_mm)
+		mp = mp->next;
+	if (!mp)
+		return;   /* its address space went (an exec, an exit) */
+	const struct lx_thread *o = e->task ? lx_thread_by_tid(e->tid) : NULL;
+	int j = e->task ? (o ? o->cpu : -1) : e->cpu;
+	bool rdpmc = e->kind == K_HW && st.ucnt != LINUX_UCNT_OFF;
+	uint32_t index = rdpmc && j >= 0 && e->c[j].running ? e->c[j].csr - PMU_CSR_CYCLE + 1 : 0;
 	for (int i = 0; i < e->nmap; i++) {
-		uint8_t *u = p->mm->mem.base + e->map[i];
+		uint8_t *u = e->map_mm->mem.base + e->map[i];
 		uint32_t lock;
 		memcpy(&lock, u + UP_LOCK, 4);
 		put32(u, UP_LOCK, lock + 1);
 		put32(u, UP_INDEX, index);
-		put64(u, UP_OFFSET, e->count);
+		put64(u, UP_OFFSET, e->task ? e->own : e->count);
 		put64(u, UP_TIME_ENABLED, e->t_enabled);
 		put64(u, UP_TIME_RUNNING, e->t_running);
 		put64(u, UP_CAPS, CAP_BIT0_IS_DEPRECATED | (rdpmc ? CAP_USER_RDPMC : 0));
@@ -386,22 +524,23 @@ static struct pe *by_fd(struct lx *p, uint64_t g)
 
 bool lx_perf_fd(struct lx *p, uint64_t g)
 {
-	return p->perf_live && by_fd(p, g);
+	return lx_k.perf_live && by_fd(p, g);
 }
 
 /* The last reference went: siblings of a leader become groups of their
  * own (Linux's perf_group_detach), then the counters are handed on. */
-static void destroy(struct lx *p, struct pe *e)
+static void destroy(struct pe *e)
 {
-	tick(p);
-	sched_out_all(p);
+	resched_out();
 	int s = slot(e);
 	for (int i = 0; i < PE_MAX; i++)
 		if (st.e[i].used && st.e[i].leader == s)
 			st.e[i].leader = i;
+	for (struct lx_thread *t = lx_k.threads; t; t = t->next)
+		set_member(t, s, false);
 	memset(e, 0, sizeof(*e));
 	st.n--;
-	sched_in_all(p);
+	resched_in();
 }
 
 /* perf_copy_attr: 0 or -errno. */
@@ -587,14 +726,18 @@ static long sys_open(struct lx *p, const uint64_t *a)
 	}
 	if (flags & FLAG_PID_CGROUP)
 		return -EBADF;   /* no guest fd is a cgroupfs directory */
+	/* pid: 0 the calling thread, else any thread of the run (Linux's
+	 * find_lively_task_by_vpid; ptrace's same-user check always passes
+	 * here), or -1 for a hart event, which perf_event_paranoid -1 allows */
 	bool task = pid != -1;
-	if (task && pid != 0 && pid != p->pid)
+	struct lx_thread *target = !task ? NULL : pid ? lx_thread_by_tid(pid) : p->t;
+	if (task && !target)
 		return -ESRCH;
 	bool inherit = at.flags & A_BIT(A_INHERIT);
 	if (leader && task && leader->inherit != inherit)
 		return -EINVAL;
-	if ((unsigned)cpu >= 1 && (!task || cpu != -1))
-		return -EINVAL;  /* one hart: cpu 0, or -1 with a task */
+	if ((unsigned)cpu >= lx_k.ncpus && (!task || cpu != -1))
+		return -EINVAL;  /* a hart of the run, or -1 with a task */
 
 	struct pe n;
 	memset(&n, 0, sizeof(n));
@@ -614,6 +757,7 @@ static long sys_open(struct lx *p, const uint64_t *a)
 	if (leader) {
 		if (leader->leader != slot(leader) || leader->clock != n.clock ||
 		    leader->cpu != cpu || leader->task != task ||
+		    (task && leader->tid != target->tid) ||
 		    (at.flags & (A_BIT(A_EXCLUSIVE) | A_BIT(A_PINNED))))
 			return -EINVAL;
 	}
@@ -633,7 +777,7 @@ static long sys_open(struct lx *p, const uint64_t *a)
 	if (g < 0)
 		return g;
 
-	tick(p);
+	resched_out();
 	struct pe *e = &st.e[s];
 	*e = n;
 	e->used = e->fd_open = true;
@@ -647,22 +791,22 @@ static long sys_open(struct lx *p, const uint64_t *a)
 	e->pinned = at.flags & A_BIT(A_PINNED);
 	e->exclusive = at.flags & A_BIT(A_EXCLUSIVE);
 	e->inherit = inherit;
+	e->inherit_thread = at.flags & A_BIT(A_INHERIT_THREAD);
 	e->task = task;
+	e->tid = task ? target->tid : 0;
 	e->cpu = cpu;
 	/* enable_on_exec waits for an exec, and this process never execs */
 	e->state = (at.flags & A_BIT(A_DISABLED)) ? S_OFF : S_ON;
-	e->t_mark = now_ns(p);
 	st.n++;
-	if (e->state == S_ON) {
-		sched_out_all(p);
-		sched_in_all(p);
-	}
+	if (task)
+		set_member(target, s, true);
+	resched_in();
 	return g;
 }
 
 static long do_read(struct lx *p, struct pe *e, uint64_t buf, uint64_t count)
 {
-	tick(p);
+	tick();
 	uint64_t fmt = e->read_format;
 	const struct pe *l = &st.e[e->leader];
 	int nr = 1 + nsiblings(e->leader);
@@ -686,14 +830,14 @@ static long do_read(struct lx *p, struct pe *e, uint64_t buf, uint64_t count)
 				const struct pe *m = &st.e[ord[j]];
 				if (m->leader != e->leader || (ord[j] == e->leader) != (pass == 0))
 					continue;
-				v[k++] = value(p, m);
+				v[k++] = value(m);
 				if (fmt & FMT_ID)
 					v[k++] = m->id;
 				if (fmt & FMT_LOST)
 					v[k++] = 0;
 			}
 	} else {
-		v[k++] = value(p, e);
+		v[k++] = value(e);
 		if (fmt & FMT_TOTAL_TIME_ENABLED)
 			v[k++] = e->t_enabled;
 		if (fmt & FMT_TOTAL_TIME_RUNNING)
@@ -708,11 +852,10 @@ static long do_read(struct lx *p, struct pe *e, uint64_t buf, uint64_t count)
 
 static long do_ioctl(struct lx *p, struct pe *e, uint32_t cmd, uint64_t arg)
 {
-	tick(p);
 	switch (cmd) {
 	case IOC_ENABLE: case IOC_DISABLE: case IOC_RESET: {
 		/* PERF_IOC_FLAG_GROUP: the whole group of the event */
-		sched_out_all(p);
+		resched_out();
 		for (int i = 0; i < PE_MAX; i++) {
 			struct pe *m = &st.e[i];
 			if (!m->used || (m != e && !((arg & IOC_FLAG_GROUP) && m->leader == e->leader)))
@@ -722,9 +865,9 @@ static long do_ioctl(struct lx *p, struct pe *e, uint32_t cmd, uint64_t arg)
 			else if (cmd == IOC_DISABLE)
 				m->state = m->state == S_ERROR ? S_ERROR : S_OFF;
 			else
-				m->count = 0;   /* times are not reset, as Linux */
+				m->count = m->own = 0;   /* times are not reset, as Linux */
 		}
-		sched_in_all(p);
+		resched_in();
 		return 0;
 	}
 	case IOC_REFRESH:
@@ -767,15 +910,17 @@ static long do_ioctl(struct lx *p, struct pe *e, uint32_t cmd, uint64_t arg)
  * it goes. fs.c closes the host fd. */
 static void note_close(struct lx *p, struct pe *e, uint64_t g)
 {
-	for (int i = 0; i < LX_NFD; i++) {
-		struct stat sb;
-		if ((uint64_t)i != g && p->files->fd[i] >= 0 && !fstat(p->files->fd[i], &sb) &&
-		    sb.st_dev == e->dev && sb.st_ino == e->ino)
-			return;
-	}
+	/* any process's fd: a fork child's copies name the same event */
+	for (const struct lx *q = lx_k.procs; q; q = q->next)
+		for (int i = 0; q->files && i < LX_NFD; i++) {
+			struct stat sb;
+			if ((q->files != p->files || (uint64_t)i != g) && q->files->fd[i] >= 0 &&
+			    !fstat(q->files->fd[i], &sb) && sb.st_dev == e->dev && sb.st_ino == e->ino)
+				return;
+		}
 	e->fd_open = false;
 	if (!e->nmap)
-		destroy(p, e);
+		destroy(e);
 }
 
 bool lx_perf_fs(struct lx *p, int nr, const uint64_t *a, long *r)
@@ -822,7 +967,7 @@ long lx_perf_mmap_check(struct lx *p, const uint64_t *a)
 	uint64_t len = (a[1] + GPAGE_SIZE - 1) & ~(GPAGE_SIZE - 1), data = len / GPAGE_SIZE - 1;
 	if (data & (data - 1))
 		return -EINVAL;       /* 1 + 2^n pages */
-	if (e->nmap && e->map_len != len)
+	if (e->nmap && (e->map_len != len || e->map_mm != p->mm))
 		return -EINVAL;
 	return e->nmap == PE_MAPS ? -ENOMEM : 0;
 }
@@ -832,7 +977,7 @@ void lx_perf_mmapped(struct lx *p, uint64_t g, uint64_t addr, uint64_t len)
 	struct pe *e = by_fd(p, g);
 	if (!e)
 		return;
-	tick(p);
+	tick();
 	uint8_t *u = p->mm->mem.base + addr;
 	memset(u, 0, len);
 	put32(u, UP_SIZE, UP_RESERVED);
@@ -840,18 +985,20 @@ void lx_perf_mmapped(struct lx *p, uint64_t g, uint64_t addr, uint64_t len)
 	put64(u, UP_DATA_SIZE, len - GPAGE_SIZE);  /* no records are ever written */
 	e->map[e->nmap++] = addr;
 	e->map_len = len;
-	set_scounteren(p);
-	page_update(p, e);
+	e->map_mm = p->mm;
+	if (p->t && p->t->cpu >= 0)
+		set_scounteren((unsigned)p->t->cpu);
+	page_update(e);
 }
 
 void lx_perf_unmap(struct lx *p, uint64_t a, uint64_t b)
 {
-	if (!p->perf_live || !st.n)
+	if (!lx_k.perf_live || !st.n)
 		return;
-	tick(p);
+	tick();
 	for (int i = 0; i < PE_MAX; i++) {
 		struct pe *e = &st.e[i];
-		if (!e->used)
+		if (!e->used || e->map_mm != p->mm)
 			continue;
 		bool dropped = false;
 		for (int k = 0; k < e->nmap; k++)
@@ -862,9 +1009,9 @@ void lx_perf_unmap(struct lx *p, uint64_t a, uint64_t b)
 		if (!dropped || e->nmap)
 			continue;
 		if (!e->fd_open)
-			destroy(p, e);
-		else
-			set_scounteren(p);
+			destroy(e);
+		else if (p->t && p->t->cpu >= 0)
+			set_scounteren((unsigned)p->t->cpu);
 	}
 }
 

@@ -218,6 +218,7 @@ void lx_thread_start(struct lx *p, struct lx_thread *c, uint64_t flags, uint64_t
 	if (flags & CLONE_CHILD_CLEARTID)
 		c->clear_child_tid = ctid;
 	c->born_ns = lx_now_ns(p);
+	lx_perf_inherit(self, c, flags & CLONE_THREAD);
 	lx_enqueue(c);
 	lx_task_change(LINUX_TASK_NEW, c, self);
 }

@@ -220,6 +220,21 @@ build swevents && {
 		no stat-swevents-split "rvpmu stat failed"
 	fi
 }
+# the program's own perf_event_open across threads and processes
+# (pe_threads.c: inherit, pid, cpu, group reads, its ok/not ok lines):
+# on 1, 2 and 4 harts without the models, on 2 and 4 with the u74's
+build pe_threads && for cfg in "1 run" "2 run" "4 run" "2 stat" "4 stat"; do
+	set -- $cfg
+	if [ "$2" = run ]; then
+		timeout "$T" "$RVPMU" run --cpus "$1" "$out/pe_threads" "$1" nomodels </dev/null >"$O" 2>"$E"
+	else
+		timeout "$T" "$RVPMU" stat -o /dev/null -e instructions --profile u74 --cpus "$1" \
+			"$out/pe_threads" "$1" models </dev/null >"$O" 2>"$E"
+	fi
+	rc=$? l=pe-threads-$2-cpus$1
+	sed -n "s/^ok \(.*\)$/PASS threads $l: \1/p; s/^not ok \([^:]*\): \(.*\)$/FAIL threads $l: \1: \2/p" "$O"
+	[ "$rc" = 0 ] && grep -qx 'info 0 failed' "$O" && ok "$l-complete" || no "$l-complete" "exit $rc"
+done
 # run --insn-count counts every hart's instructions, as stat does
 # (stdout to /dev/null for both: glibc buffers a device and a file apart)
 timeout "$T" "$RVPMU" run --cpus 4 --insn-count "$out/ic" "$out/kernel" 4 1000 </dev/null >/dev/null 2>"$E"
