@@ -207,9 +207,6 @@ int cmd_stat(int argc, char **argv)
 	if (!system && (all_cpus || cpu_list))
 		return cli_error("-a and -C count a system-mode run: rvpmu stat -a [OPTIONS] "
 				 "system [SYSTEM OPTIONS]");
-	if (!system && (o.per_thread || o.per_cpu) && (o.interval_ms || o.metric_only))
-		return cli_error("--per-thread and -A print the whole run's counts: not with -I "
-				 "or --metric-only");
 	if (system && (o.per_thread || o.no_inherit || lo.cpus || lo.sysroot))
 		return cli_error("--per-thread, --no-inherit, --cpus and --sysroot are for a program; "
 				 "a system-mode run takes its options after 'system'");

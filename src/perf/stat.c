@@ -93,6 +93,9 @@ struct stat_state {
 	uint64_t next_print;    /* ns after wall_start of the next interval */
 	uint64_t printed;       /* intervals printed */
 	struct snap prev[EVSPEC_MAX];
+	/* with --per-thread or -A: each thread's and hart's counts then */
+	uint64_t prev_thr[STAT_MAX_THREADS][EVSPEC_MAX];
+	uint64_t prev_cpu[SESSION_MAX_CPUS][EVSPEC_MAX];
 	/* the run's stop flag (linux_opts.stop): the user's signal, or
 	 * SIGTERM at --timeout (perf kills the program with it) */
 	volatile int stop;
@@ -263,26 +266,35 @@ static void switch_out(void *ctx, struct hart *h, const struct linux_task *t)
 			charge(st, k, i, read_on(st, k, i), t);
 }
 
+/* The counts so far of each hart's thread are that thread's (as at a
+ * switch), for rows by thread or hart now. */
+static void charge_all(struct stat_state *st)
+{
+	for (unsigned k = 0; k < st->ss.ncpus; k++) {
+		struct linux_task t;
+		int has = !linux_task_on(st->ss.cpu[k], &t);
+		hart_sync_pmu(st->ss.cpu[k]);
+		for (int i = 0; i < st->o->nev; i++)
+			if (st->c[i].on)
+				charge(st, k, i, read_on(st, k, i), has ? &t : NULL);
+	}
+}
+
 /* Stop, read (charging each hart's thread) and release every event that
  * is on. */
 static void sched_out(struct stat_state *st, uint64_t now)
 {
 	struct session *ss = &st->ss;
-	for (unsigned k = 0; k < ss->ncpus; k++) {
-		struct linux_task t;
-		int has = !linux_task_on(ss->cpu[k], &t);
-		hart_sync_pmu(ss->cpu[k]);
+	charge_all(st);
+	for (unsigned k = 0; k < ss->ncpus; k++)
 		for (int i = 0; i < st->o->nev; i++) {
 			struct counted *c = &st->c[i];
 			if (!c->on)
 				continue;
 			if (!st->o->ev[i].software)
 				session_sbi_on(ss, k, SBI_PMU_STOP, c->idx, 1, 0, 0, 0, NULL);
-			uint64_t v = read_on(st, k, i);
-			charge(st, k, i, v, has ? &t : NULL);
-			c->value += v;
+			c->value += read_on(st, k, i);
 		}
-	}
 	for (int i = 0; i < st->o->nev; i++) {
 		struct counted *c = &st->c[i];
 		if (!c->on)
@@ -430,6 +442,29 @@ static struct stat_row row(const struct stat_state *st, int i, const struct snap
 	return r;
 }
 
+/* --per-thread and -A: the rows of each thread or hart, each event
+ * scaled by its time on the counters as the whole run's (s). With -I
+ * (interval), what each counted since the last interval. How many. */
+static int split_rows(struct stat_state *st, const struct snap *s, int interval,
+		      struct stat_split *out)
+{
+	const struct stat_opts *o = st->o;
+	int n = o->per_cpu ? (int)st->ss.ncpus : st->nthr;
+	for (int k = 0; k < n; k++) {
+		const uint64_t *val = o->per_cpu ? st->cpu_v[k] : st->thr[k].v;
+		uint64_t *prev = o->per_cpu ? st->prev_cpu[k] : st->prev_thr[k];
+		snprintf(out[k].comm, sizeof(out[k].comm), "%s", o->per_cpu ? "" : st->thr[k].comm);
+		out[k].id = o->per_cpu ? k : st->thr[k].tid;
+		for (int i = 0; i < o->nev; i++) {
+			struct snap sn = {val[i] - (interval ? prev[i] : 0), s[i].ena, s[i].run};
+			if (interval)
+				prev[i] = val[i];
+			out[k].r[i] = row(st, i, &sn);
+		}
+	}
+	return n;
+}
+
 /* -I: print the interval that ended at the boundary, its counts the
  * change since the last one. The time stamp is when the counts were read:
  * where the program ran past the boundary, when it stopped (a few cycles
@@ -437,16 +472,22 @@ static struct stat_row row(const struct stat_state *st, int i, const struct snap
 static void print_interval(struct stat_state *st, uint64_t now, uint64_t ran_to, uint64_t boundary)
 {
 	static struct stat_view v;
-	struct snap cur[EVSPEC_MAX];
+	static struct stat_split split[STAT_MAX_THREADS];
+	struct snap cur[EVSPEC_MAX], d[EVSPEC_MAX];
 	totals(st, now, cur);
 	memset(&v, 0, sizeof(v));
 	v.o = st->o;
 	v.runs = 1;
 	for (int i = 0; i < st->o->nev; i++) {
-		struct snap d = {cur[i].val - st->prev[i].val, cur[i].ena - st->prev[i].ena,
-				 cur[i].run - st->prev[i].run};
-		v.r[i] = row(st, i, &d);
+		d[i] = (struct snap){cur[i].val - st->prev[i].val, cur[i].ena - st->prev[i].ena,
+				     cur[i].run - st->prev[i].run};
+		v.r[i] = row(st, i, &d[i]);
 		st->prev[i] = cur[i];
+	}
+	if (st->o->per_thread || st->o->per_cpu) {
+		charge_all(st);
+		v.split = split;
+		v.nsplit = split_rows(st, d, 1, split);
 	}
 	v.wall_ns = (double)st->o->interval_ms * 1e6;   /* perf: the interval */
 	v.interval = 1;
@@ -627,24 +668,6 @@ static int run_once(struct stat_state *st, const struct linux_opts *lo_in, int a
 	return status;
 }
 
-/* --per-thread and -A: the rows of each thread or hart, each event
- * scaled by its time on the counters as the whole run's. How many. */
-static int split_rows(const struct stat_state *st, const struct result *res, struct stat_split *out)
-{
-	const struct stat_opts *o = st->o;
-	int n = o->per_cpu ? (int)st->ss.ncpus : st->nthr;
-	for (int k = 0; k < n; k++) {
-		const uint64_t *val = o->per_cpu ? st->cpu_v[k] : st->thr[k].v;
-		snprintf(out[k].comm, sizeof(out[k].comm), "%s", o->per_cpu ? "" : st->thr[k].comm);
-		out[k].id = o->per_cpu ? k : st->thr[k].tid;
-		for (int i = 0; i < o->nev; i++) {
-			struct snap sn = {val[i], res->s[i].ena, res->s[i].run};
-			out[k].r[i] = row(st, i, &sn);
-		}
-	}
-	return n;
-}
-
 /* Welford's running mean and variance (perf's update_stats). */
 struct stats {
 	double n, mean, m2;
@@ -696,7 +719,7 @@ int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv,
 		}
 		if (o->per_thread || o->per_cpu) {
 			v.split = split;
-			v.nsplit = split_rows(&st, &res, split);
+			v.nsplit = split_rows(&st, res.s, 0, split);
 		}
 		update(&wall, (double)res.wall);
 		run_wall[r] = res.wall;

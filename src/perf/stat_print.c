@@ -432,20 +432,36 @@ static void print_row(const struct stat_view *v, int i)
 	fputc('\n', f);
 }
 
+/* How the rows are split: perf's aggregation modes AGGR_GLOBAL,
+ * AGGR_NONE (-A: by hart) and AGGR_THREAD (--per-thread). */
+enum { BY_NONE, BY_CPU, BY_THREAD };
+
+static int split_mode(const struct stat_view *v)
+{
+	return !v->split ? BY_NONE : v->o->per_cpu ? BY_CPU : BY_THREAD;
+}
+
 /* --metric-only's header line: each metric's unit (perf's
- * print_metric_headers), after lead. */
+ * print_metric_headers), after lead; indented past the thread or hart
+ * column outside -I, that column's name first in CSV. */
 static void metric_header(const struct stat_view *v, const char *lead)
 {
+	static const int indent[] = {0, 6, 24};   /* perf's aggr_header_lens */
+	static const char *const csv[] = {"", "cpu,", "comm-pid,"};
 	const struct stat_opts *o = v->o;
 	FILE *f = o->out;
 	struct metric m[MAX_METRICS];
-	int first = 1;
+	int first = 1, by = split_mode(v);
 	if (o->json && !v->interval)
 		fputc('{', f);
 	if (!o->json)
 		fputs(lead, f);
+	if (!o->json && !o->csv_sep && !v->interval)
+		fprintf(f, "%*s", indent[by], "");
 	if (o->csv_sep && v->interval)
 		fputs("time,", f);
+	if (o->csv_sep)
+		fputs(csv[by], f);
 	for (int i = 0; i < o->nev; i++) {
 		int nm = metrics(v, i, 0, m);
 		if (o->json && !first)
@@ -539,6 +555,27 @@ static int by_count(const void *a, const void *b)
 	return u < w ? 1 : -1;
 }
 
+/* --metric-only with --per-thread or -A: a line for each thread or
+ * hart, its column and then every event's metrics (perf 6.1's -A
+ * layout, print_no_aggr_metric; 6.1 printed --per-thread's a line per
+ * event and thread without the thread's column, later perf as -A's).
+ * Threads in the order they first ran, harts in order. */
+static void print_split_metrics(const struct stat_view *v)
+{
+	static struct stat_view w;
+	FILE *f = v->o->out;
+	for (int k = 0; k < v->nsplit && k < STAT_MAX_THREADS; k++) {
+		w = *v;
+		w.who = &v->split[k];
+		memcpy(w.r, w.who->r, sizeof(w.r));
+		fputs(v->o->json && !v->interval ? "{" : pre, f);
+		who(&w);
+		for (int i = 0; i < v->o->nev; i++)
+			print_row(&w, i);
+		fputc('\n', f);
+	}
+}
+
 /* --per-thread and -A: event i's row for each thread or hart, each
  * with that thread's or hart's own metrics */
 static void print_split(const struct stat_view *v, int i)
@@ -575,9 +612,16 @@ void stat_print(const struct stat_view *v)
 		else
 			snprintf(pre, sizeof(pre), "%6llu.%09llu%s", (unsigned long long)(t / 1000000000),
 				 (unsigned long long)(t % 1000000000), table ? " " : o->csv_sep);
-		if (intervals == 0 && table)
-			fprintf(f, o->metric_only ? "#           time" :
-				"#           time             counts %*s events\n", UNIT_WIDTH, "unit");
+		/* perf's print_interval: the thread or hart column's name */
+		static const char *const col[] = {"", " CPU    ", "             comm-pid"};
+		static const char *const pad[] = {"             ", "                ",
+						  "                  "};
+		int by = split_mode(v);
+		if (intervals == 0 && table) {
+			fprintf(f, "#           time%s", col[by]);
+			if (!o->metric_only)
+				fprintf(f, "%scounts %*s events\n", pad[by], UNIT_WIDTH, "unit");
+		}
 		if (intervals == 0 && o->metric_only) {
 			if (o->json)
 				fputc('{', f);
@@ -594,18 +638,21 @@ void stat_print(const struct stat_view *v)
 			fprintf(f, " (%u runs)", v->runs);
 		fprintf(f, ":\n\n");
 	}
-	if (o->metric_only) {
-		if (!v->interval)
-			metric_header(v, "");
-		fputs(pre, f);
+	if (o->metric_only && !v->interval)
+		metric_header(v, "");
+	if (o->metric_only && v->split) {
+		print_split_metrics(v);
+	} else {
+		if (o->metric_only)
+			fputs(pre, f);
+		for (int i = 0; i < o->nev; i++)
+			if (v->split)
+				print_split(v, i);
+			else
+				print_row(v, i);
+		if (o->metric_only)
+			fputc('\n', f);
 	}
-	for (int i = 0; i < o->nev; i++)
-		if (v->split)
-			print_split(v, i);
-		else
-			print_row(v, i);
-	if (o->metric_only)
-		fputc('\n', f);
 	if (!v->interval && table)
 		footer(v);
 }

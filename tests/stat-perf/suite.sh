@@ -301,8 +301,6 @@ bad "--table without -r" "--table is only supported with -r" --table
 bad "-a" "-a and -C count a system-mode run" -a
 bad "-C" "-a and -C count a system-mode run" -C 0
 bad "--per-thread with -A" "--per-thread and -A cannot be used together" --per-thread -A
-bad "-A with -I" "--per-thread and -A print the whole run's counts" -A -I 10
-bad "--per-thread with --metric-only" "--per-thread and -A print the whole run's counts" --per-thread --metric-only
 bad "--all-user without Sscofpmf" "the u74 core has no Sscofpmf" --profile u74 --all-user
 bad "--metric-only with a value" "option '--metric-only' takes no value" --metric-only=1
 bad "unknown software modifier" "unknown event modifier 'z'" -e task-clock:z

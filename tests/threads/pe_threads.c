@@ -108,7 +108,7 @@ static void check_inherit(void)
 	      "K1 %llu, K2 %llu, difference %llu, want %llu", D(c1), D(c2), D(c2 - c1),
 	      D(2 * N * (K2 - K1)));
 	CHECK("inherit=1 counts at least the threads' loops", c1 >= 2 * N * K1, "got %llu", D(c1));
-	CHECK("inherit=0 counts the opening thread alone", s1 < 2 * K1 && s2 < 2 * K1,
+	CHECK("inherit=0 counts the opening thread alone", s1 && s2 && s1 < 2 * K1 && s2 < 2 * K1,
 	      "K1 %llu, K2 %llu (the main thread's own work)", D(s1), D(s2));
 }
 
