@@ -15,58 +15,7 @@
 #include <unistd.h>
 #include "lx.h"
 #include "rvpmu/perf.h"
-#include "rvpmu/profile.h"
-
-/* include/uapi/linux/perf_event.h (the ABI of Linux 6.6, which rvpmu's
- * uname reports): struct perf_event_attr up to PERF_ATTR_SIZE_VER8. */
-struct pe_attr {
-	uint32_t type, size;
-	uint64_t config, sample_period, sample_type, read_format, flags;
-	uint32_t wakeup_events, bp_type;
-	uint64_t config1, config2, branch_sample_type, sample_regs_user;
-	uint32_t sample_stack_user;
-	int32_t clockid;
-	uint64_t sample_regs_intr;
-	uint32_t aux_watermark;
-	uint16_t sample_max_stack, reserved_2;
-	uint32_t aux_sample_size, reserved_3;
-	uint64_t sig_data, config3;
-};
-_Static_assert(sizeof(struct pe_attr) == 136, "PERF_ATTR_SIZE_VER8");
-#define ATTR_SIZE_VER0 64
-
-enum { PT_HARDWARE, PT_SOFTWARE, PT_TRACEPOINT, PT_HW_CACHE, PT_RAW };
-#define HW_MAX 10                       /* PERF_COUNT_HW_MAX */
-#define CACHE_MAX 7
-#define CACHE_OP_MAX 3
-#define CACHE_RESULT_MAX 2
-enum { SW_CPU_CLOCK = 0, SW_TASK_CLOCK = 1, SW_DUMMY = 9 };
-
-/* attr.flags bits */
-#define A_BIT(n) (1ull << (n))
-enum {
-	A_DISABLED = 0, A_INHERIT = 1, A_PINNED = 2, A_EXCLUSIVE = 3,
-	A_EXCLUDE_USER = 4, A_EXCLUDE_KERNEL = 5, A_FREQ = 10,
-	A_ENABLE_ON_EXEC = 12, A_USE_CLOCKID = 25, A_AUX_OUTPUT = 31,
-	A_INHERIT_THREAD = 35, A_REMOVE_ON_EXEC = 36, A_SIGTRAP = 37,
-	A_RESERVED_1 = 38,              /* bits 38..63 must be 0 */
-};
-
-#define FMT_TOTAL_TIME_ENABLED 1u
-#define FMT_TOTAL_TIME_RUNNING 2u
-#define FMT_ID 4u
-#define FMT_GROUP 8u
-#define FMT_LOST 16u
-#define FMT_MAX 32u
-
-#define SAMPLE_BRANCH_STACK (1ull << 11)
-#define SAMPLE_REGS_USER (1ull << 12)
-#define SAMPLE_STACK_USER (1ull << 13)
-#define SAMPLE_WEIGHT (1ull << 14)
-#define SAMPLE_REGS_INTR (1ull << 18)
-#define SAMPLE_WEIGHT_STRUCT (1ull << 24)
-#define SAMPLE_MAX (1ull << 25)
-#define MAX_SAMPLE_RATE 100000          /* kernel.perf_event_max_sample_rate */
+#include "perf_event_int.h"
 
 #define FLAG_FD_NO_GROUP 1u
 #define FLAG_FD_OUTPUT 2u
@@ -83,10 +32,6 @@ enum {
 };
 #define IOC_FLAG_GROUP 1u
 
-/* SBI event_idx for raw events: type 3 (raw v2, selector bits 55:0, SBI
- * 3.0, which the built-in firmware implements) and firmware events */
-#define SBI_RAW_V2_IDX 0x30000u
-#define SBI_FW_TYPE 15u
 #define SBI_PMU_FW_READ 5
 
 /* struct perf_event_mmap_page offsets */
@@ -101,7 +46,6 @@ enum {
 #define PE_MAX LX_PERF_MAX
 #define PE_MAPS 4
 
-enum pe_kind { K_HW, K_FW, K_CLOCK, K_DUMMY };
 /* Linux's event states, reduced: OFF (disabled), ON (INACTIVE or
  * ACTIVE: enabled; a hart's "running" says whether it holds a counter
  * there now) and ERROR (a pinned group that found no counters). */
@@ -543,146 +487,6 @@ static void destroy(struct pe *e)
 	resched_in();
 }
 
-/* perf_copy_attr: 0 or -errno. */
-static long copy_attr(struct lx *p, uint64_t ua, struct pe_attr *at)
-{
-	uint32_t size;
-	if (lx_get(p, ua + 4, &size, 4))
-		return -EFAULT;
-	if (!size)
-		size = ATTR_SIZE_VER0;   /* ABI quirk: 0 means the first layout */
-	const uint8_t *src = NULL;
-	if (size >= ATTR_SIZE_VER0 && size <= GPAGE_SIZE) {
-		if (!(src = lx_rptr(p, ua, size)))
-			return -EFAULT;
-		for (uint32_t i = sizeof(*at); i < size; i++)
-			if (src[i])    /* fields this kernel does not know, set */
-				src = NULL, i = size;
-	}
-	if (!src) {
-		uint32_t want = sizeof(*at);
-		lx_put(p, ua + 4, &want, 4);
-		return -E2BIG;
-	}
-	memset(at, 0, sizeof(*at));
-	memcpy(at, src, size < sizeof(*at) ? size : sizeof(*at));
-	at->size = size;
-	if ((at->flags >> A_RESERVED_1) || at->reserved_2 || at->reserved_3)
-		return -EINVAL;
-	if (at->sample_type & ~(SAMPLE_MAX - 1) || at->read_format & ~(uint64_t)(FMT_MAX - 1))
-		return -EINVAL;
-	/* riscv's perf_reg_validate: 32 registers */
-	if ((at->sample_type & SAMPLE_REGS_USER) && (!at->sample_regs_user || at->sample_regs_user >> 32))
-		return -EINVAL;
-	if ((at->sample_type & SAMPLE_REGS_INTR) && (!at->sample_regs_intr || at->sample_regs_intr >> 32))
-		return -EINVAL;
-	if ((at->sample_type & SAMPLE_STACK_USER) &&
-	    (at->sample_stack_user >= 0xffff || (at->sample_stack_user & 7)))
-		return -EINVAL;
-	if ((at->sample_type & SAMPLE_WEIGHT) && (at->sample_type & SAMPLE_WEIGHT_STRUCT))
-		return -EINVAL;
-	uint64_t f = at->flags;
-	if ((f & A_BIT(A_INHERIT_THREAD)) && !(f & A_BIT(A_INHERIT)))
-		return -EINVAL;
-	if ((f & A_BIT(A_REMOVE_ON_EXEC)) && (f & A_BIT(A_ENABLE_ON_EXEC)))
-		return -EINVAL;
-	if ((f & A_BIT(A_SIGTRAP)) && !(f & A_BIT(A_REMOVE_ON_EXEC)))
-		return -EINVAL;
-	return 0;
-}
-
-/* Can this core count SBI event idx at all (Linux learns it at probe
- * from config_matching; the profile's event map says the same)? */
-static bool hw_supported(struct lx *p, uint32_t idx)
-{
-	struct session *ss = p->perf_ss;
-	if (!ss)
-		return false;
-	struct evspec ev = {.event_idx = idx};
-	if (idx == 1 || idx == 2)     /* mcycle and minstret */
-		return session_countable(ss, &ev);
-	const struct profile_sbi_event *m = profile_sbi_lookup(ss->prof, idx);
-	return m && (m->counters & ss->cmask) && session_countable(ss, &ev);
-}
-
-/* The PMU's event_init: 0 or -errno. */
-static long event_init(struct lx *p, const struct pe_attr *at, struct pe *e)
-{
-	uint64_t c = at->config;
-	bool branch_stack = at->sample_type & SAMPLE_BRANCH_STACK;
-	memset(&e->ev, 0, sizeof(e->ev));
-	switch (at->type) {
-	case PT_HARDWARE: case PT_HW_CACHE: {
-		/* bits 63:32 may name the PMU; riscv's cpu PMU is type RAW */
-		if ((c >> 32) && (c >> 32) != PT_RAW)
-			return -ENOENT;
-		c &= 0xffffffffu;
-		if (branch_stack)
-			return -EOPNOTSUPP;
-		uint32_t idx;
-		if (at->type == PT_HARDWARE) {
-			if (c >= HW_MAX)
-				return -EINVAL;
-			idx = (uint32_t)c + 1;   /* SBI_PMU_HW_* = PERF_COUNT_HW_* + 1 */
-		} else {
-			unsigned cache = c & 0xff, op = (c >> 8) & 0xff, res = (c >> 16) & 0xff;
-			if (cache >= CACHE_MAX || op >= CACHE_OP_MAX || res >= CACHE_RESULT_MAX)
-				return -EINVAL;
-			idx = 1u << 16 | cache << 3 | op << 1 | res;
-		}
-		if (!hw_supported(p, idx))
-			return -ENOENT;
-		e->kind = K_HW;
-		e->ev.event_idx = idx;
-		break;
-	}
-	case PT_RAW:
-		if (branch_stack)
-			return -EOPNOTSUPP;
-		/* bits 63:62: 00 hardware raw, 10 SBI firmware, 11 platform firmware */
-		switch (c >> 62) {
-		case 0:
-			if (c >> 56)
-				return -ENOENT;
-			e->kind = K_HW;
-			e->ev.event_idx = SBI_RAW_V2_IDX;
-			e->ev.event_data = c;
-			break;
-		case 2:
-			e->kind = K_FW;
-			e->ev.event_idx = SBI_FW_TYPE << 16 | (uint32_t)(c & 0xffff);
-			break;
-		case 3:
-			e->kind = K_FW;
-			e->ev.event_idx = SBI_FW_TYPE << 16 | 0xffff;
-			e->ev.event_data = c & ((1ull << 62) - 1);
-			break;
-		default:
-			return -ENOENT;
-		}
-		if (!p->perf_ss)
-			return -ENOENT;
-		break;
-	case PT_SOFTWARE:
-		if (c == SW_CPU_CLOCK || c == SW_TASK_CLOCK) {
-			if (branch_stack)
-				return -EOPNOTSUPP;
-			e->kind = K_CLOCK;
-		} else if (c == SW_DUMMY) {
-			e->kind = K_DUMMY;
-		} else {
-			return -ENOENT;   /* faults, switches...: not modelled */
-		}
-		break;
-	default:
-		return -ENOENT;
-	}
-	e->ev.exclude_user = !!(at->flags & A_BIT(A_EXCLUDE_USER));
-	e->ev.exclude_kernel = !!(at->flags & A_BIT(A_EXCLUDE_KERNEL));
-	e->ev.group = -1;
-	return 0;
-}
-
 static int nsiblings(int leader)
 {
 	int n = 0;
@@ -705,7 +509,7 @@ static long sys_open(struct lx *p, const uint64_t *a)
 	struct pe_attr at;
 	if (flags & ~(uint64_t)(FLAG_FD_NO_GROUP | FLAG_FD_OUTPUT | FLAG_PID_CGROUP | FLAG_FD_CLOEXEC))
 		return -EINVAL;
-	long r = copy_attr(p, ua, &at);
+	long r = lx_pe_copy_attr(p, ua, &at);
 	if (r)
 		return r;
 	/* perf_event_paranoid is -1 here: every event is allowed */
@@ -741,7 +545,7 @@ static long sys_open(struct lx *p, const uint64_t *a)
 
 	struct pe n;
 	memset(&n, 0, sizeof(n));
-	if ((r = event_init(p, &at, &n)))
+	if ((r = lx_pe_event_init(p, &at, &n.kind, &n.ev)))
 		return r;
 	if (at.sample_period)
 		return -EOPNOTSUPP;  /* sampling: not in the guest (rvpmu record samples) */
@@ -897,7 +701,7 @@ static long do_ioctl(struct lx *p, struct pe *e, uint32_t cmd, uint64_t arg)
 		return -EINVAL;
 	case IOC_MODIFY_ATTRIBUTES: {
 		struct pe_attr at;
-		long r = copy_attr(p, arg, &at);
+		long r = lx_pe_copy_attr(p, arg, &at);
 		if (r)
 			return r;
 		return at.type != e->type ? -EINVAL : -EOPNOTSUPP;  /* breakpoints only */
