@@ -399,6 +399,48 @@ static int interrupted(struct run *r)
 	return LINUX_EXIT_SIGNAL_BASE + sig;
 }
 
+/* The first touches (page-faults) of a stretch of thread t's running on
+ * hart i, its calls' included: the hart's, the thread's and its
+ * process's (getrusage). An exec in it replaces the address space: the
+ * new one's touches so far, the kernel's as it loaded the image, are
+ * the exec's too. */
+struct fault_mark {
+	struct lx_mm *mm;
+	uint64_t f[2];
+};
+
+static struct gmem_acct *faults_begin(struct fault_mark *m, struct lx *p)
+{
+	struct gmem_acct *a = p->mm->mem.acct;
+	m->mm = p->mm;
+	m->f[0] = a->faults[0];
+	m->f[1] = a->faults[1];
+	m->mm->refs++;   /* an exec or exit in the call may let it go */
+	return a;
+}
+
+/* Charge those since the mark (before a call, which may read them). */
+static void faults_take(struct fault_mark *m, unsigned i, struct lx_thread *t)
+{
+	const struct gmem_acct *a = m->mm->mem.acct;
+	const struct lx_mm *now = t->p->mm;
+	for (int k = 0; k < 2; k++) {
+		uint64_t n = a->faults[k] - m->f[k];
+		m->f[k] = a->faults[k];
+		if (now && now != m->mm)
+			n += now->mem.acct->faults[k];
+		lx_k.faults[i][k] += n;
+		t->minflt += n;
+		t->p->minflt += n;
+	}
+}
+
+static void faults_end(struct fault_mark *m, unsigned i, struct lx_thread *t)
+{
+	faults_take(m, i, t);
+	lx_mm_put(m->mm);
+}
+
 /* Hand a stop of thread t on hart h to the kernel. */
 static void handle_trap(const struct linux_opts *o, struct lx_thread *t, struct hart *h)
 {
@@ -450,7 +492,10 @@ static int turn(struct run *r, unsigned i, uint64_t end)
 		p->h = h;
 		p->t = t;
 		if (((t->sigpending | p->sigpending) & ~t->sigmask) || t->restore_mask) {
-			lx_signal_return(p);
+			struct fault_mark fm;
+			faults_begin(&fm, p);
+			lx_signal_return(p);   /* the frame's first touches */
+			faults_end(&fm, i, t);
 			continue;   /* it may have died */
 		}
 
@@ -488,18 +533,15 @@ static int turn(struct run *r, unsigned i, uint64_t end)
 		}
 		/* budget, a state sync, or a WFI that retired (nothing to
 		 * wait for) all just go on */
-		struct lx_mm *mm = p->mm;
-		struct gmem_acct *a = mm->mem.acct;
-		uint64_t f0 = a->faults[0], f1 = a->faults[1];
-		mm->refs++;   /* an exec or exit in the call may let it go */
+		struct fault_mark fm;
+		struct gmem_acct *a = faults_begin(&fm, p);
 		if (hart_run(h, budget) == STOP_TRAP) {
+			faults_take(&fm, i, t);
 			a->in_kernel = true;   /* its first touches are kernel faults */
 			handle_trap(o, t, h);
 			a->in_kernel = false;
 		}
-		lx_k.faults[i][0] += a->faults[0] - f0;   /* this hart's (page-faults) */
-		lx_k.faults[i][1] += a->faults[1] - f1;
-		lx_mm_put(mm);
+		faults_end(&fm, i, t);
 		if (end == ~0ull && lx_k.nlive > 1)
 			return TURN_ON;   /* a second thread: rounds from now on */
 	}

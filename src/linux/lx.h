@@ -220,6 +220,7 @@ struct lx_thread {
 	                             * hart runs it from an earlier time */
 	char comm[16];              /* prctl PR_SET_NAME */
 	uint64_t perf[LX_PERF_MAX / 64];  /* the guest's perf events counting it */
+	uint64_t minflt;            /* its first touches of pages (page faults) */
 };
 
 /* A process (a thread group). */
@@ -238,6 +239,8 @@ struct lx {
 	int exit_signal;        /* sent to its parent as it ends (SIGCHLD) */
 	struct lx_thread *vfork_parent; /* waits until it execs or ends */
 	uint64_t child_ns;      /* modelled ns its reaped children ran */
+	uint64_t minflt;        /* its threads' page faults, execs' included */
+	uint64_t child_minflt;  /* its reaped children's (and theirs') */
 	uint64_t nvcsw, nivcsw; /* its threads' context switches: at a wait
 	                           (voluntary), at a slice's end (involuntary) */
 	uint64_t rng;           /* state of the deterministic random stream */

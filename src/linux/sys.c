@@ -289,9 +289,15 @@ long lx_sys_misc(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			ru[0] = cpu / NS;
 			ru[1] = cpu % NS / 1000;
 			ru[4] = p->mm->mem.acct->mapped >> 10;      /* ru_maxrss in KiB */
-			ru[8] = p->mm->mem.acct->faults[0] + p->mm->mem.acct->faults[1];  /* ru_minflt */
+			/* ru_minflt: the thread's or its process's (as Linux's,
+			 * kept across an exec); no fault is major here */
+			ru[8] = who == 1 ? p->t->minflt : p->minflt;
 			ru[16] = p->nvcsw;                /* ru_nvcsw */
 			ru[17] = p->nivcsw;               /* ru_nivcsw */
+		} else {
+			ru[0] = p->child_ns / NS;         /* the reaped children's */
+			ru[1] = p->child_ns % NS / 1000;
+			ru[8] = p->child_minflt;
 		}
 		return lx_put(p, a[1], ru, sizeof(ru));
 	}

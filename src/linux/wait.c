@@ -115,6 +115,7 @@ static int put_rusage(struct lx *p, uint64_t ua, const struct lx *c)
 	uint64_t ns = c ? c->dead_ns + c->child_ns : 0;
 	ru[0] = ns / 1000000000u;
 	ru[1] = ns % 1000000000u / 1000;
+	ru[8] = c ? c->minflt + c->child_minflt : 0;   /* ru_minflt */
 	return ua && lx_put(p, ua, ru, sizeof(ru)) ? -EFAULT : 0;
 }
 
@@ -122,6 +123,7 @@ static int put_rusage(struct lx *p, uint64_t ua, const struct lx *c)
 static void collect(struct lx *p, struct lx *c)
 {
 	p->child_ns += c->dead_ns + c->child_ns;
+	p->child_minflt += c->minflt + c->child_minflt;
 	lx_reap(c);
 }
 

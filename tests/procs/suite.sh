@@ -127,6 +127,24 @@ count() {
 a=$(count --cpus 2 "$out/pipeline") b=$(count --cpus 2 "$out/pipeline") c=$(count --cpus 2 --no-jit "$out/pipeline")
 [ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ] && grep -q "stage 2: status 5" "$out/pipeline.host.out" &&
 	ok deterministic || no deterministic "'$a' '$b' --no-jit '$c'"
+# --- page faults across fork and exec (execfaults.c): stat's page-faults
+# for the run are the sum getrusage gives (the last image's own, kept
+# across its exec, and its reaped children's), the first touches the
+# kernel takes loading each exec'd image included; on 1 and 2 harts
+if $CC -static -O2 -o "$out/execfaults" "$here/execfaults.c"; then
+	for c in 1 2; do
+		timeout "$T" "$RVPMU" stat -q -x, -e page-faults -o "$out/ef.csv" --cpus $c "$out/execfaults" \
+			</dev/null >"$O" 2>"$E"
+		rc=$? pf=$(sed -n 's/^\([0-9]*\),,page-faults,.*/\1/p' "$out/ef.csv")
+		ru=$(sed -n 's/^faults \([0-9]*\) child \([0-9]*\)$/\1 \2/p' "$O")
+		set -- $ru
+		[ "$rc" = 0 ] && [ -n "$pf" ] && [ "$1" = "$pf" ] && [ "$2" -ge 40 ] &&
+			ok "exec-page-faults-cpus$c ($pf)" ||
+			no "exec-page-faults-cpus$c" "exit $rc, stat '$pf', getrusage '$ru' (want the same, the child's >= its 40 pages)"
+	done
+else
+	echo "FAIL procs build-execfaults: does not build"
+fi
 # --- a real shell: BusyBox's ash (scripts/busybox.sh builds it from
 # Debian's source) in a sysroot of applet links, running pipelines,
 # command substitution, a subshell's status, a background job, a here
