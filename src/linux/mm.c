@@ -283,8 +283,12 @@ long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled)
 			return -ENOMEM;
 		/* private anonymous memory reads back as zero afterwards, a
 		 * file mapping's pages as the file has them */
-		for (uint64_t q = a[0]; q < a[0] + len; q += GPAGE_SIZE)
-			gmem_map(m, q, GPAGE_SIZE, page_prot(p, q));
+		for (uint64_t q = a[0], end = a[0] + len, r; q < end; q = r) {
+			unsigned prot = page_prot(p, q);   /* a run of one protection at once */
+			for (r = q + GPAGE_SIZE; r < end && page_prot(p, r) == prot; r += GPAGE_SIZE)
+				;
+			gmem_map(m, q, r - q, prot);
+		}
 		hart_invalidate_code(p->h, a[0], len);
 		return 0;
 	}
