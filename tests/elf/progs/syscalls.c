@@ -217,6 +217,10 @@ int main(int argc, char **argv)
 	CHECK("mmap_fixed_noreplace", nr == MAP_FAILED && errno == EEXIST);
 	memset(fx, 1, 8192);
 	CHECK("madvise_dontneed", madvise(fx, 8192, MADV_DONTNEED) == 0 && fx[100] == 0);
+	memset(fx, 1, 8192);   /* two protections in one range: each page keeps its own */
+	CHECK("madvise_dontneed_mixed", mprotect(fx + 4096, 4096, PROT_READ) == 0 &&
+	      madvise(fx, 8192, MADV_DONTNEED) == 0 && fx[4196] == 0 && (fx[100] = 2) == 2 &&
+	      fx[100] == 2 && mprotect(fx + 4096, 4096, PROT_READ | PROT_WRITE) == 0);
 	void *b0 = sbrk(0);
 	CHECK("brk", sbrk(1 << 20) == b0 && sbrk(0) == (char *)b0 + (1 << 20) && ((char *)b0)[100] == 0);
 	void *big = malloc(64 << 20);
