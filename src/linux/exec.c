@@ -158,6 +158,7 @@ static void begin_new_exec(struct lx *p, struct lx_mm *old)
 		p->vfork_parent = NULL;
 	}
 	lx_fd_close_on_exec(p);
+	lx_perf_exec(t);
 	for (int s = 1; s <= LX_NSIG; s++)
 		if (p->sa[s].handler != 1)   /* SIG_IGN stays */
 			p->sa[s] = (struct lx_sigaction){ 0 };

@@ -53,6 +53,7 @@ void lx_mm_put(struct lx_mm *mm)
 	for (unsigned i = 0; i < lx_k.ncpus; i++)
 		if (lx_k.cpu[i]->mem.base == mm->mem.base)
 			hart_switch_mem(lx_k.cpu[i], &none);
+	lx_perf_mm_gone(mm);
 	for (int i = 0; i < mm->nfmap; i++)
 		close(mm->fmap[i].fd);
 	free(mm->fmap);

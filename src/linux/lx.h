@@ -391,6 +391,10 @@ void lx_perf_in(unsigned j);
 /* child, made by parent (thread: in its process), is counted by the
  * parent's events that inherit. */
 void lx_perf_inherit(const struct lx_thread *parent, struct lx_thread *child, bool thread);
+/* t execs: enable_on_exec and remove_on_exec. */
+void lx_perf_exec(struct lx_thread *t);
+/* mm is freed: event pages mapped in it go. */
+void lx_perf_mm_gone(const struct lx_mm *mm);
 
 /* mm.c */
 long lx_sys_mm(struct lx *p, int nr, const uint64_t *a, bool *handled);

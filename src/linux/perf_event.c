@@ -75,6 +75,7 @@ struct pe {
 	uint32_t type;
 	uint64_t config, read_format, id;
 	bool pinned, exclusive, inherit, inherit_thread, task;
+	bool enable_on_exec, remove_on_exec;
 	int tid;                /* a task event's own thread */
 	int cpu, clock;         /* cpu: -1 any; clock: attr.clockid, or -1 */
 	enum pe_kind kind;
@@ -599,7 +600,8 @@ static long sys_open(struct lx *p, const uint64_t *a)
 	e->task = task;
 	e->tid = task ? target->tid : 0;
 	e->cpu = cpu;
-	/* enable_on_exec waits for an exec, and this process never execs */
+	e->enable_on_exec = at.flags & A_BIT(A_ENABLE_ON_EXEC);
+	e->remove_on_exec = at.flags & A_BIT(A_REMOVE_ON_EXEC);
 	e->state = (at.flags & A_BIT(A_DISABLED)) ? S_OFF : S_ON;
 	st.n++;
 	if (task)
@@ -816,6 +818,39 @@ void lx_perf_unmap(struct lx *p, uint64_t a, uint64_t b)
 			destroy(e);
 		else if (p->t && p->t->cpu >= 0)
 			set_scounteren((unsigned)p->t->cpu);
+	}
+}
+
+/* Thread t execs (perf_event_exec): its disabled enable_on_exec events
+ * start, its remove_on_exec events stop counting it. */
+void lx_perf_exec(struct lx_thread *t)
+{
+	if (!st.n)
+		return;
+	resched_out();
+	for (int s = 0; s < PE_MAX; s++) {
+		struct pe *e = &st.e[s];
+		if (!e->used || !counts(e, t))
+			continue;
+		if (e->enable_on_exec && e->state == S_OFF)
+			e->state = S_ON;
+		if (e->remove_on_exec)
+			set_member(t, s, false);
+	}
+	resched_in();
+}
+
+/* mm goes: a user page mapped there goes with it. */
+void lx_perf_mm_gone(const struct lx_mm *mm)
+{
+	for (int s = 0; s < PE_MAX && st.n && lx_k.perf_live; s++) {
+		struct pe *e = &st.e[s];
+		if (!e->used || e->map_mm != mm)
+			continue;
+		e->nmap = 0;
+		e->map_mm = NULL;
+		if (!e->fd_open)
+			destroy(e);
 	}
 }
 

@@ -16,6 +16,7 @@
 
 void linux_free(void)
 {
+	lx_k.perf_live = false;   /* the run's events go with it: nothing to reschedule */
 	for (struct lx *p = lx_k.procs; p; p = p->next)
 		if (p->mm)
 			lx_fmap_release_all(p);

@@ -3,7 +3,8 @@
  * thread makes after the open are counted, read() sums them), pid (the
  * calling thread, or another thread of the run), cpu (only while on that
  * hart; pid -1: the whole hart), group reads with PERF_FORMAT_ID and the
- * times, and the group ioctls across threads.
+ * times, the group ioctls across threads, and enable_on_exec and
+ * remove_on_exec at an exec.
  *
  *   pe_threads NCPUS MODELS
  * NCPUS: the --cpus of the run; MODELS: "models" or "nomodels" (without
@@ -323,16 +324,67 @@ static void check_fork(void)
 	      "K1 %llu, K2 %llu", D(t1), D(t2));
 }
 
+/* What an event counted over spin(k), read before and after. */
+static uint64_t over_spin(int fd, long k)
+{
+	uint64_t a = read1(fd);
+	spin(k);
+	return read1(fd) - a;
+}
+
+/* After the exec (argv: NCPUS MODELS exec FAILS ON_EXEC REMOVED): the
+ * enable_on_exec event counts this image, the remove_on_exec one no
+ * longer counts this thread. */
+static void after_exec(char **argv)
+{
+	fails = atoi(argv[4]);
+	int on = atoi(argv[5]), rm = atoi(argv[6]);
+	uint64_t a = over_spin(on, K1), b = over_spin(on, K2), r = over_spin(rm, K2);
+	CHECK("enable_on_exec: counts from the exec on, 2(K2-K1) more for K2", b - a == 2 * (K2 - K1),
+	      "K1 %llu, K2 %llu", D(a), D(b));
+	CHECK("remove_on_exec: counts the thread no more after its exec", r == 0, "%llu", D(r));
+}
+
+static void check_exec(char **argv)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.exclude_kernel = 1;
+	a.disabled = a.enable_on_exec = 1;
+	int on = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	a.disabled = a.enable_on_exec = 0;
+	a.remove_on_exec = 1;
+	int rm = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	uint64_t z = over_spin(on, K1), c = over_spin(rm, K1);
+	CHECK("enable_on_exec: nothing counted before the exec", on >= 0 && z == 0,
+	      "fd %d, %llu", on, D(z));
+	CHECK("remove_on_exec: counts until the exec", rm >= 0 && c >= 2 * K1, "fd %d, %llu", rm, D(c));
+	char f[16], o[16], r[16];
+	snprintf(f, sizeof(f), "%d", fails);
+	snprintf(o, sizeof(o), "%d", on);
+	snprintf(r, sizeof(r), "%d", rm);
+	execl("/proc/self/exe", argv[0], argv[1], argv[2], "exec", f, o, r, (char *)NULL);
+	CHECK("exec", 0, "errno %d", errno);
+}
+
 int main(int argc, char **argv)
 {
 	ncpus = argc > 1 ? atoi(argv[1]) : 1;
 	models = argc > 2 && !strcmp(argv[2], "models");
 	setvbuf(stdout, NULL, _IONBF, 0);
-	check_inherit();
-	check_group();
-	check_pid();
-	check_cpu();
-	check_fork();
+	if (argc > 6 && !strcmp(argv[3], "exec")) {
+		after_exec(argv);
+	} else if (argc > 2) {
+		check_inherit();
+		check_group();
+		check_pid();
+		check_cpu();
+		check_fork();
+		check_exec(argv);
+	}
 	printf("info %d failed\n", fails);
 	return fails != 0;
 }
