@@ -49,19 +49,30 @@ __attribute__((noinline)) static void spin(long n)
 	asm volatile("beqz %0, 2f\n1:\taddi %0, %0, -1\n\tbnez %0, 1b\n2:" : "+r"(n));
 }
 
-/* instructions (or cycles) of U, pid/cpu as perf_event_open takes them */
+/* a hardware event (instructions, cycles) of U */
+static void attr_init(struct perf_event_attr *a, uint64_t config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_HARDWARE;
+	a->config = config;
+	a->exclude_kernel = 1;
+}
+
+static int peo(struct perf_event_attr *a, int pid, int cpu, int group)
+{
+	return (int)syscall(SYS_perf_event_open, a, pid, cpu, group, 0);
+}
+
+/* pid/cpu as perf_event_open takes them; a group leader starts disabled */
 static int open_ev(uint64_t config, int pid, int cpu, int inherit, uint64_t fmt, int group)
 {
 	struct perf_event_attr a;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = config;
-	a.exclude_kernel = 1;
+	attr_init(&a, config);
 	a.inherit = inherit;
 	a.read_format = fmt;
 	a.disabled = group >= 0 ? 0 : (fmt & PERF_FORMAT_GROUP) != 0;
-	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, group, 0);
+	return peo(&a, pid, cpu, group);
 }
 
 static uint64_t read1(int fd)
@@ -292,14 +303,10 @@ static void check_cpu(void)
 static uint64_t fork_phase(long k, int thread_only)
 {
 	struct perf_event_attr a;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_INSTRUCTIONS;
-	a.exclude_kernel = 1;
+	attr_init(&a, PERF_COUNT_HW_INSTRUCTIONS);
 	a.inherit = 1;
 	a.inherit_thread = thread_only;
-	int inh = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	int inh = peo(&a, 0, -1, -1);
 	int own = open_ev(PERF_COUNT_HW_INSTRUCTIONS, 0, -1, 0, 0, -1);
 	pid_t c = fork();
 	if (c == 0) {
@@ -348,16 +355,12 @@ static void after_exec(char **argv)
 static void check_exec(char **argv)
 {
 	struct perf_event_attr a;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_INSTRUCTIONS;
-	a.exclude_kernel = 1;
+	attr_init(&a, PERF_COUNT_HW_INSTRUCTIONS);
 	a.disabled = a.enable_on_exec = 1;
-	int on = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	int on = peo(&a, 0, -1, -1);
 	a.disabled = a.enable_on_exec = 0;
 	a.remove_on_exec = 1;
-	int rm = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	int rm = peo(&a, 0, -1, -1);
 	uint64_t z = over_spin(on, K1), c = over_spin(rm, K1);
 	CHECK("enable_on_exec: nothing counted before the exec", on >= 0 && z == 0,
 	      "fd %d, %llu", on, D(z));
