@@ -165,4 +165,5 @@ void uarch_timing_free(struct uarch_timing *t)
 	free(t->ts);
 	t->ts = NULL;
 	t->skey = 0;
+	mstate_free(t);
 }
