@@ -111,7 +111,7 @@ void mstate_apply(struct uarch_timing *t, uint32_t i)
 	const struct mkey *k = &t->ms->s[i].k;
 	const uint64_t now = t->now;
 	t->bus = now + k->bus;
-	for (unsigned j = 0; j < UARCH_MSHR_MAX; j++)
+	for (unsigned j = 0; j < t->cfg.l1d_mshrs; j++)   /* the others stay 0 */
 		t->mshr[j] = now + k->mshr[j];
 	for (unsigned j = 0; j < UARCH_PF_TRACK; j++)
 		t->pf[j] = k->pf[j] == DROPPED ? UARCH_PF_DROPPED : now + k->pf[j];
