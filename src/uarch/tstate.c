@@ -136,6 +136,8 @@ uint32_t tstate_closed(struct uarch_timing *t, uint32_t i)
 
 void uarch_timing_settle(struct uarch_timing *t)
 {
+	if (t->mform)
+		mstate_settle(t);
 	if (!t->skey)
 		return;
 	const struct tkey *k = &t->ts->s[skey_state(t->skey)].k;
