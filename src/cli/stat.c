@@ -21,10 +21,10 @@ extern char **environ;
  * kernel's, which rvpmu does not see) */
 #define SYSTEM_EVENTS "cycles,instructions,branches,branch-misses"
 
-#define MSEC_MAX 1000000000000ull
+#define MSEC_MAX 1000000000000ull   /* 31 years: ns fit in 64 bits */
 
 /* the top-down levels the profiles' metric groups give (docs/topdown.md) */
-#define TOPDOWN_MAX_LEVEL 2   /* 31 years: ns fit in 64 bits */
+#define TOPDOWN_MAX_LEVEL 2
 
 /* A count of milliseconds (-I, -D, --timeout), at least min. */
 static int msec(const char *opt, const char *v, uint64_t min, uint64_t *out)
@@ -221,10 +221,12 @@ int cmd_stat(int argc, char **argv)
 	 * --metric-only unless --no-metric-only */
 	char td_metrics[256];
 	if (topdown) {
-		int n = snprintf(td_metrics, sizeof(td_metrics), "%s%s", metrics ? metrics : "", metrics ? "," : "");
-		for (unsigned l = 1; l <= (td_level ? td_level : 1); l++)
-			n += snprintf(td_metrics + n, sizeof(td_metrics) - (size_t)n, "%sTopdownL%u", l > 1 ? "," : "", l);
-		if ((size_t)n >= sizeof(td_metrics))
+		size_t len = (size_t)snprintf(td_metrics, sizeof(td_metrics), "%s%s", metrics ? metrics : "",
+					      metrics ? "," : "");
+		for (unsigned l = 1; l <= (td_level ? td_level : 1) && len < sizeof(td_metrics); l++)
+			len += (size_t)snprintf(td_metrics + len, sizeof(td_metrics) - len, "%sTopdownL%u",
+						l > 1 ? "," : "", l);
+		if (len >= sizeof(td_metrics))
 			return cli_error("-M: the list is too long with --topdown");
 		metrics = td_metrics;
 		o.metric_only |= !no_metric_only;
