@@ -224,9 +224,11 @@ int pmu_csr_access(struct pmu *p, unsigned priv, unsigned csr,
 		return PMU_ILLEGAL;
 	/* V=1: an access HS-mode could make is a virtual instruction
 	 * (Hypervisor "Virtual Instruction Exception"); VS reaches
-	 * scounteren and scountovf as they are (scountinhibit: Smcdeleg) */
+	 * scounteren and scountovf as they are, but Smcdeleg's
+	 * scountinhibit, and scountovf with menvcfg.CDE = 1, not */
 	if (priv >= PMU_PRIV_VU && lvl &&
-	    (lvl == 2 || priv == PMU_PRIV_VU || csr == PMU_CSR_SCOUNTINHIBIT))
+	    (lvl == 2 || priv == PMU_PRIV_VU || csr == PMU_CSR_SCOUNTINHIBIT ||
+	     (csr == PMU_CSR_SCOUNTOVF && p->cde)))
 		return csr_read(p, PMU_PRIV_S, csr, &v) == PMU_OK ? PMU_VIRTUAL : PMU_ILLEGAL;
 	int r = csr_read(p, priv, csr, &v);
 	if (r != PMU_OK)
