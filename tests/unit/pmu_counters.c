@@ -265,6 +265,14 @@ void test_counteren_v(void)
 	CHECK(pt_rd(&p, PMU_PRIV_VU, 0x106, NULL) == PMU_VIRTUAL, "scounteren from VU");
 	CHECK(pt_rd(&p, PMU_PRIV_VS, 0x106, NULL) == PMU_OK, "scounteren from VS");
 	CHECK(pt_rd(&p, PMU_PRIV_VS, 0x306, NULL) == PMU_ILLEGAL, "mcounteren from VS");
+	/* Smcdeleg with V=1: scountinhibit illegal with CDE = 0, else
+	 * virtual; scountovf virtual from VS only with CDE = 1 */
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0x120, NULL) == PMU_ILLEGAL, "scountinhibit from VS, CDE=0");
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0xda0, NULL) == PMU_OK, "scountovf from VS, CDE=0");
+	CHECK(pt_rd(&p, PMU_PRIV_VU, 0xda0, NULL) == PMU_VIRTUAL, "scountovf from VU");
+	pmu_set_cde(&p, true);
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0x120, NULL) == PMU_VIRTUAL, "scountinhibit from VS, CDE=1");
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0xda0, NULL) == PMU_VIRTUAL, "scountovf from VS, CDE=1");
 	pt_make(&p, NULL);  /* without H: no hcounteren, no V modes */
 	CHECK(pt_rd(&p, M, 0x606, NULL) == PMU_NOT_PMU, "hcounteren without H");
 	CHECK(pt_rd(&p, PMU_PRIV_VS, 0xc00, NULL) == PMU_ILLEGAL, "VS without H");
