@@ -66,6 +66,19 @@ static void hsv_d(u64 a, u64 v)
 		     :: "r"(v), "r"(a) : "memory");
 }
 
+/* ld in M with mstatus.MPRV = 1, MPP = S, MPV = 1 (a trap's mret comes
+ * back with MPP = M, so the handler's own accesses are M's) */
+static u64 mprv_ld(u64 a)
+{
+	u64 v = 0, ms = csrr(mstatus);
+	clear();
+	csrw(mstatus, (ms & ~MSTATUS_MPP) | (1ul << 11) | MSTATUS_MPV);
+	asm volatile(".option push\n.option norvc\ncsrs mstatus, %2\n ld %0, 0(%1)\n csrc mstatus, %2\n.option pop"
+		     : "+r"(v) : "r"(a), "r"(MSTATUS_MPRV) : "memory");
+	csrw(mstatus, ms);
+	return v;
+}
+
 /* Checks n..n+3: one trap in M with cause, tval, mtval2, mtinst */
 static void guest_fault(int n, const char *what, u64 cause, u64 tval, u64 tval2, u64 tinst)
 {
@@ -225,6 +238,14 @@ int main(void)
 	guest_fault(61, "VS-stage leaf without A in a G-stage read-only page: the A update faults -> 21",
 		    21, VA_DATA + off, (GPA_PTRO + 8) >> 2, 0x3020);
 	csrw(CSR_VSATP, 0);
+
+	/* M's loads with mstatus.MPRV = 1, MPP = S, MPV = 1: as VS's */
+	rt_eq(65, "MPRV with MPV: ld goes through the G-stage", mprv_ld(GPA_NOAD + off), word);
+	rt_check_notrap(66, "  no trap");
+	mprv_ld(GPA_NONE + 0x20);
+	guest_fault(67, "MPRV with MPV: ld of an unmapped GPA -> 21", 21, GPA_NONE + 0x20,
+		    (GPA_NONE + 0x20) >> 2, 0);
+	rt_eq(71, "  mstatus.GVA = 1", trap_status() & MSTATUS_GVA, MSTATUS_GVA);
 	csrw(CSR_HGATP, 0);
 	return rt_done();
 }
