@@ -252,16 +252,19 @@ static int wr_sie(struct hart *h, unsigned csr, uint64_t v)
 	return 0;
 }
 
-/* satp: Bare, Sv39 and Sv48; a write of an unsupported MODE has no effect
- * at all (Privileged ISA, satp). ASIDLEN is 16. */
+/* satp and vsatp: Bare, Sv39 and Sv48, ASIDLEN 16; hgatp: Bare, Sv39x4
+ * and Sv48x4 (the same mode numbers), VMIDLEN 14, PPN[1:0] read zero (a
+ * 16 KiB root). A write of an unsupported MODE has no effect at all
+ * (Privileged ISA, satp; for hgatp QEMU and Spike do the same). */
 static int wr_satp(struct hart *h, unsigned csr, uint64_t v)
 {
-	(void)csr;
-	uint64_t mode = v >> 60;
+	uint64_t mode = v >> 60, ppn = (1ull << 44) - 1;
+	uint64_t keep = csr == 0x680 ? 0xfull << 60 | 0x3fffull << 44 | (ppn & ~3ull)
+				     : 0xfull << 60 | 0xffffull << 44 | ppn;
 	if (mode == 0)
-		h->csr.satp = 0;
+		*field(h, csr) = 0;
 	else if (mode == 8 || mode == 9)
-		h->csr.satp = v & (0xfull << 60 | 0xffffull << 44 | ((1ull << 44) - 1));
+		*field(h, csr) = v & keep;
 	mmu_flush(h);
 	return 0;
 }
@@ -396,7 +399,7 @@ static const struct csr_def csr_table[4096] = {
 	[0x242] = H("vscause", rd_plain, wr_plain),
 	[0x243] = H("vstval", rd_plain, wr_plain),
 	[0x244] = H("vsip", rd_vsip, wr_vsip),
-	[0x280] = H("vsatp", rd_plain, wr_vsatp),
+	[0x280] = H("vsatp", rd_plain, wr_satp),
 	/* hypervisor (hcounteren is the PMU's) */
 	[0x600] = H("hstatus", rd_hstatus, wr_hstatus),
 	[0x602] = H("hedeleg", rd_plain, wr_masked),
@@ -409,7 +412,7 @@ static const struct csr_def csr_table[4096] = {
 	[0x644] = H("hip", rd_hie, wr_hvip),
 	[0x645] = H("hvip", rd_hvip, wr_hvip),
 	[0x64a] = H("htinst", rd_plain, wr_plain),
-	[0x680] = {"hgatp", pred_hgatp, rd_plain, wr_hgatp},
+	[0x680] = {"hgatp", pred_hgatp, rd_plain, wr_satp},
 	[0xe12] = {"hgeip", pred_h, rd_zero, NULL},
 	/* machine */
 	[0x300] = {"mstatus", NULL, rd_mstatus, wr_mstatus},

@@ -29,7 +29,7 @@ int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 /* The hypervisor extension's CSRs (hyp_csr.c). */
 csr_pred_fn pred_h;
 csr_read_fn rd_hstatus, rd_vsstatus, rd_hvip, rd_hie, rd_vsie, rd_vsip;
-csr_write_fn wr_hstatus, wr_vsstatus, wr_hvip, wr_hie, wr_vsie, wr_vsip, wr_vsatp, wr_hgatp;
+csr_write_fn wr_hstatus, wr_vsstatus, wr_hvip, wr_hie, wr_vsie, wr_vsip;
 /* The CSR a VS-mode access to supervisor CSR csr reaches (the vs* one
  * for those that have one), or -1 when it is a virtual instruction. */
 int hyp_vs_csr(const struct hart *h, unsigned csr);

@@ -1,10 +1,10 @@
 /* The hypervisor extension's CSRs (Privileged ISA, "Hypervisor Extension":
- * hstatus, hie/hip/hvip, hgatp, the VS CSRs) and the rule by which VS-mode
+ * hstatus, hie/hip/hvip, the VS CSRs) and the rule by which VS-mode
  * reaches the vs* registers through the supervisor CSR numbers. The plain
- * ones (hedeleg, htval, vsepc, ...) are rows of csr.c's table. GEILEN is 0
+ * ones (hedeleg, htval, vsepc, ...) are rows of csr.c's table, whose
+ * satp hook serves vsatp and hgatp. GEILEN is 0
  * (no IMSIC): hgeie, hgeip and hstatus.VGEIN are read-only zero. */
 #include "csr.h"
-#include "mmu.h"
 
 #define HS_GVA  (1ull << 6)
 #define HS_SPV  (1ull << 7)
@@ -125,36 +125,6 @@ int wr_vsip(struct hart *h, unsigned csr, uint64_t v)
 	(void)csr;  /* only SSIP (VSSIP) is writable */
 	uint64_t mask = h->csr.hideleg & (1ull << IRQ_VSSI);
 	h->csr.mip = (h->csr.mip & ~mask) | ((v << 1) & mask);
-	return 0;
-}
-
-/* vsatp: satp's modes (Bare, Sv39, Sv48) and ASIDLEN 16; a write of
- * another mode has no effect */
-int wr_vsatp(struct hart *h, unsigned csr, uint64_t v)
-{
-	(void)csr;
-	uint64_t mode = v >> 60;
-	if (mode == 0)
-		h->csr.vsatp = 0;
-	else if (mode == 8 || mode == 9)
-		h->csr.vsatp = v & (0xfull << 60 | 0xffffull << 44 | ((1ull << 44) - 1));
-	mmu_flush(h);
-	return 0;
-}
-
-/* hgatp: Bare, Sv39x4 (8) and Sv48x4 (9), as satp has Sv39 and Sv48;
- * VMIDLEN 14 (bits 57:44); PPN[1:0] read as zero (the root table is 16
- * KiB aligned). A write of another mode has no effect, as for satp
- * (QEMU and Spike do the same). */
-int wr_hgatp(struct hart *h, unsigned csr, uint64_t v)
-{
-	(void)csr;
-	uint64_t mode = v >> 60;
-	if (mode == 0)
-		h->csr.hgatp = 0;
-	else if (mode == 8 || mode == 9)
-		h->csr.hgatp = v & (0xfull << 60 | 0x3fffull << 44 | (((1ull << 44) - 1) & ~3ull));
-	mmu_flush(h);
 	return 0;
 }
 

@@ -41,23 +41,12 @@ static void clear(void)
 	h_trap.tval2 = h_trap.tinst = h_trap.hstatus = ~0ul;
 }
 
-static u64 hlv_d(u64 a)
-{
-	u64 v = 0;
-	clear();
-	asm volatile(".option push\n.option norvc\n" H_INSN("hlv.d %0, (%1)") "\n.option pop"
-		     : "+r"(v) : "r"(a) : "memory");
-	return v;
-}
-
-static u64 hlvx_wu(u64 a)
-{
-	u64 v = 0;
-	clear();
-	asm volatile(".option push\n.option norvc\n" H_INSN("hlvx.wu %0, (%1)") "\n.option pop"
-		     : "+r"(v) : "r"(a) : "memory");
-	return v;
-}
+/* a load instruction INSN (HLV.D, HLVX.WU) of address a, from M */
+#define HLOAD(insn, a) ({ u64 v_ = 0; clear(); \
+	asm volatile(".option push\n.option norvc\n" H_INSN(insn " %0, (%1)") "\n.option pop" \
+		     : "+r"(v_) : "r"((u64)(a)) : "memory"); v_; })
+#define hlv_d(a) HLOAD("hlv.d", a)
+#define hlvx_wu(a) HLOAD("hlvx.wu", a)
 
 static void hsv_d(u64 a, u64 v)
 {
