@@ -57,6 +57,7 @@ struct hart_csrs {
 	 * views of mip and mie, hcounteren lives in the PMU */
 	uint64_t hstatus, hedeleg, hideleg, htimedelta, htval, htinst, henvcfg, hgatp;
 	uint64_t vsstatus, vstvec, vsscratch, vsepc, vscause, vstval, vsatp;
+	uint64_t vstimecmp;     /* Sstc with H */
 	uint64_t mtinst, mtval2;
 	uint64_t mvendorid, marchid, mimpid, mhartid, misa;
 };
@@ -321,6 +322,10 @@ void hart_isa_string(const struct hart *h, char *buf, size_t size);
 int hart_pending_irq(const struct hart *h);
 /* Sstc: is menvcfg.STCE set (stimecmp compares and drives STIP)? */
 int hart_stce(const struct hart *h);
+/* Sstc with H: the supervisor timer lines the compares drive now: STIP
+ * (time >= stimecmp, with menvcfg.STCE) and VSTIP (time + htimedelta >=
+ * vstimecmp, with henvcfg.STCE too) */
+uint64_t hart_timer_lines(const struct hart *h);
 /* Firmware access to memory as privilege priv sees it (translation, PMP,
  * devices), byte by byte: 0, or the exception cause with *bad = the
  * faulting address. */

@@ -94,6 +94,8 @@ static uint64_t *field(struct hart *h, unsigned csr)
 	case 0x150: return &c->siselect;
 	case 0x180: return &c->satp;
 	case 0x280: return &c->vsatp;
+	case 0x14d: return &c->stimecmp;
+	case 0x24d: return &c->vstimecmp;
 	case 0x680: return &c->hgatp;
 	case 0x240: return &c->vsscratch;
 	case 0x241: return &c->vsepc;
@@ -136,31 +138,28 @@ static int wr_plain(struct hart *h, unsigned csr, uint64_t v)
 	return 0;
 }
 
-/* Sstc: S-mode reaches stimecmp only with menvcfg.STCE and mcounteren.TM */
+/* Sstc: S-mode (HS, and VS through the substitution) reaches stimecmp
+ * and vstimecmp (with H) only with menvcfg.STCE and mcounteren.TM */
 static int pred_stimecmp(const struct hart *h, unsigned csr)
 {
-	(void)csr;
-	return h->sstc && (h->priv == PRIV_M ||
-			   (hart_stce(h) && ((h->pmu.mcounteren >> 1) & 1)));
-}
-
-static int rd_stimecmp(struct hart *h, unsigned csr, uint64_t *v)
-{
-	(void)csr;
-	*v = h->csr.stimecmp;
-	return 0;
-}
-
-static int wr_stimecmp(struct hart *h, unsigned csr, uint64_t v)
-{
-	(void)csr;
-	h->csr.stimecmp = v;
-	return 0;
+	if (!h->sstc || (csr == 0x24d && !h->has_h))
+		return 0;
+	return h->priv == PRIV_M || (hart_stce(h) && ((h->pmu.mcounteren >> 1) & 1));
 }
 
 int hart_stce(const struct hart *h)
 {
 	return h->sstc && (h->csr.menvcfg & MENVCFG_STCE);
+}
+
+uint64_t hart_timer_lines(const struct hart *h)
+{
+	if (!hart_stce(h))
+		return 0;
+	uint64_t t = hart_time(h), lines = t >= h->csr.stimecmp ? 1ull << IRQ_STI : 0;
+	if ((h->csr.henvcfg & MENVCFG_STCE) && t + h->csr.htimedelta >= h->csr.vstimecmp)
+		lines |= 1ull << IRQ_VSTI;
+	return lines;
 }
 
 static int wr_ignore(struct hart *h, unsigned csr, uint64_t v)
@@ -178,9 +177,13 @@ static int wr_masked(struct hart *h, unsigned csr, uint64_t v)
 	if (csr == 0x30a)
 		mask = 1 | pmu_menvcfg_mask(&h->pmu) |  /* FIOM, CDE */
 		       (h->sstc ? MENVCFG_STCE : 0);
-	if (csr == 0x10a || csr == 0x60a)
-		mask = 1;  /* senvcfg.FIOM, henvcfg.FIOM (no vstimecmp: STCE is 0) */
+	if (csr == 0x10a)
+		mask = 1;  /* senvcfg.FIOM */
+	if (csr == 0x60a)  /* henvcfg.FIOM, STCE while menvcfg.STCE is set */
+		mask = 1 | (hart_stce(h) ? MENVCFG_STCE : 0);
 	*field(h, csr) = v & mask;
+	if (csr == 0x30a && !hart_stce(h))
+		h->csr.henvcfg &= ~MENVCFG_STCE;  /* read-only zero with it */
 	if (csr == 0x303 && h->has_h)
 		h->csr.mideleg |= HYP_VS_IRQS;  /* read-only one with H */
 	if (csr == 0x30a)
@@ -387,7 +390,7 @@ static const struct csr_def csr_table[4096] = {
 	[0x142] = FIELD("scause"),
 	[0x143] = FIELD("stval"),
 	[0x144] = {"sip", NULL, rd_mip, wr_mip},
-	[0x14d] = {"stimecmp", pred_stimecmp, rd_stimecmp, wr_stimecmp},
+	[0x14d] = {"stimecmp", pred_stimecmp, rd_plain, wr_plain},
 	[0x150] = FIELD("siselect"),
 	[0x180] = {"satp", pred_satp, rd_plain, wr_satp},
 	/* virtual supervisor */
@@ -399,6 +402,7 @@ static const struct csr_def csr_table[4096] = {
 	[0x242] = H("vscause", rd_plain, wr_plain),
 	[0x243] = H("vstval", rd_plain, wr_plain),
 	[0x244] = H("vsip", rd_vsip, wr_vsip),
+	[0x24d] = {"vstimecmp", pred_stimecmp, rd_plain, wr_plain},
 	[0x280] = H("vsatp", rd_plain, wr_satp),
 	/* hypervisor (hcounteren is the PMU's) */
 	[0x600] = H("hstatus", rd_hstatus, wr_hstatus),

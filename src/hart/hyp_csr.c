@@ -64,8 +64,8 @@ int wr_vsstatus(struct hart *h, unsigned csr, uint64_t v)
 	return 0;
 }
 
-/* hvip: VSSIP, VSTIP, VSEIP, kept as those bits of mip (which then holds
- * hip's value: no external or timer source drives them) */
+/* hvip: VSSIP, VSTIP, VSEIP, kept as those bits of mip; hip and mip
+ * add vstimecmp's VSTIP (Sstc), a line in mip_hw */
 int rd_hvip(struct hart *h, unsigned csr, uint64_t *v)
 {
 	(void)csr;
@@ -85,7 +85,7 @@ int wr_hvip(struct hart *h, unsigned csr, uint64_t v)
  * of mie and mip */
 int rd_hie(struct hart *h, unsigned csr, uint64_t *v)
 {
-	*v = (csr == 0x604 ? h->csr.mie : h->csr.mip) & (HYP_VS_IRQS | SGEIP);
+	*v = (csr == 0x604 ? h->csr.mie : h->csr.mip | h->mip_hw) & (HYP_VS_IRQS | SGEIP);
 	return 0;
 }
 
@@ -116,7 +116,7 @@ int wr_vsie(struct hart *h, unsigned csr, uint64_t v)
 int rd_vsip(struct hart *h, unsigned csr, uint64_t *v)
 {
 	(void)csr;
-	*v = (h->csr.mip & h->csr.hideleg & HYP_VS_IRQS) >> 1;
+	*v = ((h->csr.mip | h->mip_hw) & h->csr.hideleg & HYP_VS_IRQS) >> 1;
 	return 0;
 }
 
@@ -130,17 +130,23 @@ int wr_vsip(struct hart *h, unsigned csr, uint64_t v)
 
 /* Hypervisor "Hypervisor and Virtual Supervisor CSRs": with V=1 these
  * supervisor CSR numbers reach the VS CSRs. satp under hstatus.VTVM is a
- * virtual instruction; so is stimecmp, since henvcfg.STCE is 0 (no
- * vstimecmp), and the indirect window (no vsiselect without AIA). */
+ * virtual instruction; so is the indirect window (no vsiselect without
+ * AIA); stimecmp reaches vstimecmp (Sstc), whose predicate makes it
+ * illegal without menvcfg.STCE or mcounteren.TM, and is virtual when
+ * those allow it but henvcfg.STCE or hcounteren.TM do not. */
 int hyp_vs_csr(const struct hart *h, unsigned csr)
 {
+	const uint64_t stce = 1ull << 63;
+	if (csr == 0x14d)
+		return hart_stce(h) && (h->pmu.mcounteren & 2) &&
+		       (!(h->csr.henvcfg & stce) || !(h->pmu.hcounteren & 2)) ? -1 : 0x24d;
 	switch (csr) {
 	case 0x100: case 0x104: case 0x105: case 0x140: case 0x141: case 0x142:
 	case 0x143: case 0x144:
 		return (int)(csr + 0x100);
 	case 0x180:
 		return h->csr.hstatus & HS_VTVM ? -1 : 0x280;
-	case 0x14d: case 0x150 ... 0x157:
+	case 0x150 ... 0x157:
 		return -1;
 	}
 	return (int)csr;

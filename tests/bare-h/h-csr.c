@@ -2,8 +2,9 @@
  * M-mode view (misa.H, mideleg/medeleg, mstatus.MPV/GVA, mtval2), who
  * may access them (illegal from U, virtual instruction from VS/VU), VS's
  * supervisor CSRs reaching the vs* registers, the virtual-instruction
- * rules of SRET/WFI/SFENCE.VMA/HLV/HFENCE, ecall causes from VS/VU, and
- * VSSIP delivered to VS (as SSIP) or to HS. See docs/bare-tests.md. */
+ * rules of SRET/WFI/SFENCE.VMA/HLV/HFENCE, ecall causes from VS/VU,
+ * VSSIP delivered to VS (as SSIP) or to HS, and Sstc's vstimecmp. See
+ * docs/bare-tests.md. */
 #include "h.h"
 
 #define VIRT 22	/* virtual-instruction exception */
@@ -174,6 +175,49 @@ static int hs_irq_hook(u64 *f, u64 cause, u64 epc, char level)
 	return h_hook(f, cause, epc, level);
 }
 
+static long vs_stimecmp(long arg)
+{
+	rt_trap_clear();
+	u64 v = csrr(0x14d);
+	return rt_trap.count ? -(long)rt_trap.cause : (long)(v == (u64)arg);
+}
+
+/* Sstc with H: vstimecmp, henvcfg.STCE, VSTIP, VS's stimecmp */
+static void sstc_v(void)
+{
+	const u64 stce = 1ul << 63;
+	csrs(0x30a, stce);   /* menvcfg.STCE */
+	csrw(CSR_HENVCFG, ~0ul);
+	rt_eq(75, "henvcfg with menvcfg.STCE: FIOM and STCE", csrr(CSR_HENVCFG), stce | 1);
+	csrw(0x24d, 0x123456789ul);
+	rt_eq(76, "vstimecmp holds 64 bits", csrr(0x24d), 0x123456789ul);
+	csrw(0x24d, 0);
+	rt_eq(77, "vstimecmp <= time: hip.VSTIP = 1", (csrr(CSR_HIP) >> 6) & 1, 1);
+	csrw(0x24d, ~0ul);
+	rt_eq(78, "vstimecmp = ~0: hip.VSTIP = 0", (csrr(CSR_HIP) >> 6) & 1, 0);
+	csrw(0x24d, csrr(time) + (1ul << 40));
+	csrw(CSR_HTIMEDELTA, 1ul << 41);
+	rt_eq(79, "time + htimedelta >= vstimecmp: VSTIP = 1", (csrr(CSR_HIP) >> 6) & 1, 1);
+	csrw(CSR_HTIMEDELTA, 0);
+	csrw(0x24d, 0x4242);
+	csrw(mcounteren, ~0ul);
+	csrw(CSR_HCOUNTEREN, ~0ul);
+	rt_eq(80, "VS: stimecmp reads vstimecmp", (u64)rt_run(PRV_VS, vs_stimecmp, 0x4242), 1);
+	csrw(CSR_HCOUNTEREN, ~2ul);
+	rt_eq(81, "VS: hcounteren.TM = 0 -> virtual instruction", (u64)-rt_run(PRV_VS, vs_stimecmp, 0), VIRT);
+	csrw(CSR_HCOUNTEREN, ~0ul);
+	csrc(CSR_HENVCFG, stce);
+	rt_eq(82, "VS: henvcfg.STCE = 0 -> virtual instruction", (u64)-rt_run(PRV_VS, vs_stimecmp, 0), VIRT);
+	csrs(CSR_HENVCFG, stce);
+	csrw(mcounteren, ~2ul);
+	rt_eq(83, "VS: mcounteren.TM = 0 -> illegal instruction", (u64)-rt_run(PRV_VS, vs_stimecmp, 0), ILL);
+	csrw(mcounteren, 0);
+	csrw(CSR_HCOUNTEREN, 0);
+	csrc(0x30a, stce);
+	rt_eq(84, "menvcfg.STCE = 0: henvcfg.STCE reads 0", csrr(CSR_HENVCFG), 1);
+	csrw(CSR_HENVCFG, 0);
+}
+
 int main(void)
 {
 	rt_trap_hook = h_hook;
@@ -221,7 +265,7 @@ int main(void)
 	csrw(CSR_MTVAL2, 0x5678);
 	rt_eq(20, "htval and mtval2 hold a value", csrr(CSR_HTVAL) << 16 | csrr(CSR_MTVAL2), 0x12345678ul);
 	csrw(CSR_HENVCFG, ~0ul);
-	rt_eq(21, "henvcfg: FIOM only (no vstimecmp: STCE 0)", csrr(CSR_HENVCFG), 1);
+	rt_eq(21, "henvcfg: FIOM only (STCE needs menvcfg.STCE)", csrr(CSR_HENVCFG), 1);
 	csrw(CSR_HENVCFG, 0);
 	csrw(CSR_HGATP, ATP_SV39 | (0x3ffful << 44) | 0xffful);
 	rt_eq(22, "hgatp Sv39x4: VMID 14 bits, PPN[1:0] read zero", csrr(CSR_HGATP),
@@ -293,5 +337,7 @@ int main(void)
 	rt_eq(74, "taken in HS with hstatus.SPV = 1, SPVP = 1", rt_trap.level == 'S' ?
 	      h_trap.hstatus & (HS_SPV | HS_SPVP) : 99, HS_SPV | HS_SPVP);
 	csrw(CSR_HIE, 0);
+	rt_trap_hook = h_hook;
+	sstc_v();
 	return rt_done();
 }
