@@ -119,7 +119,8 @@ static int counter_access(const struct pmu *p, unsigned priv, unsigned i)
 static bool is_pmu_csr(const struct pmu *p, unsigned csr)
 {
 	return csr == PMU_CSR_SCOUNTEREN || csr == PMU_CSR_SCOUNTINHIBIT ||
-	       csr == PMU_CSR_MCOUNTEREN || (csr == PMU_CSR_HCOUNTEREN && p->cfg.has_h) || csr == PMU_CSR_SCOUNTOVF ||
+	       csr == PMU_CSR_MCOUNTEREN || csr == PMU_CSR_SCOUNTOVF ||
+	       (csr == PMU_CSR_HCOUNTEREN && p->cfg.has_h) ||
 	       (csr >= 0x320 && csr <= 0x33f) || (csr >= 0x721 && csr <= 0x73f) ||
 	       (csr >= 0xb00 && csr <= 0xb1f) || (csr >= 0xb80 && csr <= 0xb9f) ||
 	       (csr >= 0xc00 && csr <= 0xc1f) || (csr >= 0xc80 && csr <= 0xc9f);
