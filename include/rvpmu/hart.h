@@ -120,6 +120,11 @@ struct hart {
 	uint64_t tval2, tinst;
 	uint8_t tval_gva;
 	uint64_t resv_addr;    /* LR/SC reservation, ~0 when none */
+	/* instructions translated code may still run (src/hart/jit.c): read
+	 * and written by every block, so kept beside the registers. 23 KB
+	 * further down (after the TLBs) it made branchy's translated code
+	 * 2.3x slower on an AMD EPYC host (bench/NOTES.md, 2026-12-07) */
+	int64_t jit_budget;
 
 	struct gmem mem;
 	struct dpage *dcache[DCACHE_SIZE];
@@ -177,10 +182,9 @@ struct hart {
 	void *mmio_ctx;
 
 	/* user mode's block translator (src/hart/jit.c; NULL: not made yet or
-	 * off): budget and last exit are shared with its code */
+	 * off): budget (above) and last exit are shared with its code */
 	struct jit *jit;
 	uint8_t no_jit;        /* --no-jit: the step loop only */
-	int64_t jit_budget;
 	uint32_t jit_last;
 	/* with counting blocks: each memory instruction's address, by its
 	 * index in the block, for the retire stream */
@@ -213,6 +217,7 @@ struct hart {
 
 	struct hart_storm storm;
 };
+_Static_assert(offsetof(struct hart, jit_budget) < 1024, "jit_budget stays beside the registers (see its comment)");
 
 int hart_init(struct hart *h);
 /* Set up h as another hart over owner's memory (a hart of the same

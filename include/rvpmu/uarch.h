@@ -420,7 +420,8 @@ struct uarch_timing {
 	/* the memory system: the cycle the channel is next free, when each
 	 * L1D MSHR frees (at or before now: free), and when the last
 	 * prefetches arrive ([0] the latest; UARCH_PF_DROPPED: never sent);
-	 * absolute cycles, current while a state is interned too */
+	 * absolute cycles, current while a state is interned too unless
+	 * mform (below) says otherwise */
 	uint64_t bus;
 	uint64_t mshr[UARCH_MSHR_MAX];
 	uint64_t pf[UARCH_PF_TRACK];
@@ -434,6 +435,12 @@ struct uarch_timing {
 	 * uarch_timing_settle(); timing_issue() settles first. */
 	uint64_t skey;
 	struct uarch_tstates *ts;   /* the interned states, made on first use */
+	struct uarch_mstates *ms;   /* the interned memory-system forms (mstate.c) */
+	/* Nonzero while the memory system's times above are stale: they are
+	 * form mform relative to cycle mform_at (a memo replay leaves them
+	 * so; uarch_timing_settle() writes them back) */
+	uint32_t mform;
+	uint64_t mform_at;
 };
 int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *cfg);
 void uarch_timing_free(struct uarch_timing *t);

@@ -10,12 +10,13 @@
  * pipeline state relative to the block's first now and the fetch and data
  * miss cycles of its instructions, and the state it leaves is as
  * determined, relative to its last now (tstate.c); a block whose data
- * misses go to the timed memory system (timing_mem.c) is memoised only
- * from and to an idle memory system (memory_idle()), else timed one
- * instruction at a time. With states interned,
- * the memo maps (state, block, misses) to the cycles advanced, the timing
- * events raised and the state after; a replay adds those and changes the
- * state's number, writing no register. The last instruction's redirect
+ * misses go to the timed memory system (timing_mem.c) depends on that
+ * system's times relative to its first now too, and leaves them as
+ * determined (mstate.c). With states interned,
+ * the memo maps (state, memory form, block, misses) to the cycles
+ * advanced, the timing events raised and the state (and memory form)
+ * after; a replay adds those and changes the state's number, writing no
+ * register but the memory system's times. The last instruction's redirect
  * and predictor result are applied afterwards, as timing_issue() applies
  * them last. */
 #include <stdlib.h>
@@ -44,6 +45,7 @@ struct memo_entry {
 	uint64_t tag;          /* the block's; 0: empty */
 	uint64_t sin;          /* the state it started in (t->skey) */
 	uint32_t smid;         /* the state it left, before the last redirect */
+	uint32_t min, mout;    /* the memory form it started in and left (0: untouched) */
 	uint32_t dnow;         /* cycles advanced */
 	uint8_t nmiss, nev;
 	uint8_t ev[NTEV];      /* the timing events it raised but cycles, */
@@ -113,10 +115,10 @@ static void simulate(struct uarch *u, const struct uarch_block *b, uint32_t n,
 		timing_issue(&u->tm, &b->r[k], c[0][k], c[1][k], bp[k], u->ev);
 }
 
-static int same_key(const struct memo_entry *e, uint64_t tag, uint64_t sin,
+static int same_key(const struct memo_entry *e, uint64_t tag, uint64_t sin, uint32_t min,
 		    const struct uarch_misses *ms)
 {
-	if (e->tag != tag || e->sin != sin || e->nmiss != ms->n)
+	if (e->tag != tag || e->sin != sin || e->min != min || e->nmiss != ms->n)
 		return 0;
 	for (uint32_t i = 0; i < ms->n; i++)   /* mostly none or one miss: no memcmp() call */
 		if (e->miss[i] != ms->m[i])
@@ -129,6 +131,8 @@ static HOT_INLINE void replay(struct uarch *u, const struct memo_entry *e)
 	struct uarch_timing *t = &u->tm;
 	t->now += e->dnow;
 	t->skey = skey_make(e->smid, 0);
+	if (e->mout)
+		mstate_apply(t, e->mout);
 	for (unsigned i = 0; i < e->nev; i++)
 		u->ev[e->ev[i]] += e->evn[i];
 }
@@ -146,25 +150,11 @@ static int memory_timed(const struct uarch_timing *t, const struct uarch_misses 
 	return 0;
 }
 
-/* The memory system is idle at now: every MSHR free, the channel free,
- * every prefetch arrived. Any two idle states time whatever comes next
- * alike (an issue is at now or later), so a block with memory traffic
- * that starts and ends with it idle is memoised as any other. */
-static int memory_idle(const struct uarch_timing *t)
-{
-	int busy = t->bus > t->now;
-	for (unsigned j = 0; j < UARCH_MSHR_MAX; j++)
-		busy |= t->mshr[j] > t->now;
-	for (unsigned j = 0; j < UARCH_PF_TRACK; j++)
-		busy |= t->pf[j] > t->now;   /* UARCH_PF_DROPPED too */
-	return !busy;
-}
-
-/* simulate() from interned state t->skey (sin: with bits, its key),
- * keeping what it did in e when the numbers fit it and the state it leaves
- * can be interned */
+/* simulate() from interned state t->skey (sin: with bits, its key) and
+ * memory form min, keeping what it did in e when the numbers fit it and
+ * the states it leaves can be interned */
 static void record(struct uarch *u, const struct uarch_block *b, const struct uarch_misses *ms,
-		   struct memo_entry *e, uint64_t sin, unsigned bits)
+		   struct memo_entry *e, uint64_t sin, uint32_t min, unsigned bits)
 {
 	struct uarch_timing *t = &u->tm;
 	uint64_t ev[NTEV];
@@ -173,10 +163,12 @@ static void record(struct uarch *u, const struct uarch_block *b, const struct ua
 	uarch_timing_settle(t);
 	simulate(u, b, b->n, ms, bits);
 	uint64_t sout = tstate_intern(t);
-	/* it started idle (timing_block()): kept if it leaves it idle */
-	int fits = sout && t->now - start < UINT32_MAX && (!memory_timed(t, ms) || memory_idle(t));
+	const uint32_t mout = min ? mstate_intern(t) : 0;
+	int fits = sout && t->now - start < UINT32_MAX && (!min || mout);
 	e->tag = 0;
 	e->sin = sin;
+	e->min = min;
+	e->mout = mout;
 	e->smid = skey_state(sout);
 	e->dnow = (uint32_t)(t->now - start);
 	e->nev = 0;
@@ -207,25 +199,27 @@ static const struct memo_entry *timing_block(struct uarch *u, struct uarch_block
 	struct uarch_timing *t = &u->tm;
 	if (__builtin_expect(!u->memo, 0) && !(u->memo = calloc(1, sizeof(*u->memo))))
 		b->tag = 0;   /* no memory for a memo: simulate */
-	if (n == b->n && b->tag && ms->n <= MEMO_MISS && (!memory_timed(t, ms) || memory_idle(t)) &&
+	uint32_t min = 0;   /* the memory form, for a block whose misses it times */
+	if (n == b->n && b->tag && ms->n <= MEMO_MISS &&
+	    (!memory_timed(t, ms) || (min = mstate_intern(t))) &&
 	    (t->skey || (t->skey = tstate_intern(t)))) {
 		const uint64_t key = t->skey | (uint64_t)bits << UARCH_IB_SHIFT;
 		/* a block mostly starts as it did last time: try that entry first */
 		struct memo_entry *e = &u->memo->e[b->hint];
-		if (same_key(e, b->tag, key, ms)) {
+		if (same_key(e, b->tag, key, min, ms)) {
 			replay(u, e);
 			return e;
 		}
-		uint64_t hash = b->tag * UINT64_C(0x9e3779b97f4a7c15) ^ key;
+		uint64_t hash = (b->tag * UINT64_C(0x9e3779b97f4a7c15) ^ key) + min;
 		for (uint32_t i = 0; i < ms->n; i++)
 			hash += (uint64_t)ms->m[i] << (i & 31);
 		hash *= UINT64_C(0xff51afd7ed558ccd);
 		b->hint = (uint32_t)(hash >> 40) & (MEMO_SIZE - 1);
 		e = &u->memo->e[b->hint];
-		if (same_key(e, b->tag, key, ms))
+		if (same_key(e, b->tag, key, min, ms))
 			replay(u, e);
 		else
-			record(u, b, ms, e, key, bits);
+			record(u, b, ms, e, key, min, bits);
 		return e;
 	}
 	uarch_timing_settle(t);

@@ -171,6 +171,7 @@ void uarch_timing_reset(struct uarch_timing *t)
 	t->fe_pending = 0;
 	t->pend = 0;
 	t->skey = 0;   /* the interned states stay: they are relative */
+	t->mform = 0;
 }
 
 uint32_t uarch_timing_penalty(const struct uarch_timing *t, unsigned bp)

@@ -47,6 +47,15 @@ uint64_t tstate_intern(struct uarch_timing *t);
 /* interned state i with its issue group closed (0: table full) */
 uint32_t tstate_closed(struct uarch_timing *t, uint32_t i);
 
+/* mstate.c: the memory system's form relative to now, interned (0 when
+ * it cannot be); make it form i relative to now (t->mform, until
+ * mstate_settle() writes the times) */
+#define MSTATE_IDLE 1   /* the form with every time at or before now */
+uint32_t mstate_intern(struct uarch_timing *t);
+void mstate_apply(struct uarch_timing *t, uint32_t i);
+void mstate_settle(struct uarch_timing *t);
+void mstate_free(struct uarch_timing *t);
+
 /* timing_mem.c: the stall of a data access issued in cycle i whose
  * misses the cache side reported as mc (UARCH_MC_*) */
 uint32_t uarch_timing_mem(struct uarch_timing *t, unsigned cls, uint32_t mc, uint64_t i);

@@ -74,6 +74,8 @@ static void prefetch(struct uarch_timing *t, uint64_t at, unsigned reads)
 
 uint32_t uarch_timing_mem(struct uarch_timing *t, unsigned cls, uint32_t mc, uint64_t i)
 {
+	if (__builtin_expect(t->mform != 0, 0))
+		mstate_settle(t);
 	const struct uarch_timing_config *c = &t->cfg;
 	const uint64_t cyc = mc & UARCH_MC_CYCLES;
 	if (!(mc & UARCH_MC_L1MISS))

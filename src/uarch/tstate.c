@@ -10,9 +10,9 @@
  * future needs but now itself and the memory system's times. Those (the
  * channel's, the MSHRs', the prefetches') stay absolute cycles, always
  * current: only a data access's memory traffic reads or moves them, and
- * block.c memoises a block with such an access only from and to an idle
- * memory system (equivalent whatever its times), so a replayed block
- * neither reads nor changes them. Interned, such
+ * block.c keys the memo of a block with such an access by their own form
+ * relative to now (mstate.c) too, setting them when it replays one.
+ * Interned, such
  * a form is a small number, the index of a table entry: block.c's memo
  * maps (state, block, misses) to (cycles, events, state after), and while
  * blocks replay from it the timing keeps only now and that number
@@ -136,6 +136,8 @@ uint32_t tstate_closed(struct uarch_timing *t, uint32_t i)
 
 void uarch_timing_settle(struct uarch_timing *t)
 {
+	if (t->mform)
+		mstate_settle(t);
 	if (!t->skey)
 		return;
 	const struct tkey *k = &t->ts->s[skey_state(t->skey)].k;
@@ -165,4 +167,5 @@ void uarch_timing_free(struct uarch_timing *t)
 	free(t->ts);
 	t->ts = NULL;
 	t->skey = 0;
+	mstate_free(t);
 }

@@ -9,7 +9,7 @@ out=$BUILD/tests/uarch
 mkdir -p "$out" || exit 1
 CC=${CC:-gcc}
 FLAGS="-std=gnu11 -Wall -Wextra -Werror -Iinclude -Itests/unit"
-SRC="src/uarch/cache.c src/uarch/tlb.c src/uarch/bpred.c src/uarch/timing.c src/uarch/uarch.c src/uarch/block.c src/uarch/tstate.c src/uarch/timing_mem.c src/uarch/prefetch.c src/uarch/coherence.c"
+SRC="src/uarch/cache.c src/uarch/tlb.c src/uarch/bpred.c src/uarch/timing.c src/uarch/uarch.c src/uarch/block.c src/uarch/tstate.c src/uarch/mstate.c src/uarch/timing_mem.c src/uarch/prefetch.c src/uarch/coherence.c"
 
 run() {	# run LABEL BINARY SUFFIX
 	if "$2" > "$out/$1.out"; then :; else
