@@ -113,18 +113,18 @@ struct hart {
 	uint32_t fflags, frm;
 	uint64_t instret;      /* retired instructions */
 	uint64_t cause, tval;  /* of the last STOP_TRAP */
-	/* the hypervisor extension's extra trap values for the next trap
-	 * taken (htval/mtval2 = GPA >> 2, htinst/mtinst), and whether tval is
-	 * a guest virtual address (GVA) of an access made with V=1 from V=0
-	 * (HLV/HSV, MPRV with MPV); hart_enter_trap clears them */
-	uint64_t tval2, tinst;
-	uint8_t tval_gva;
 	uint64_t resv_addr;    /* LR/SC reservation, ~0 when none */
 	/* instructions translated code may still run (src/hart/jit.c): read
 	 * and written by every block, so kept beside the registers. 23 KB
 	 * further down (after the TLBs) it made branchy's translated code
 	 * 2.3x slower on an AMD EPYC host (bench/NOTES.md, 2026-12-07) */
 	int64_t jit_budget;
+	/* the hypervisor extension's extra trap values for the next trap
+	 * taken (htval/mtval2 = GPA >> 2, htinst/mtinst), and whether tval is
+	 * a guest virtual address (GVA) of an access made with V=1 from V=0
+	 * (HLV/HSV, MPRV with MPV); hart_enter_trap clears them */
+	uint64_t tval2, tinst;
+	uint8_t tval_gva;
 
 	struct gmem mem;
 	struct dpage *dcache[DCACHE_SIZE];
