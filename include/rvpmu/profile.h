@@ -77,7 +77,10 @@
 	X(COHERENCE_UPGRADE, "coherence-upgrades", "stores to a Shared L1 data cache line, invalidating other harts' copies (upgrades)") \
 	X(SNOOP_HIT, "snoop-hits", "lines held Exclusive or Modified in the L1 data cache that another hart's miss took (interventions)") \
 	X(LL_PREFETCH_ACCESS, "ll-prefetch-accesses", "lines the last-level cache's prefetcher looked up to send") \
-	X(LL_PREFETCH_MISS, "ll-prefetch-misses", "lines the last-level cache's prefetcher fetched from memory")
+	X(LL_PREFETCH_MISS, "ll-prefetch-misses", "lines the last-level cache's prefetcher fetched from memory") \
+	X(STALL_MISPREDICT, "stall-mispredict", "cycles no instruction issued while fetch restarted after a mispredicted branch or jump (bad speculation)") \
+	X(STALL_REDIRECT, "stall-fetch-redirect", "cycles no instruction issued while fetch restarted after decode found a direct jump or taken branch the BTB missed") \
+	X(STALL_FLUSH, "stall-flush", "cycles a pipeline-flushing instruction (CSR write, FENCE.I, xRET, ...) waited for older instructions to drain")
 
 enum profile_uevent {
 	PROF_EV_BEFORE_ = PMU_EV_COUNT - 1,

@@ -97,7 +97,12 @@ typedef unsigned (*uarch_walk_fn)(void *ctx, uint64_t va, uint64_t *pte, unsigne
 	X(STALL_CSR_READ, "stall_csr_read") X(STALL_INT_MUL, "stall_int_mul") \
 	X(STALL_FP, "stall_fp") X(STALL_ICACHE_BUSY, "stall_icache_busy") \
 	X(STALL_DCACHE_BUSY, "stall_dcache_busy") \
-	X(FLUSH_CSR_WRITE, "flush_csr_write") X(FLUSH_OTHER, "flush_other")
+	X(FLUSH_CSR_WRITE, "flush_csr_write") X(FLUSH_OTHER, "flush_other") \
+	/* top-down parts: of stall_frontend, the penalties after a \
+	 * mispredict and after a decode redirect; of stall_backend, a \
+	 * flushing instruction's wait for the pipe to drain */ \
+	X(STALL_MISPREDICT, "stall_mispredict") X(STALL_REDIRECT, "stall_redirect") \
+	X(STALL_FLUSH, "stall_flush")
 enum uarch_event {
 #define UARCH_EV_ENUM(n, s) UARCH_EV_##n,
 	UARCH_EVENTS(UARCH_EV_ENUM)

@@ -23,6 +23,9 @@ extern char **environ;
 
 #define MSEC_MAX 1000000000000ull   /* 31 years: ns fit in 64 bits */
 
+/* the top-down levels the profiles' metric groups give (docs/topdown.md) */
+#define TOPDOWN_MAX_LEVEL 2
+
 /* A count of milliseconds (-I, -D, --timeout), at least min. */
 static int msec(const char *opt, const char *v, uint64_t min, uint64_t *out)
 {
@@ -72,19 +75,23 @@ int cmd_stat(int argc, char **argv)
 		{"-v", "--verbose", 0}, {"--table", NULL, 0}, {"-A", "--no-aggr", 0},
 		{"--per-cpu", NULL, 0}, {"--per-thread", NULL, 0}, {"--metric-no-group", NULL, 0},
 		{"-a", "--all-cpus", 0}, {"-C", "--cpu", 1}, {"--cpus", NULL, 1},
-		{"-i", "--no-inherit", 0}, {"--sysroot", NULL, 1}, {NULL, NULL, 0},
+		{"-i", "--no-inherit", 0}, {"--sysroot", NULL, 1}, {"--topdown", NULL, 0},
+		{"--td-level", NULL, 1}, {"--no-metric-only", NULL, 0}, {NULL, NULL, 0},
 	};
 	enum { O_EVENT, O_CSV, O_OUT, O_REPEAT, O_MAX_INSNS, O_MAX_MEM, O_PROFILE, O_MUX, O_UCNT, O_JSON,
 	       O_JSON2, O_NO_UARCH, O_NO_JIT, O_QUIET, O_INTERVAL, O_INTERVAL_COUNT, O_DETAILED,
 	       O_METRICS, O_METRIC_ONLY, O_ALL_USER, O_ALL_KERNEL, O_DELAY, O_TIMEOUT, O_BIG_NUM,
 	       O_NO_BIG_NUM, O_APPEND, O_NULL, O_VERBOSE, O_TABLE, O_NO_AGGR, O_PER_CPU, O_PER_THREAD,
-	       O_METRIC_NO_GROUP, O_ALL, O_CPU, O_CPUS, O_NO_INHERIT, O_SYSROOT };
+	       O_METRIC_NO_GROUP, O_ALL, O_CPU, O_CPUS, O_NO_INHERIT, O_SYSROOT, O_TOPDOWN, O_TD_LEVEL,
+	       O_NO_METRIC_ONLY };
 	const char *cpu_list = NULL;
 	int all_cpus = 0;
 	uint64_t n;
 	char err[512];
 	const char *v;
 	int i = 1, k, quiet = 0, all_user = 0, all_kernel = 0, append = 0, detail = 0;
+	int topdown = 0, no_metric_only = 0;
+	uint64_t td_level = 0;   /* 0: not given */
 	o.out = stderr;
 	o.repeat = 1;
 	o.models = 1;
@@ -157,6 +164,17 @@ int cmd_stat(int argc, char **argv)
 			break;
 		case O_JSON: case O_JSON2: o.json = 1; break;
 		case O_METRIC_ONLY: o.metric_only = 1; break;
+		case O_NO_METRIC_ONLY: no_metric_only = 1; break;
+		case O_TOPDOWN: topdown = 1; break;
+		case O_TD_LEVEL:
+			if (cli_parse_count("--td-level", v, &td_level))
+				return 2;
+			if (td_level > TOPDOWN_MAX_LEVEL)   /* perf's words */
+				return cli_error("--td-level: Invalid top-down metrics level. The max level is %d.",
+						 TOPDOWN_MAX_LEVEL);
+			if (!td_level)   /* perf: 0 is the highest level */
+				td_level = TOPDOWN_MAX_LEVEL;
+			break;
 		case O_METRIC_NO_GROUP: o.metric_no_group = 1; break;
 		case O_ALL_USER: all_user = 1; break;
 		case O_ALL_KERNEL: all_kernel = 1; break;
@@ -195,6 +213,24 @@ int cmd_stat(int argc, char **argv)
 		return cli_error("--interval-count should be used together with -I (interval-print)");
 	if (o.per_thread && o.per_cpu)
 		return cli_error("--per-thread and -A cannot be used together");
+	if (td_level && !topdown)
+		return cli_error("--td-level needs --topdown");
+	if (topdown && !o.models)
+		return cli_error("--topdown needs the timing model: not with --no-uarch");
+	/* perf's --topdown: the TopdownL1 (.. TopdownLn) metric groups, and
+	 * --metric-only unless --no-metric-only */
+	char td_metrics[256];
+	if (topdown) {
+		size_t len = (size_t)snprintf(td_metrics, sizeof(td_metrics), "%s%s", metrics ? metrics : "",
+					      metrics ? "," : "");
+		for (unsigned l = 1; l <= (td_level ? td_level : 1) && len < sizeof(td_metrics); l++)
+			len += (size_t)snprintf(td_metrics + len, sizeof(td_metrics) - len, "%sTopdownL%u",
+						l > 1 ? "," : "", l);
+		if (len >= sizeof(td_metrics))
+			return cli_error("-M: the list is too long with --topdown");
+		metrics = td_metrics;
+		o.metric_only |= !no_metric_only;
+	}
 	if (i >= argc) {
 		fprintf(stderr, "rvpmu stat: no program given (see 'rvpmu help stat')\n");
 		return 2;
@@ -221,7 +257,7 @@ int cmd_stat(int argc, char **argv)
 	/* a system-mode run prints perf -a's plain table of hardware events */
 	if (system && (o.interval_ms || o.interval_count || o.delay_ms || o.timeout_ms || metrics ||
 		       o.metric_only || o.metric_no_group || detail || o.null_run || o.verbose))
-		return cli_error("-I, -D, --timeout, -M, --metric-only, -d, -n and -v are "
+		return cli_error("-I, -D, --timeout, -M, --topdown, --metric-only, -d, -n and -v are "
 				 "for a program, not a system-mode run");
 	if (profile_load(profile, &prof, err, sizeof(err)))
 		return cli_error("%s", err);
@@ -231,7 +267,7 @@ int cmd_stat(int argc, char **argv)
 	if (events.n && (o.nev = cli_events("stat", &events, NULL, &prof, o.ev)) < 0)
 		return 2;
 	if (metrics && stat_add_metrics(&o, &prof, metrics, err, sizeof(err)))
-		return cli_error("-M: %s", err);
+		return cli_error("%s: %s", topdown ? "--topdown" : "-M", err);
 	if (!o.nev && !o.null_run &&
 	    (o.nev = cli_events("stat", &events, system ? SYSTEM_EVENTS : DEFAULT_EVENTS, &prof, o.ev)) < 0)
 		return 2;

@@ -199,7 +199,7 @@ void retire_fold(struct hart *h)
 }
 
 _Static_assert(UARCH_EV_COUNT <= 64 && UARCH_EV_CYCLES < UARCH_EV_STALL_FRONTEND &&
-	       UARCH_EV_FLUSH_OTHER == UARCH_EV_COUNT - 1,
+	       UARCH_EV_STALL_FLUSH == UARCH_EV_COUNT - 1,
 	       "the models' events are a 64-bit mask, the timing's last");
 
 uint64_t retire_observed(const struct hart *h, pmu_evset in_use)

@@ -31,7 +31,7 @@
 #define PREDICT (1u << 31)            /* block_end()'s pen: the predictor is still to run */
 _Static_assert(UARCH_EV_STALL_FRONTEND > TEV && UARCH_EV_STALL_BACKEND > TEV &&
 	       UARCH_EV_STALL_LOAD_USE > TEV && UARCH_EV_STALL_DCACHE_BUSY > TEV &&
-	       UARCH_EV_FLUSH_OTHER > TEV && UARCH_EV_RAS_MISPREDICT < TEV,
+	       UARCH_EV_FLUSH_OTHER > TEV && UARCH_EV_STALL_MISPREDICT > TEV && UARCH_EV_RAS_MISPREDICT < TEV,
 	       "timing_issue() raises only the events from CYCLES on");
 
 /* uarch_retire_block() reads an op's bit 1 as data, bit 0 as the second

@@ -129,6 +129,9 @@ static void event_map(struct hart *h)
 		{UARCH_EV_STALL_DCACHE_BUSY, PROF_EV_STALL_DCACHE_BUSY},
 		{UARCH_EV_FLUSH_CSR_WRITE, PROF_EV_FLUSH_CSR_WRITE},
 		{UARCH_EV_FLUSH_OTHER, PROF_EV_FLUSH_OTHER},
+		{UARCH_EV_STALL_MISPREDICT, PROF_EV_STALL_MISPREDICT},
+		{UARCH_EV_STALL_REDIRECT, PROF_EV_STALL_REDIRECT},
+		{UARCH_EV_STALL_FLUSH, PROF_EV_STALL_FLUSH},
 	};
 	memset(h->uarch_map, 0, sizeof(h->uarch_map));
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)

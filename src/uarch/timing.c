@@ -47,6 +47,12 @@
  *
  * Hence, exactly: cycles = (instructions that could not join the group
  * open before them) + stall_frontend + stall_backend.
+ * For the top-down view (docs/topdown.md) the stalls are split further,
+ * each exactly: stall_frontend = stall_icache_busy (fetch misses) +
+ * stall_mispredict (mispredict_penalty) + stall_redirect
+ * (redirect_penalty), told apart by their lengths, which must differ;
+ * stall_flush is the part of stall_backend that a flushing instruction
+ * (below) waits for the pipe to drain.
  * The stalls are also split by cause, as the SiFive microarchitectural
  * class counts them: a wait for a load's result (or for a late ALU op's,
  * by address generation) is load-use, for a mul's int-mul, for an FP
@@ -67,7 +73,8 @@ int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *
 	    !cfg->div_lat || !cfg->fp_lat || !cfg->fp_div_lat || cfg->pairing > UARCH_PAIR_PIPES ||
 	    cfg->late_alu >= cfg->load_use || cfg->l1d_mshrs > UARCH_MSHR_MAX ||
 	    ((cfg->bus_read || cfg->bus_write) && !cfg->l2_mshrs) ||
-	    cfg->mispredict_penalty >> UARCH_IB_SHIFT || cfg->redirect_penalty >> UARCH_IB_SHIFT)
+	    cfg->mispredict_penalty >> UARCH_IB_SHIFT || cfg->redirect_penalty >> UARCH_IB_SHIFT ||
+	    (cfg->mispredict_penalty && cfg->redirect_penalty == cfg->mispredict_penalty))
 		return -1;
 	/* two lines' TLB and cache misses, PTE walks included, fit UARCH_MC_CYCLES */
 	const uint64_t miss = (uint64_t)cfg->l2_lat + cfg->mem_lat,

@@ -71,12 +71,12 @@ static inline uint64_t timing_special(struct uarch_timing *t, const struct retir
 	}
 	if (cls == UARCH_CLS_CSR || cls == UARCH_CLS_SYSTEM) {
 		uint64_t all = max64(t->ready_max, max64(t->div_free, t->fdiv_free));
-		if (all > i) {
+		const int flush = cls == UARCH_CLS_SYSTEM || (r->flags & UARCH_RF_CSR_WRITE);
+		if (all > i) {   /* a drain: for a flush, the top-down's bad speculation */
 			i = all;
-			*why = 0;
+			*why = flush ? UARCH_EV_STALL_FLUSH : 0;
 		}
-		ev[cls == UARCH_CLS_SYSTEM ? UARCH_EV_FLUSH_OTHER : UARCH_EV_FLUSH_CSR_WRITE] +=
-			cls == UARCH_CLS_SYSTEM || (r->flags & UARCH_RF_CSR_WRITE);
+		ev[cls == UARCH_CLS_SYSTEM ? UARCH_EV_FLUSH_OTHER : UARCH_EV_FLUSH_CSR_WRITE] += flush;
 	}
 	return i;
 }
@@ -112,7 +112,11 @@ timing_issue(struct uarch_timing *t, const struct retire_rec *r, uint32_t fe, ui
 	const uint64_t start = t->now;
 	const uint32_t fetch_miss = fe;
 	if (__builtin_expect(t->fe_pending != 0, 0)) {
-		fe += t->fe_pending;
+		/* which penalty it is shows in its length (uarch_timing_init()
+		 * keeps the two apart), which is all a memo key holds */
+		const uint32_t p = t->fe_pending;
+		fe += p;
+		ev[p == t->cfg.mispredict_penalty ? UARCH_EV_STALL_MISPREDICT : UARCH_EV_STALL_REDIRECT] += p;
 		t->fe_pending = 0;
 	}
 

@@ -44,7 +44,7 @@ void test_load_u74(void)
 	if (!p)
 		return;
 	CHECK_EQ(p->pmu.encoding, PROFILE_ENC_SIFIVE, "encoding");
-	CHECK_EQ(p->n_classes, 4, "SiFive's three event classes and rvpmu's 0xf0");
+	CHECK_EQ(p->n_classes, 5, "SiFive's three event classes and rvpmu's 0xf0 and 0xf1");
 	CHECK_EQ(p->pmu.n_hpm, 2, "mhpmcounter3 and 4");
 	CHECK(!p->pmu.sscofpmf && !p->pmu.smcntrpmf && !p->pmu.smcdeleg, "U74 predates Sscofpmf/Smcntrpmf/Smcdeleg");
 	CHECK_EQ(p->pipe.issue_width, 2, "dual issue");
@@ -243,6 +243,15 @@ void test_decode_u74(void)
 	for (unsigned b = 0; b < 6; b++)
 		CHECK_SET(profile_decode_set(p, UINT64_C(0x100) << b | 0xf0), set_of(coh[b]), coh[b]);
 	CHECK_SET(profile_decode_set(p, 0x4000 | 0xf0), 0, "class 0xf0 bit 14");
+	/* and 0xf1: the top-down's stall parts, whose sums one counter takes
+	 * (docs/topdown.md) */
+	static const char *const td[] = { "stall-mispredict", "stall-flush", "stall-icache-busy",
+		"stall-fetch-redirect", "stall-dcache-busy" };
+	for (unsigned b = 0; b < 5; b++)
+		CHECK_SET(profile_decode_set(p, UINT64_C(0x100) << b | 0xf1), set_of(td[b]), td[b]);
+	CHECK_SET(profile_decode_set(p, 0x3f1), set_of("stall-mispredict,stall-flush"), "0x3f1: bad speculation");
+	CHECK_SET(profile_decode_set(p, 0xcf1), set_of("stall-icache-busy,stall-fetch-redirect"), "0xcf1: frontend");
+	CHECK_SET(profile_decode_set(p, 0x2000 | 0xf1), 0, "class 0xf1 bit 13");
 	/* the classes partition retirement: no event in two class-0 bits */
 	pmu_evset seen = 0;
 	for (unsigned b = 8; b < 56; b++) {

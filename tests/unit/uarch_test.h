@@ -34,7 +34,7 @@ uint64_t ut_rand(uint64_t *state);
 	X(hier_l2_writeback) X(fetch_l1i) X(tlb_strided) X(tlb_setassoc) \
 	X(tlb_facade) X(tlb_hugepage) X(tlb_walker) X(tlb_bare) \
 	X(bimodal_loop) X(gshare_alternate) \
-	X(ras_overflow) X(ras_hints) X(btb_conflict) X(btb_lru) X(timing_w1) \
+	X(ras_overflow) X(ras_hints) X(btb_conflict) X(btb_lru) X(timing_w1) X(timing_topdown) \
 	X(bpred_counter_bits) X(indirect_history) X(indirect_pc) \
 	X(timing_w2) X(config_reject) X(determinism) X(block_memo) X(max_per_insn) \
 	X(late_alu) X(pipes) X(latency_variants) X(mshrs) X(write_bandwidth) X(prefetch) \

@@ -74,6 +74,12 @@ void test_timing_w1(void)
 	CHECK_EV(&u, STALL_BACKEND, 18);
 	CHECK_EV(&u, BRANCH_DIR_MISPREDICT, 1);
 	CHECK_EV(&u, BRANCH_TARGET_MISPREDICT, 1);
+	/* the frontend's parts: 10's mispredict, 14's decode redirect; 12
+	 * only reads its CSR, which drains but does not flush */
+	CHECK_EV(&u, STALL_MISPREDICT, 5);
+	CHECK_EV(&u, STALL_REDIRECT, 2);
+	CHECK_EV(&u, STALL_ICACHE_BUSY, 0);
+	CHECK_EV(&u, STALL_FLUSH, 0);
 	/* reset gives the same totals again */
 	uarch_reset(&u);
 	run(&u, s, 14, now);
@@ -144,6 +150,9 @@ void test_timing_w2(void)
 	CHECK_EV(&u, CYCLES, 226);
 	CHECK_EV(&u, STALL_FRONTEND, 116);
 	CHECK_EV(&u, STALL_BACKEND, 99);
+	CHECK_EV(&u, STALL_ICACHE_BUSY, 111);   /* three fetch misses; 11's mispredict */
+	CHECK_EV(&u, STALL_MISPREDICT, 5);
+	CHECK_EV(&u, STALL_REDIRECT, 0);
 	CHECK_EV(&u, L1I_ACCESS, 5);
 	CHECK_EV(&u, L1I_MISS, 3);
 	CHECK_EV(&u, L1D_READ_ACCESS, 3);
@@ -174,6 +183,52 @@ void test_timing_w2(void)
 	}
 	CHECK_EV(&u, CYCLES, 12);
 	CHECK_EV(&u, STALL_BACKEND, 7);
+	uarch_free(&u);
+}
+
+/* The top-down's flush part (1-wide, no caches): a CSR write and a system
+ * instruction flush; only their drains are stall_flush.
+ *  #  pc     insn                 e   issue  why
+ *  1  1000   load x6 <- (x5)      1   1      x6 ready 4
+ *  2  1004   csrw (x0)            2   4      drain to 4: flush 2
+ *  3  1008   fence (system)       5   5      nothing outstanding
+ *  4  100c   mul x8               6   6      x8 ready 10
+ *  5  1010   csrr x12             7   10     drain to 10: a read, no flush
+ *  6  1014   mul x9               11  11     x9 ready 15
+ *  7  1018   csrrw x13            12  15     drain to 15: flush 3
+ * => cycles 15 = 7 groups + backend 8, of it flush 5. And a redirect
+ * penalty as long as the mispredict penalty is refused: the two would
+ * not be told apart. */
+void test_timing_topdown(void)
+{
+	struct uarch_config c;
+	struct uarch u;
+	tm_config(&c, 1);
+	ut_init(&u, &c);
+	struct retire_rec s[7] = {
+		ut_mem(UARCH_CLS_LOAD, 0x1000, 0x9000, 6, 5, 0),
+		ut_op(UARCH_CLS_CSR, 0x1004, 0, 0, 0),
+		ut_op(UARCH_CLS_SYSTEM, 0x1008, 0, 0, 0),
+		ut_op(UARCH_CLS_MUL, 0x100c, 8, 0, 0),
+		ut_op(UARCH_CLS_CSR, 0x1010, 12, 0, 0),
+		ut_op(UARCH_CLS_MUL, 0x1014, 9, 0, 0),
+		ut_op(UARCH_CLS_CSR, 0x1018, 13, 0, 0),
+	};
+	s[1].flags |= UARCH_RF_CSR_WRITE;
+	s[6].flags |= UARCH_RF_CSR_WRITE;
+	static const uint64_t now[7] = { 1, 4, 5, 6, 10, 11, 15 };
+	run(&u, s, 7, now);
+	CHECK_EV(&u, STALL_BACKEND, 8);
+	CHECK_EV(&u, STALL_FLUSH, 5);
+	CHECK_EV(&u, FLUSH_CSR_WRITE, 2);
+	CHECK_EV(&u, FLUSH_OTHER, 1);
+	CHECK_EV(&u, STALL_FRONTEND, 0);
+	uarch_free(&u);
+	tm_config(&c, 1);
+	c.timing.redirect_penalty = c.timing.mispredict_penalty;
+	CHECK(uarch_init(&u, &c, NULL, 0) == -1, "equal redirect and mispredict penalties accepted");
+	c.timing.redirect_penalty = c.timing.mispredict_penalty = 0;
+	CHECK(uarch_init(&u, &c, NULL, 0) == 0, "no penalties refused");
 	uarch_free(&u);
 }
 
