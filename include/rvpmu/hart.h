@@ -20,15 +20,23 @@ enum {
 	CAUSE_SUPERVISOR_ECALL = 9, CAUSE_MACHINE_ECALL = 11,
 	CAUSE_FETCH_PAGE_FAULT = 12, CAUSE_LOAD_PAGE_FAULT = 13,
 	CAUSE_STORE_PAGE_FAULT = 15,
+	/* the hypervisor extension's */
+	CAUSE_VS_ECALL = 10, CAUSE_FETCH_GUEST_PAGE_FAULT = 20,
+	CAUSE_LOAD_GUEST_PAGE_FAULT = 21, CAUSE_VIRTUAL_INSN = 22,
+	CAUSE_STORE_GUEST_PAGE_FAULT = 23,
 };
 
 /* Interrupt numbers (mip/mie bits). */
 enum {
-	IRQ_SSI = 1, IRQ_MSI = 3, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9,
+	IRQ_SSI = 1, IRQ_VSSI = 2, IRQ_MSI = 3, IRQ_VSTI = 6, IRQ_VSEI = 10, IRQ_STI = 5, IRQ_MTI = 7, IRQ_SEI = 9,
 	IRQ_MEI = 11, IRQ_LCOFI = 13,
 };
 
 enum { PRIV_U = 0, PRIV_S = 1, PRIV_M = 3 };
+/* A mode with the virtualization bit (the hypervisor extension's V) beside
+ * the privilege: priv | V << 2, so VU = 4 and VS = 5 (the PMU's encoding
+ * too). A trap target of PRIV_VS means VS-mode. */
+enum { MODE_V = 4, PRIV_VU = PRIV_U | MODE_V, PRIV_VS = PRIV_S | MODE_V };
 
 enum hart_stop {
 	STOP_BUDGET,   /* the instruction budget ran out */
@@ -45,6 +53,12 @@ struct hart_csrs {
 	uint64_t stvec, sepc, scause, stval, sscratch, senvcfg, satp, siselect;
 	uint64_t pmpcfg[16], pmpaddr[64];
 	uint64_t stimecmp;      /* Sstc */
+	/* the hypervisor extension (src/hart/hyp.c); hvip, hip and hie are
+	 * views of mip and mie, hcounteren lives in the PMU */
+	uint64_t hstatus, hedeleg, hideleg, htimedelta, htval, htinst, henvcfg, hgatp;
+	uint64_t vsstatus, vstvec, vsscratch, vsepc, vscause, vstval, vsatp;
+	uint64_t vstimecmp;     /* Sstc with H */
+	uint64_t mtinst, mtval2;
 	uint64_t mvendorid, marchid, mimpid, mhartid, misa;
 };
 
@@ -67,11 +81,14 @@ struct dpage {
 
 #define DCACHE_SIZE 1024   /* direct-mapped cache of decoded pages */
 
-/* A cached Sv39/Sv48 translation of one 4 KiB page (src/hart/mmu.c). */
+/* A cached Sv39/Sv48 translation of one 4 KiB page (src/hart/mmu.c):
+ * valid for the mode and status bits in key, for the accesses in perm
+ * (1 << enum mmu_access) that need no A/D update. With V=1 it is the
+ * whole two-stage translation. */
 #define HART_TLB_SIZE 256
 struct hart_tlb {
-	uint64_t vpn, ppn, pte, mstatus;
-	uint8_t valid, priv;
+	uint64_t vpn, ppn, key;
+	uint8_t valid, perm;
 };
 
 /* Trap storms (src/hart/storm.c): a trap as the storm check saw it. */
@@ -102,11 +119,19 @@ struct hart {
 	 * further down (after the TLBs) it made branchy's translated code
 	 * 2.3x slower on an AMD EPYC host (bench/NOTES.md, 2026-12-07) */
 	int64_t jit_budget;
+	/* the hypervisor extension's extra trap values for the next trap
+	 * taken (htval/mtval2 = GPA >> 2, htinst/mtinst), and whether tval is
+	 * a guest virtual address (GVA) of an access made with V=1 from V=0
+	 * (HLV/HSV, MPRV with MPV); hart_enter_trap clears them */
+	uint64_t tval2, tinst;
+	uint8_t tval_gva;
 
 	struct gmem mem;
 	struct dpage *dcache[DCACHE_SIZE];
 
 	uint8_t priv;          /* current privilege mode */
+	uint8_t virt;          /* the hypervisor extension's V: VS/VU when 1 */
+	uint8_t has_h;         /* the hypervisor extension (misa.H) */
 	uint8_t system;        /* 1: privileged architecture live (system mode) */
 	uint8_t fp_slow;       /* mstatus.FS is not Dirty: FP insns take the check */
 	struct hart_csrs csr;
@@ -205,6 +230,9 @@ void hart_init_sharing(struct hart *h, struct hart *owner);
 void hart_switch_mem(struct hart *h, const struct gmem *m);
 /* Reset into M-mode with the privileged architecture enabled. */
 void hart_reset_system(struct hart *h, uint64_t pc);
+/* The hypervisor extension on or off (a core profile's "h"): misa.H, and
+ * mideleg's read-only VS bits. */
+void hart_set_h(struct hart *h, int on);
 void hart_free(struct hart *h);
 
 /* Run until budget instructions have retired or an exception is raised.
@@ -299,11 +327,23 @@ void hart_isa_string(const struct hart *h, char *buf, size_t size);
 int hart_pending_irq(const struct hart *h);
 /* Sstc: is menvcfg.STCE set (stimecmp compares and drives STIP)? */
 int hart_stce(const struct hart *h);
+/* Sstc with H: the supervisor timer lines the compares drive now: STIP
+ * (time >= stimecmp, with menvcfg.STCE) and VSTIP (time + htimedelta >=
+ * vstimecmp, with henvcfg.STCE too) */
+uint64_t hart_timer_lines(const struct hart *h);
 /* Firmware access to memory as privilege priv sees it (translation, PMP,
  * devices), byte by byte: 0, or the exception cause with *bad = the
  * faulting address. */
-enum hart_vkind { HART_V_LOAD, HART_V_STORE, HART_V_FETCH };
+enum hart_vkind { HART_V_LOAD, HART_V_STORE, HART_V_FETCH,
+	HART_V_LOADX };   /* HLVX: a load needing execute permission */
+/* priv is a mode as hart_mode gives: with V=1, two-stage translated. */
 int hart_vaccess(struct hart *h, uint64_t va, void *buf, unsigned n, enum hart_vkind kind,
 		 unsigned priv, uint64_t *bad);
+
+/* The current mode: priv | V << 2 (PRIV_VS, PRIV_VU with V=1). */
+static inline unsigned hart_mode(const struct hart *h)
+{
+	return h->priv | (unsigned)h->virt << 2;
+}
 
 #endif

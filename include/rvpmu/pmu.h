@@ -21,8 +21,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Privilege modes as encoded in mstatus.MPP. */
-enum { PMU_PRIV_U = 0, PMU_PRIV_S = 1, PMU_PRIV_M = 3 };
+/* Privilege modes as encoded in mstatus.MPP, and with the hypervisor
+ * extension's V=1 (bit 2): VU and VS. */
+enum { PMU_PRIV_U = 0, PMU_PRIV_S = 1, PMU_PRIV_M = 3, PMU_PRIV_VU = 4, PMU_PRIV_VS = 5 };
+#define PMU_MODES 8   /* size of per-mode arrays, indexed by the values above */
 
 /* Canonical events raised by the hart and the models. A counter counts the
  * sum of the events in its decoded set. Instruction-class events are raised
@@ -77,7 +79,7 @@ struct pmu_config {
 	unsigned n_hpm;         /* implemented mhpmcounter3..(2+n_hpm), 0..29 */
 	unsigned hpm_width;     /* implemented bits of each mhpmcounter, 1..64 */
 	bool has_s, has_u;      /* privilege modes (has_s requires has_u) */
-	bool has_h;             /* only makes VSINH/VUINH writable (stored, no V modes) */
+	bool has_h;             /* the hypervisor extension: VS/VU, VSINH/VUINH, hcounteren */
 	bool sscofpmf, smcntrpmf, smcdeleg;  /* smcdeleg means Smcdeleg+Ssccfg */
 	pmu_decode_fn *decode;  /* NULL: pmu_decode_virt */
 	void *decode_ctx;
@@ -100,16 +102,16 @@ struct pmu {
 	uint64_t event[32];     /* [3..31] mhpmeventN */
 	pmu_evset evset[32];    /* decoded canonical events of each counter */
 	uint64_t cyclecfg, instretcfg;   /* Smcntrpmf mcyclecfg / minstretcfg */
-	uint32_t mcountinhibit, mcounteren, scounteren;
+	uint32_t mcountinhibit, mcounteren, scounteren, hcounteren;
 	bool cde;               /* menvcfg.CDE (input from the hart) */
 	uint32_t impl;          /* counters that exist: bits 0, 2, 3..2+n_hpm */
 	uint64_t hpm_mask;      /* implemented bits of an mhpmcounter */
-	uint32_t active[4];     /* per privilege: counters that count there */
+	uint32_t active[PMU_MODES];  /* per mode: counters that count there */
 	uint32_t replace;       /* written by the current instruction */
 	/* active and evset as they were before the current instruction's
 	 * first write (held): its own events count by them */
 	bool held;
-	uint32_t held_active[4];
+	uint32_t held_active[PMU_MODES];
 	pmu_evset held_evset[32];
 	bool lcofi_req;         /* count-overflow interrupt request not yet taken */
 };
@@ -124,6 +126,7 @@ enum {
 	PMU_NOT_PMU = -1,       /* not a PMU CSR: the hart handles it */
 	PMU_OK = 0,
 	PMU_ILLEGAL = 2,        /* raise illegal instruction (cause 2) */
+	PMU_VIRTUAL = 22,       /* raise virtual instruction (cause 22; V=1 only) */
 };
 /* Flags reported by a successful write. */
 enum {
@@ -190,7 +193,7 @@ uint64_t pmu_take_mip(struct pmu *p);
 /* ---- CSR numbers */
 enum {
 	PMU_CSR_SCOUNTEREN = 0x106, PMU_CSR_SCOUNTINHIBIT = 0x120,
-	PMU_CSR_MCOUNTEREN = 0x306, PMU_CSR_MCOUNTINHIBIT = 0x320,
+	PMU_CSR_MCOUNTEREN = 0x306, PMU_CSR_HCOUNTEREN = 0x606, PMU_CSR_MCOUNTINHIBIT = 0x320,
 	PMU_CSR_MCYCLECFG = 0x321, PMU_CSR_MINSTRETCFG = 0x322,
 	PMU_CSR_MHPMEVENT3 = 0x323, PMU_CSR_MHPMEVENT31 = 0x33f,
 	PMU_CSR_MCYCLE = 0xb00, PMU_CSR_MINSTRET = 0xb02,

@@ -232,6 +232,7 @@ struct profile {
 		bool sscofpmf, smcntrpmf, smcdeleg;
 		bool smctr;             /* Smctr/Ssctr control transfer records */
 		bool sstc;              /* Sstc: stimecmp (not PMU, but an extension) */
+		bool h;                 /* the hypervisor extension (misa.H; VS/VU counting) */
 		unsigned skid;          /* retirements from overflow to LCOFI */
 		enum profile_encoding encoding;
 	} pmu;

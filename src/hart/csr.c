@@ -10,6 +10,7 @@
 #include "fpu.h"
 #include "mmu.h"
 #include "pmp.h"
+#include "trap.h"
 #include "rvpmu/ctr.h"
 
 /* mstatus fields */
@@ -30,9 +31,13 @@
 #define MS_UXL  (3ull << 32)
 #define MS_SXL  (3ull << 34)
 #define MS_SD   (1ull << 63)
+#define MS_GVA  (1ull << 38)
+#define MS_MPV  (1ull << 39)
 #define MSTATUS_W (MS_SIE | MS_MIE | MS_SPIE | MS_MPIE | MS_SPP | MS_MPP | MS_FS | \
 		   MS_MPRV | MS_SUM | MS_MXR | MS_TVM | MS_TW | MS_TSR)
 #define SSTATUS_V (MS_SIE | MS_SPIE | MS_SPP | MS_FS | MS_SUM | MS_MXR | MS_UXL | MS_SD)
+/* vsstatus: sstatus's fields, UXL read-only 64, SD derived */
+#define VSSTATUS_W (MS_SIE | MS_SPIE | MS_SPP | MS_FS | MS_SUM | MS_MXR)
 
 /* interrupts that S-mode may own (delegable) and that software may set */
 #define MIDELEG_W ((1ull << IRQ_SSI) | (1ull << IRQ_STI) | (1ull << IRQ_SEI) | (1ull << IRQ_LCOFI))
@@ -41,10 +46,10 @@
 #define SIP_W     ((1ull << IRQ_SSI) | (1ull << IRQ_LCOFI))
 /* exceptions that may be delegated: all but ecall from M (cause 11) */
 #define MEDELEG_W 0xb3ffull
-
-typedef int csr_read_fn(struct hart *h, unsigned csr, uint64_t *v);
-typedef int csr_write_fn(struct hart *h, unsigned csr, uint64_t v);
-typedef int csr_pred_fn(const struct hart *h, unsigned csr);
+/* with the hypervisor extension, also ecall from VS (10) and causes
+ * 20-23; HS may delegate to VS neither ecalls from HS, VS, M nor those */
+#define MEDELEG_H ((1ull << 10) | (0xfull << 20))
+#define HEDELEG_W 0xb1ffull
 
 struct csr_def {
 	const char *name;
@@ -60,7 +65,8 @@ void hart_update_mstatus(struct hart *h, uint64_t v)
 	if ((v & MS_FS) == MS_FS)
 		v |= MS_SD;
 	h->csr.mstatus = v;
-	h->fp_slow = (v & MS_FS) != MS_FS;
+	/* with V=1, vsstatus.FS gates FP as well (Hypervisor "vsstatus") */
+	h->fp_slow = (v & MS_FS) != MS_FS || (h->virt && (h->csr.vsstatus & MS_FS) != MS_FS);
 }
 
 /* ---- hooks ---- */
@@ -87,6 +93,23 @@ static uint64_t *field(struct hart *h, unsigned csr)
 	case 0x143: return &c->stval;
 	case 0x150: return &c->siselect;
 	case 0x180: return &c->satp;
+	case 0x280: return &c->vsatp;
+	case 0x14d: return &c->stimecmp;
+	case 0x24d: return &c->vstimecmp;
+	case 0x680: return &c->hgatp;
+	case 0x240: return &c->vsscratch;
+	case 0x241: return &c->vsepc;
+	case 0x242: return &c->vscause;
+	case 0x243: return &c->vstval;
+	case 0x205: return &c->vstvec;
+	case 0x602: return &c->hedeleg;
+	case 0x603: return &c->hideleg;
+	case 0x605: return &c->htimedelta;
+	case 0x60a: return &c->henvcfg;
+	case 0x643: return &c->htval;
+	case 0x64a: return &c->htinst;
+	case 0x34a: return &c->mtinst;
+	case 0x34b: return &c->mtval2;
 	case 0xf11: return &c->mvendorid;
 	case 0xf12: return &c->marchid;
 	case 0xf13: return &c->mimpid;
@@ -115,31 +138,28 @@ static int wr_plain(struct hart *h, unsigned csr, uint64_t v)
 	return 0;
 }
 
-/* Sstc: S-mode reaches stimecmp only with menvcfg.STCE and mcounteren.TM */
+/* Sstc: S-mode (HS, and VS through the substitution) reaches stimecmp
+ * and vstimecmp (with H) only with menvcfg.STCE and mcounteren.TM */
 static int pred_stimecmp(const struct hart *h, unsigned csr)
 {
-	(void)csr;
-	return h->sstc && (h->priv == PRIV_M ||
-			   (hart_stce(h) && ((h->pmu.mcounteren >> 1) & 1)));
-}
-
-static int rd_stimecmp(struct hart *h, unsigned csr, uint64_t *v)
-{
-	(void)csr;
-	*v = h->csr.stimecmp;
-	return 0;
-}
-
-static int wr_stimecmp(struct hart *h, unsigned csr, uint64_t v)
-{
-	(void)csr;
-	h->csr.stimecmp = v;
-	return 0;
+	if (!h->sstc || (csr == 0x24d && !h->has_h))
+		return 0;
+	return h->priv == PRIV_M || (hart_stce(h) && ((h->pmu.mcounteren >> 1) & 1));
 }
 
 int hart_stce(const struct hart *h)
 {
 	return h->sstc && (h->csr.menvcfg & MENVCFG_STCE);
+}
+
+uint64_t hart_timer_lines(const struct hart *h)
+{
+	if (!hart_stce(h))
+		return 0;
+	uint64_t t = hart_time(h), lines = t >= h->csr.stimecmp ? 1ull << IRQ_STI : 0;
+	if ((h->csr.henvcfg & MENVCFG_STCE) && t + h->csr.htimedelta >= h->csr.vstimecmp)
+		lines |= 1ull << IRQ_VSTI;
+	return lines;
 }
 
 static int wr_ignore(struct hart *h, unsigned csr, uint64_t v)
@@ -151,14 +171,21 @@ static int wr_ignore(struct hart *h, unsigned csr, uint64_t v)
 /* Masked WARL registers: bits outside the mask read zero. */
 static int wr_masked(struct hart *h, unsigned csr, uint64_t v)
 {
-	uint64_t mask = csr == 0x302 ? MEDELEG_W : csr == 0x303 ? MIDELEG_W :
-			csr == 0x304 ? MIE_W : ~0ull;
+	uint64_t mask = csr == 0x302 ? MEDELEG_W | (h->has_h ? MEDELEG_H : 0) :
+			csr == 0x303 ? MIDELEG_W : csr == 0x304 ? MIE_W | (h->has_h ? HYP_VS_IRQS : 0) :
+			csr == 0x602 ? HEDELEG_W : csr == 0x603 ? HYP_VS_IRQS : ~0ull;
 	if (csr == 0x30a)
 		mask = 1 | pmu_menvcfg_mask(&h->pmu) |  /* FIOM, CDE */
 		       (h->sstc ? MENVCFG_STCE : 0);
 	if (csr == 0x10a)
 		mask = 1;  /* senvcfg.FIOM */
+	if (csr == 0x60a)  /* henvcfg.FIOM, STCE while menvcfg.STCE is set */
+		mask = 1 | (hart_stce(h) ? MENVCFG_STCE : 0);
 	*field(h, csr) = v & mask;
+	if (csr == 0x30a && !hart_stce(h))
+		h->csr.henvcfg &= ~MENVCFG_STCE;  /* read-only zero with it */
+	if (csr == 0x303 && h->has_h)
+		h->csr.mideleg |= HYP_VS_IRQS;  /* read-only one with H */
 	if (csr == 0x30a)
 		pmu_set_cde(&h->pmu, (v & PMU_MENVCFG_CDE) != 0);
 	return 0;
@@ -186,7 +213,8 @@ static int rd_mstatus(struct hart *h, unsigned csr, uint64_t *v)
 
 static int wr_mstatus(struct hart *h, unsigned csr, uint64_t v)
 {
-	uint64_t mask = csr == 0x100 ? SSTATUS_V & MSTATUS_W : MSTATUS_W;
+	uint64_t mask = csr == 0x100 ? SSTATUS_V & MSTATUS_W :
+			MSTATUS_W | (h->has_h ? MS_MPV | MS_GVA : 0);
 	uint64_t nv = (h->csr.mstatus & ~mask) | (v & mask);
 	/* MPP is WARL over the implemented modes: 2 is reserved */
 	if (((nv & MS_MPP) >> 11) == 2)
@@ -198,13 +226,14 @@ static int wr_mstatus(struct hart *h, unsigned csr, uint64_t v)
 static int rd_mip(struct hart *h, unsigned csr, uint64_t *v)
 {
 	uint64_t mip = h->csr.mip | h->mip_hw;
-	*v = csr == 0x144 ? mip & h->csr.mideleg : mip;
+	*v = csr == 0x144 ? mip & h->csr.mideleg & ~HYP_VS_IRQS : mip;
 	return 0;
 }
 
 static int wr_mip(struct hart *h, unsigned csr, uint64_t v)
 {
-	uint64_t mask = csr == 0x144 ? SIP_W & h->csr.mideleg : MIP_W;
+	uint64_t mask = csr == 0x144 ? SIP_W & h->csr.mideleg :
+			MIP_W | (h->has_h ? 1ull << IRQ_VSSI : 0);  /* mip.VSSIP: hvip's */
 	if (hart_stce(h))
 		mask &= ~(1ull << IRQ_STI);  /* Sstc: STIP is stimecmp's, read-only */
 	h->csr.mip = (h->csr.mip & ~mask) | (v & mask);
@@ -214,43 +243,51 @@ static int wr_mip(struct hart *h, unsigned csr, uint64_t v)
 static int rd_sie(struct hart *h, unsigned csr, uint64_t *v)
 {
 	(void)csr;
-	*v = h->csr.mie & h->csr.mideleg;
+	*v = h->csr.mie & h->csr.mideleg & ~HYP_VS_IRQS;
 	return 0;
 }
 
 static int wr_sie(struct hart *h, unsigned csr, uint64_t v)
 {
 	(void)csr;
-	uint64_t mask = h->csr.mideleg & MIE_W;
+	uint64_t mask = h->csr.mideleg & MIE_W & ~HYP_VS_IRQS;
 	h->csr.mie = (h->csr.mie & ~mask) | (v & mask);
 	return 0;
 }
 
-/* satp: Bare, Sv39 and Sv48; a write of an unsupported MODE has no effect
- * at all (Privileged ISA, satp). ASIDLEN is 16. */
+/* satp and vsatp: Bare, Sv39 and Sv48, ASIDLEN 16; hgatp: Bare, Sv39x4
+ * and Sv48x4 (the same mode numbers), VMIDLEN 14, PPN[1:0] read zero (a
+ * 16 KiB root). A write of an unsupported MODE has no effect at all
+ * (Privileged ISA, satp; for hgatp QEMU and Spike do the same). */
 static int wr_satp(struct hart *h, unsigned csr, uint64_t v)
 {
-	(void)csr;
-	uint64_t mode = v >> 60;
+	uint64_t mode = v >> 60, ppn = (1ull << 44) - 1;
+	uint64_t keep = csr == 0x680 ? 0xfull << 60 | 0x3fffull << 44 | (ppn & ~3ull)
+				     : 0xfull << 60 | 0xffffull << 44 | ppn;
 	if (mode == 0)
-		h->csr.satp = 0;
+		*field(h, csr) = 0;
 	else if (mode == 8 || mode == 9)
-		h->csr.satp = v & (0xfull << 60 | 0xffffull << 44 | ((1ull << 44) - 1));
+		*field(h, csr) = v & keep;
 	mmu_flush(h);
 	return 0;
 }
 
 static int pred_satp(const struct hart *h, unsigned csr)
 {
-	(void)csr;  /* mstatus.TVM traps S-mode satp accesses */
-	return !(h->priv == PRIV_S && (h->csr.mstatus & MS_TVM));
+	(void)csr;  /* mstatus.TVM traps HS-mode satp (and hgatp) accesses */
+	return !(h->priv == PRIV_S && !h->virt && (h->csr.mstatus & MS_TVM));
+}
+
+static int pred_hgatp(const struct hart *h, unsigned csr)
+{
+	return h->has_h && pred_satp(h, csr);
 }
 
 /* F CSRs exist only while mstatus.FS is not Off. */
 static int pred_fp(const struct hart *h, unsigned csr)
 {
 	(void)csr;
-	return !h->system || (h->csr.mstatus & MS_FS);
+	return !h->system || ((h->csr.mstatus & MS_FS) && (!h->virt || (h->csr.vsstatus & MS_FS)));
 }
 
 static int rd_fp(struct hart *h, unsigned csr, uint64_t *v)
@@ -269,7 +306,7 @@ static int wr_fp(struct hart *h, unsigned csr, uint64_t v)
 	else
 		h->fflags = v & 0x1f, h->frm = (v >> 5) & 7;
 	if (h->system)
-		hart_update_mstatus(h, h->csr.mstatus | MS_FS);
+		hart_fp_dirty(h);
 	return 0;
 }
 
@@ -337,6 +374,7 @@ static int ireg_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t va
 #define FIELD(n)  {n, NULL, rd_plain, wr_plain}
 #define MASKED(n) {n, NULL, rd_plain, wr_masked}
 #define RO(n)     {n, NULL, rd_plain, NULL}
+#define H(n, rd, wr) {n, pred_h, rd, wr}
 
 static const struct csr_def csr_table[4096] = {
 	[0x001] = {"fflags", pred_fp, rd_fp, wr_fp},
@@ -352,9 +390,34 @@ static const struct csr_def csr_table[4096] = {
 	[0x142] = FIELD("scause"),
 	[0x143] = FIELD("stval"),
 	[0x144] = {"sip", NULL, rd_mip, wr_mip},
-	[0x14d] = {"stimecmp", pred_stimecmp, rd_stimecmp, wr_stimecmp},
+	[0x14d] = {"stimecmp", pred_stimecmp, rd_plain, wr_plain},
 	[0x150] = FIELD("siselect"),
 	[0x180] = {"satp", pred_satp, rd_plain, wr_satp},
+	/* virtual supervisor */
+	[0x200] = H("vsstatus", rd_vsstatus, wr_vsstatus),
+	[0x204] = H("vsie", rd_vsie, wr_vsie),
+	[0x205] = H("vstvec", rd_plain, wr_tvec),
+	[0x240] = H("vsscratch", rd_plain, wr_plain),
+	[0x241] = H("vsepc", rd_plain, wr_epc),
+	[0x242] = H("vscause", rd_plain, wr_plain),
+	[0x243] = H("vstval", rd_plain, wr_plain),
+	[0x244] = H("vsip", rd_vsip, wr_vsip),
+	[0x24d] = {"vstimecmp", pred_stimecmp, rd_plain, wr_plain},
+	[0x280] = H("vsatp", rd_plain, wr_satp),
+	/* hypervisor (hcounteren is the PMU's) */
+	[0x600] = H("hstatus", rd_hstatus, wr_hstatus),
+	[0x602] = H("hedeleg", rd_plain, wr_masked),
+	[0x603] = H("hideleg", rd_plain, wr_masked),
+	[0x604] = H("hie", rd_hie, wr_hie),
+	[0x605] = H("htimedelta", rd_plain, wr_plain),
+	[0x607] = H("hgeie", rd_zero, wr_ignore),
+	[0x60a] = H("henvcfg", rd_plain, wr_masked),
+	[0x643] = H("htval", rd_plain, wr_plain),
+	[0x644] = H("hip", rd_hie, wr_hvip),
+	[0x645] = H("hvip", rd_hvip, wr_hvip),
+	[0x64a] = H("htinst", rd_plain, wr_plain),
+	[0x680] = {"hgatp", pred_hgatp, rd_plain, wr_satp},
+	[0xe12] = {"hgeip", pred_h, rd_zero, NULL},
 	/* machine */
 	[0x300] = {"mstatus", NULL, rd_mstatus, wr_mstatus},
 	[0x301] = {"misa", NULL, rd_plain, wr_ignore},
@@ -368,6 +431,8 @@ static const struct csr_def csr_table[4096] = {
 	[0x342] = FIELD("mcause"),
 	[0x343] = FIELD("mtval"),
 	[0x344] = {"mip", NULL, rd_mip, wr_mip},
+	[0x34a] = H("mtinst", rd_plain, wr_plain),
+	[0x34b] = H("mtval2", rd_plain, wr_plain),
 	[0x350] = FIELD("miselect"),
 	[0x3a0 ... 0x3af] = {"pmpcfg", pred_pmpcfg, rd_pmp, wr_pmp},
 	[0x3b0 ... 0x3ef] = {"pmpaddr", NULL, rd_pmp, wr_pmp},
@@ -385,29 +450,54 @@ static int is_ireg(unsigned csr)
 	return ((csr >> 8) == 1 || (csr >> 8) == 3) && lo >= 0x51 && lo <= 0x57 && lo != 0x54;
 }
 
+/* May HS-mode make this access (assuming mstatus.TVM = 0)? With V=1
+ * that decides between a virtual instruction and an illegal one. */
+static int hs_could(const struct hart *h, unsigned csr, int writes)
+{
+	const struct csr_def *c = &csr_table[csr];
+	return c->read && (c->exists != pred_h || h->has_h) && (!writes || c->write);
+}
+
 int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 	       int writes, uint64_t *old)
 {
 	csr &= 0xfff;
+	unsigned lvl = (csr >> 8) & 3;
 	if (writes && (csr >> 10) == 3)
 		return -1;  /* read-only address */
-	if (h->system && h->priv < ((csr >> 8) & 3))
-		return -1;  /* below the CSR's privilege level */
+	/* below the CSR's privilege level; level 2 (hypervisor and VS CSRs)
+	 * is HS-mode's */
+	if (h->system && !h->virt && h->priv < lvl && !(lvl == 2 && h->priv == PRIV_S && h->has_h))
+		return -1;
 
-	/* Smctr: mctrctl, sctrctl, vsctrctl, sctrstatus, sctrdepth */
+	/* Smctr: mctrctl, sctrctl, vsctrctl, sctrstatus, sctrdepth. CTR's
+	 * view from V=1 is not modelled: what HS could access (a read, made
+	 * only to ask) is a virtual instruction there. */
 	if (h->ctr) {
-		int c = ctr_csr_access(h->ctr, h->priv, csr, (enum ctr_csr_op)op, val, writes, old);
+		uint64_t tmp;
+		int c = h->virt ? ctr_csr_access(h->ctr, PRIV_S, csr, CTR_CSR_SET, 0, 0, &tmp)
+				: ctr_csr_access(h->ctr, h->priv, csr, (enum ctr_csr_op)op, val, writes, old);
 		if (c != CTR_NOT_CTR)
-			return c == CTR_OK ? 0 : -1;
+			return c != CTR_OK ? -1 : h->virt ? HART_VIRTUAL_INSN : 0;
 	}
 	/* Counters and their controls: the PMU decides. */
 	hart_sync_pmu(h);
-	int r = pmu_csr_access(&h->pmu, h->priv, csr, (enum pmu_csr_op)op, val,
+	int r = pmu_csr_access(&h->pmu, hart_mode(h), csr, (enum pmu_csr_op)op, val,
 			       writes, old, NULL);
 	if (r != PMU_NOT_PMU)
-		return r == PMU_OK ? 0 : -1;
+		return r == PMU_OK ? 0 : r == PMU_VIRTUAL ? HART_VIRTUAL_INSN : -1;
 	if (!h->system && (csr >> 8) != 0)
 		return -1;  /* user mode: only the unprivileged CSRs exist */
+	if (h->virt && lvl) {
+		/* V=1 (Hypervisor "Virtual Instruction Exception"): M-level is
+		 * illegal; what HS could access but VS/VU may not is virtual */
+		if (lvl == 3)
+			return -1;
+		int to = lvl == 1 && h->priv == PRIV_S ? hyp_vs_csr(h, csr) : -1;
+		if (to < 0)
+			return is_ireg(csr) || hs_could(h, csr, writes) ? HART_VIRTUAL_INSN : -1;
+		csr = (unsigned)to;
+	}
 	if (is_ireg(csr))
 		return ireg_access(h, csr, op, val, writes, old);
 
@@ -433,8 +523,9 @@ int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 int hart_csr(struct hart *h, int priv, unsigned csr, int op, uint64_t val, uint64_t *old)
 {
 	uint64_t tmp;
-	uint8_t saved = h->priv;
+	uint8_t saved = h->priv, virt = h->virt;
 	h->priv = (uint8_t)priv;
+	h->virt = 0;   /* firmware and host tools: M or HS */
 	int r = op == HART_CSR_READ ? csr_access(h, csr, CSR_SET, 0, 0, old ? old : &tmp)
 				    : csr_access(h, csr, (enum csr_op)op, val, 1, old ? old : &tmp);
 	/* No guest instruction retires for a firmware access, so a counter
@@ -442,6 +533,7 @@ int hart_csr(struct hart *h, int priv, unsigned csr, int op, uint64_t val, uint6
 	static const uint64_t none[PMU_EV_MAX];
 	pmu_retire(&h->pmu, h->priv, none);
 	h->priv = saved;
+	h->virt = virt;
 	return r;
 }
 
@@ -456,8 +548,11 @@ size_t hart_isa_extensions(const struct hart *h, const char **ext)
 {
 	const struct pmu_config *c = &h->pmu.cfg;
 	size_t n = 0;
-	for (size_t i = 0; i < sizeof(isa_base) / sizeof(isa_base[0]); i++)
+	for (size_t i = 0; i < sizeof(isa_base) / sizeof(isa_base[0]); i++) {
 		ext[n++] = isa_base[i];
+		if (h->has_h && !strcmp(isa_base[i], "c"))
+			ext[n++] = "h";   /* the single letters in canonical order */
+	}
 	if (c->smcdeleg)
 		ext[n++] = "smcdeleg";
 	if (c->smcntrpmf)

@@ -14,6 +14,7 @@
 #include "rvpmu/ctr.h"
 #include "rvpmu/profile.h"
 #include "trap.h"
+#include "hyp.h"
 
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -251,7 +252,7 @@ static struct dpage *dpage_get(struct hart *h, uint64_t pc)
 {
 	uint64_t pa = pc;
 	if (h->vm_fetch) {
-		int c = mmu_translate(h, &pa, MMU_FETCH, h->priv);
+		int c = mmu_translate(h, &pa, MMU_FETCH, hart_mode(h));
 		if (c) {
 			h->cause = (uint64_t)c;
 			h->tval = pc;
@@ -302,7 +303,7 @@ static int fetch(struct hart *h, const struct dpage *pg, uint64_t pc, uint32_t *
 		return 0;
 	uint64_t hi_addr = pc + 2;
 	if ((hi_addr & (GPAGE_SIZE - 1)) == 0 && h->vm_fetch) {
-		int c = mmu_translate(h, &hi_addr, MMU_FETCH, h->priv);
+		int c = mmu_translate(h, &hi_addr, MMU_FETCH, hart_mode(h));
 		if (c) {
 			h->cause = (uint64_t)c;
 			h->tval = pc + 2;
@@ -405,7 +406,7 @@ static void *amo_ptr(struct hart *h, uint64_t a, unsigned size, int need_write)
 	}
 	if (h->vm_data) {
 		uint64_t va = a;
-		int c = mmu_translate(h, &a, need_write ? MMU_STORE : MMU_LOAD, mmu_data_priv(h));
+		int c = mmu_translate(h, &a, need_write ? MMU_STORE : MMU_LOAD, mmu_data_mode(h));
 		if (c) {
 			h->cause = (uint64_t)c;
 			h->tval = va;
@@ -476,7 +477,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	const pmu_evset class_events = (h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data |
 		(h->trace != NULL);
 #else
-	const pmu_evset in_use = pmu_events_in_use(&h->pmu, h->priv) | h->observed;
+	const pmu_evset in_use = pmu_events_in_use(&h->pmu, hart_mode(h)) | h->observed;
 	const pmu_evset class_events = (in_use &
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
 		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data | (h->trace != NULL);
@@ -689,6 +690,12 @@ illegal: {
 			goto trap;
 		TRAP(CAUSE_ILLEGAL_INSN, raw);
 	}
+virtual_insn: {  /* the hypervisor extension's virtual instruction */
+		uint32_t raw = 0;
+		if (fetch(h, pg, pc, &raw))
+			goto trap;
+		TRAP(CAUSE_VIRTUAL_INSN, raw);
+	}
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
@@ -719,7 +726,7 @@ illegal: {
 			int c_ = ((va_ & (GPAGE_SIZE - 1)) + (size) > GPAGE_SIZE || \
 				  (h->misaligned_trap && (va_ & ((size) - 1)))) ? \
 				((acc) == MMU_LOAD ? CAUSE_MISALIGNED_LOAD : CAUSE_MISALIGNED_STORE) : \
-				mmu_translate(h, &(a), (acc), mmu_data_priv(h)); \
+				mmu_translate(h, &(a), (acc), mmu_data_mode(h)); \
 			if (c_) {                                       \
 				h->cause = (uint64_t)c_;                \
 				h->tval = va_;                          \

@@ -86,20 +86,30 @@ if (h->uarch)
 	uarch_fence_i(h->uarch);
 NEXT();
 LBL(ECALL):
-TRAP(CAUSE_USER_ECALL + h->priv, 0);  /* 8, 9 or 11 for U, S, M */
+/* 8, 9 or 11 for U, HS, M; 10 for VS (and 8 for VU) */
+TRAP(CAUSE_USER_ECALL + h->priv + (h->virt && h->priv == PRIV_S), 0);
 LBL(EBREAK):
 TRAP(CAUSE_BREAKPOINT, pc);
 LBL(SRET):
 LBL(MRET):
 LBL(WFI):
 LBL(SFENCE_VMA):
-LBL(SCTRCLR): {
+LBL(SCTRCLR):
+LBL(HFENCE_VVMA): LBL(HFENCE_GVMA):
+LBL(HLV_B): LBL(HLV_BU): LBL(HLV_H): LBL(HLV_HU): LBL(HLVX_HU):
+LBL(HLV_W): LBL(HLV_WU): LBL(HLVX_WU): LBL(HLV_D):
+LBL(HSV_B): LBL(HSV_H): LBL(HSV_W): LBL(HSV_D): {
 	/* Privileged instructions leave the run so the caller sees the new
 	 * privilege, pending interrupts or the wait. */
 	h->instret += budget_in - (uint64_t)budget - 1;
 	budget_in = (uint64_t)budget + 1;
 	h->pc = pc;
-	int r = hart_system_insn(h, d->id, ILEN);
+	int r = d->id >= INSN_HFENCE_VVMA && d->id <= INSN_HSV_D ? hyp_insn(h, d, x)
+								  : hart_system_insn(h, d->id, ILEN);
+	if (r == HART_VIRTUAL_INSN)
+		goto virtual_insn;
+	if (r == HART_TRAPPED)
+		goto trap;
 	if (r < 0)
 		goto illegal;
 	pc = h->pc;
@@ -116,7 +126,10 @@ LBL(SCTRCLR): {
 	h->instret += budget_in - (uint64_t)budget - 1;         \
 	budget_in = (uint64_t)budget + 1;                       \
 	h->pc = pc;                                             \
-	if (csr_access(h, (unsigned)IMM, op, (src), (writes), &old_)) \
+	int c_ = csr_access(h, (unsigned)IMM, op, (src), (writes), &old_); \
+	if (c_ == HART_VIRTUAL_INSN)                            \
+		goto virtual_insn;                              \
+	if (c_)                                                 \
 		goto illegal;                                   \
 	hart_retire_csr_insn(h, ILEN);                          \
 	RD = old_;                                              \

@@ -105,7 +105,8 @@ void retire_init(void)
 		else if (n[0] == 'f' && strncmp(n, "fence", 5)) i->cls = UARCH_CLS_FP;
 		else if (!strncmp(n, "csr", 3)) i->cls = UARCH_CLS_CSR;
 		else if (strchr(f, 'E') == NULL && (!strncmp(n, "e", 1) || strstr(n, "ret") ||
-			 !strcmp(n, "wfi") || !strncmp(n, "sfence", 6) || id == INSN_FENCE_I || id == INSN_SCTRCLR))
+			 !strcmp(n, "wfi") || !strncmp(n, "sfence", 6) || id == INSN_FENCE_I || id == INSN_SCTRCLR ||
+			 n[0] == 'h'))   /* the hypervisor's hfence, hlv, hsv */
 			i->cls = UARCH_CLS_SYSTEM;
 		if (load || store || amo) {
 			char c = n[strlen(n) - 1];

@@ -21,6 +21,14 @@
 #define MS_TVM  (1ull << 20)
 #define MS_TW   (1ull << 21)
 #define MS_TSR  (1ull << 22)
+#define MS_GVA  (1ull << 38)
+#define MS_MPV  (1ull << 39)
+#define HS_GVA  (1ull << 6)
+#define HS_SPV  (1ull << 7)
+#define HS_SPVP (1ull << 8)
+#define HS_VTVM (1ull << 20)
+#define HS_VTW  (1ull << 21)
+#define HS_VTSR (1ull << 22)
 
 static uint64_t tvec_target(uint64_t tvec, uint64_t cause, int irq)
 {
@@ -28,15 +36,28 @@ static uint64_t tvec_target(uint64_t tvec, uint64_t cause, int irq)
 	return (irq && (tvec & 1)) ? base + 4 * cause : base;
 }
 
+/* Medeleg/mideleg send a trap below M to HS; from V=1, hedeleg/hideleg
+ * send it on to VS (Hypervisor "Trap Cause Codes"). */
 int hart_trap_target(const struct hart *h, uint64_t cause, int irq)
 {
 	uint64_t deleg = irq ? h->csr.mideleg : h->csr.medeleg;
-	return h->priv <= PRIV_S && cause < 64 && ((deleg >> cause) & 1) ? PRIV_S : PRIV_M;
+	if (h->priv == PRIV_M || cause >= 64 || !((deleg >> cause) & 1))
+		return PRIV_M;
+	uint64_t hdeleg = irq ? h->csr.hideleg : h->csr.hedeleg;
+	return h->virt && ((hdeleg >> cause) & 1) ? PRIV_VS : PRIV_S;
 }
 
 void hart_take_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq)
 {
 	hart_enter_trap(h, cause, tval, irq, hart_trap_target(h, cause, irq));
+}
+
+/* Exceptions whose tval is an address (GVA says whether a guest's):
+ * misaligned, access and page faults, breakpoint, guest-page faults. */
+static int tval_is_address(uint64_t cause)
+{
+	const uint64_t addr = 0xb0fbull | (0xbull << CAUSE_FETCH_GUEST_PAGE_FAULT);
+	return cause < 64 && ((addr >> cause) & 1);
 }
 
 void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int target)
@@ -45,15 +66,39 @@ void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int
 	uint64_t code = cause | (irq ? 1ull << 63 : 0);
 	uint64_t ms = c->mstatus;
 	hart_sync_pmu(h);
-	pmu_count(&h->pmu, h->priv, irq ? PMU_EV_INTERRUPT : PMU_EV_EXCEPTION, 1);
+	pmu_count(&h->pmu, hart_mode(h), irq ? PMU_EV_INTERRUPT : PMU_EV_EXCEPTION, 1);
 	uint64_t from = h->priv, epc = h->pc;
-	if (target == PRIV_S) {
+	int virt = h->virt;
+	/* GVA: tval is a guest virtual address (Hypervisor "hstatus") */
+	int gva = !irq && tval_is_address(cause) && (virt || h->tval_gva);
+	if (target == PRIV_VS) {
+		/* VS-level interrupts reach VS as the supervisor ones (2 -> 1,
+		 * 6 -> 5, 10 -> 9) */
+		uint64_t vc = irq && ((HYP_VS_IRQS >> cause) & 1) ? cause - 1 : cause;
+		uint64_t vs = c->vsstatus;
+		c->vscause = vc | (irq ? 1ull << 63 : 0);
+		c->vsepc = h->pc;
+		c->vstval = tval;
+		c->vsstatus = (vs & ~(MS_SPP | MS_SPIE | MS_SIE)) | (h->priv ? MS_SPP : 0) |
+			      ((vs & MS_SIE) ? MS_SPIE : 0);
+		h->priv = PRIV_S;
+		h->pc = tvec_target(c->vstvec, vc, irq);
+	} else if (target == PRIV_S) {
 		c->scause = code;
 		c->sepc = h->pc;
 		c->stval = tval;
 		ms = (ms & ~(MS_SPP | MS_SPIE | MS_SIE)) | (h->priv ? MS_SPP : 0) |
 		     ((ms & MS_SIE) ? MS_SPIE : 0);
+		if (h->has_h) {
+			uint64_t hs = c->hstatus & ~(HS_SPV | HS_GVA);
+			if (virt)   /* SPVP changes only on a trap from V=1 */
+				hs = (hs & ~HS_SPVP) | HS_SPV | (h->priv ? HS_SPVP : 0);
+			c->hstatus = hs | (gva ? HS_GVA : 0);
+			c->htval = h->tval2;
+			c->htinst = h->tinst;
+		}
 		h->priv = PRIV_S;
+		h->virt = 0;
 		h->pc = tvec_target(c->stvec, cause, irq);
 	} else {
 		c->mcause = code;
@@ -61,9 +106,17 @@ void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int
 		c->mtval = tval;
 		ms = (ms & ~(MS_MPP | MS_MPIE | MS_MIE)) | ((uint64_t)h->priv << MS_MPP_SHIFT) |
 		     ((ms & MS_MIE) ? MS_MPIE : 0);
+		if (h->has_h) {
+			ms = (ms & ~(MS_MPV | MS_GVA)) | (virt ? MS_MPV : 0) | (gva ? MS_GVA : 0);
+			c->mtval2 = h->tval2;
+			c->mtinst = h->tinst;
+		}
 		h->priv = PRIV_M;
+		h->virt = 0;
 		h->pc = tvec_target(c->mtvec, cause, irq);
 	}
+	h->tval2 = h->tinst = 0;
+	h->tval_gva = 0;
 	hart_update_mstatus(h, ms);
 	if (h->ctr)
 		ctr_trap(h->ctr, (unsigned)from, h->priv, epc, h->pc, code, hart_cycles(h));
@@ -76,19 +129,25 @@ uint64_t hart_cycles(const struct hart *h)
 
 int hart_pending_irq(const struct hart *h)
 {
-	static const int order[] = {IRQ_MEI, IRQ_MSI, IRQ_MTI, IRQ_SEI, IRQ_SSI, IRQ_STI, IRQ_LCOFI};
+	static const int order[] = {IRQ_MEI, IRQ_MSI, IRQ_MTI, IRQ_SEI, IRQ_SSI, IRQ_STI,
+				    IRQ_VSEI, IRQ_VSSI, IRQ_VSTI, IRQ_LCOFI};
 	const struct hart_csrs *c = &h->csr;
 	uint64_t pend = (c->mip | h->mip_hw) & c->mie;
 	if (!pend)
 		return -1;
-	/* M-level interrupts are taken below M, or in M with MIE; S-level
-	 * (delegated) ones below S, or in S with SIE, never in M. */
+	/* M-level interrupts are taken below M, or in M with MIE; HS-level
+	 * (delegated) ones below HS (VS and VU too), or in HS with SIE,
+	 * never in M; VS-level ones (delegated on by hideleg) only with V=1,
+	 * in VU, or in VS with vsstatus.SIE. */
+	uint64_t hdel = c->mideleg & c->hideleg;
 	int m_on = h->priv < PRIV_M || (c->mstatus & MS_MIE);
-	int s_on = h->priv < PRIV_S || (h->priv == PRIV_S && (c->mstatus & MS_SIE));
-	uint64_t take = (m_on ? pend & ~c->mideleg : 0) | (s_on ? pend & c->mideleg : 0);
-	/* M-level first, then S-level, each in the standard priority order */
-	for (int lvl = 0; lvl < 2; lvl++) {
-		uint64_t set = take & (lvl ? c->mideleg : ~c->mideleg);
+	int s_on = h->virt || h->priv < PRIV_S || (h->priv == PRIV_S && (c->mstatus & MS_SIE));
+	int vs_on = h->virt && (h->priv == PRIV_U || (c->vsstatus & MS_SIE));
+	uint64_t level[3] = { pend & ~c->mideleg, pend & c->mideleg & ~hdel, pend & hdel };
+	uint64_t take = (m_on ? level[0] : 0) | (s_on ? level[1] : 0) | (vs_on ? level[2] : 0);
+	/* M-level first, then HS, then VS, each in the standard priority order */
+	for (int lvl = 0; lvl < 3; lvl++) {
+		uint64_t set = take & level[lvl];
 		for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++)
 			if ((set >> order[i]) & 1)
 				return order[i];
@@ -98,8 +157,10 @@ int hart_pending_irq(const struct hart *h)
 
 int hart_fp_dirty(struct hart *h)
 {
-	if (!(h->csr.mstatus & MS_FS))
+	if (!(h->csr.mstatus & MS_FS) || (h->virt && !(h->csr.vsstatus & MS_FS)))
 		return -1;  /* FS = Off: FP instructions are illegal */
+	if (h->virt)   /* V=1: both are Dirty */
+		h->csr.vsstatus |= MS_FS;
 	hart_update_mstatus(h, h->csr.mstatus | MS_FS);
 	return 0;
 }
@@ -123,12 +184,12 @@ static void report(struct hart *h, uint64_t to)
 	h->evc[PMU_EV_INSTRET] = to - h->pmu_synced;
 	if (!h->uarch)  /* else the timing model counted cycles */
 		h->evc[PMU_EV_CYCLES] = h->evc[PMU_EV_INSTRET];
-	pmu_retire(&h->pmu, h->priv, h->evc);
+	pmu_retire(&h->pmu, hart_mode(h), h->evc);
 	if (h->tally)
 		for (unsigned e = 0; e < PMU_EV_MAX; e++)
 			h->tally[h->priv][e] += h->evc[e];
 	if (h->host_pmu) {
-		uint32_t of = pmu_retire(h->host_pmu, h->priv, h->evc);
+		uint32_t of = pmu_retire(h->host_pmu, hart_mode(h), h->evc);
 		if (of)
 			h->host_overflow(h->host_ctx, h, of);
 	}
@@ -183,14 +244,30 @@ static uint64_t xret_cycles(const struct hart *h)
 	return hart_cycles(h) + 1;
 }
 
-/* MRET, SRET, WFI, SFENCE.VMA. Returns -1 for illegal instruction, 1 when
- * the hart should wait for an interrupt, else 0; h->pc is the next pc.
- * h->instret counts the instructions before this one; the caller counts
- * this one. */
+/* The end of an xRET: the hart goes to mode (priv | V << 2) at pc. */
+static void xret_to(struct hart *h, unsigned mode, uint64_t ms, uint64_t pc, uint64_t stamp)
+{
+	unsigned from = h->priv;
+	uint64_t xpc = h->pc;
+	h->priv = (uint8_t)(mode & 3);
+	h->virt = (mode & MODE_V) != 0;
+	hart_update_mstatus(h, ms);
+	h->pc = pc;
+	hart_storm_resume(h, h->instret + 1);  /* the xRET retires on return */
+	if (h->ctr)
+		ctr_transfer(h->ctr, from, h->priv, xpc, pc, CTR_TYPE_TRET, 0, stamp);
+}
+
+/* MRET, SRET, WFI, SFENCE.VMA. Returns -1 for illegal instruction,
+ * HART_VIRTUAL_INSN for a virtual instruction (V=1: Hypervisor "Virtual
+ * Instruction Exception"), 1 when the hart should wait for an interrupt,
+ * else 0; h->pc is the next pc. h->instret counts the instructions
+ * before this one; the caller counts this one. */
 int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 {
 	struct hart_csrs *c = &h->csr;
-	uint64_t ms = c->mstatus;
+	uint64_t ms = c->mstatus, hs = c->hstatus;
+	int vs = h->virt && h->priv == PRIV_S, vu = h->virt && h->priv == PRIV_U;
 	if (!h->system)
 		return -1;
 	switch (id) {
@@ -200,51 +277,58 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		uint64_t stamp = xret_cycles(h);
 		retire_alone(h, c->mepc, 1, PMU_EV_NONE);  /* counted in M */
 		unsigned mpp = (unsigned)((ms & MS_MPP) >> MS_MPP_SHIFT);
-		ms = (ms & ~(MS_MPP | MS_MIE)) | ((ms & MS_MPIE) ? MS_MIE : 0) | MS_MPIE;
+		/* MPV: back to V=1 below M (MPV and MPP are then cleared) */
+		unsigned mode = mpp | (mpp != PRIV_M && (ms & MS_MPV) ? MODE_V : 0);
+		ms = (ms & ~(MS_MPP | MS_MIE | MS_MPV)) | ((ms & MS_MPIE) ? MS_MIE : 0) | MS_MPIE;
 		if (mpp != PRIV_M)
 			ms &= ~MS_MPRV;
-		unsigned from = h->priv;
-		uint64_t xpc = h->pc;
-		h->priv = (uint8_t)mpp;
-		hart_update_mstatus(h, ms);
-		h->pc = c->mepc;
-		hart_storm_resume(h, h->instret + 1);  /* the xRET retires on return */
-		if (h->ctr)
-			ctr_transfer(h->ctr, from, h->priv, xpc, c->mepc, CTR_TYPE_TRET, 0, stamp);
+		xret_to(h, mode, ms, c->mepc, stamp);
 		return 0;
 	}
 	case INSN_SRET: {
-		if (h->priv < PRIV_S || (h->priv == PRIV_S && (ms & MS_TSR)))
+		if (vu || (vs && (hs & HS_VTSR)))
+			return HART_VIRTUAL_INSN;
+		if (h->priv < PRIV_S || (h->priv == PRIV_S && !h->virt && (ms & MS_TSR)))
 			return -1;
 		uint64_t stamp = xret_cycles(h);
-		retire_alone(h, c->sepc, 1, PMU_EV_NONE);  /* counted in the mode it ran in */
-		unsigned spp = (ms & MS_SPP) ? PRIV_S : PRIV_U;
+		retire_alone(h, vs ? c->vsepc : c->sepc, 1, PMU_EV_NONE);  /* counted in the mode it ran in */
+		if (vs) {  /* VS's SRET: vsstatus's stack, V stays 1 */
+			uint64_t v = c->vsstatus;
+			unsigned spp = (v & MS_SPP) ? PRIV_VS : PRIV_VU;
+			c->vsstatus = (v & ~(MS_SPP | MS_SIE)) | ((v & MS_SPIE) ? MS_SIE : 0) | MS_SPIE;
+			xret_to(h, spp, ms, c->vsepc, stamp);
+			return 0;
+		}
+		/* HS (or M): V from hstatus.SPV, which is then cleared */
+		unsigned mode = ((ms & MS_SPP) ? PRIV_S : PRIV_U) | (h->has_h && (hs & HS_SPV) ? MODE_V : 0);
+		c->hstatus &= ~HS_SPV;
 		ms = (ms & ~(MS_SPP | MS_SIE)) | ((ms & MS_SPIE) ? MS_SIE : 0) | MS_SPIE;
 		ms &= ~MS_MPRV;  /* SRET always returns below M */
-		unsigned from = h->priv;
-		uint64_t xpc = h->pc;
-		h->priv = (uint8_t)spp;
-		hart_update_mstatus(h, ms);
-		h->pc = c->sepc;
-		hart_storm_resume(h, h->instret + 1);  /* the xRET retires on return */
-		if (h->ctr)
-			ctr_transfer(h->ctr, from, h->priv, xpc, c->sepc, CTR_TYPE_TRET, 0, stamp);
+		xret_to(h, mode, ms, c->sepc, stamp);
 		return 0;
 	}
 	case INSN_WFI:
-		/* U-mode WFI traps; so does S-mode WFI when mstatus.TW is set */
-		if (h->priv == PRIV_U || (h->priv == PRIV_S && (ms & MS_TW)))
+		/* U-mode WFI traps; so does S-mode WFI when mstatus.TW is set;
+		 * with V=1, TW makes it illegal, VU or VS with VTW virtual */
+		if ((h->priv == PRIV_U && !h->virt) || (h->priv < PRIV_M && (ms & MS_TW)))
 			return -1;
+		if (vu || (vs && (hs & HS_VTW)))
+			return HART_VIRTUAL_INSN;
 		h->pc += len;
 		return 1;
 	case INSN_SCTRCLR:
-		/* Smctr: illegal where CTR is absent or not accessible */
-		if (!h->ctr || ctr_sctrclr(h->ctr, h->priv) != CTR_OK)
+		/* Smctr: illegal where CTR is absent or not accessible (its
+		 * V=1 rules are not modelled: illegal there) */
+		if (!h->ctr || h->virt || ctr_sctrclr(h->ctr, h->priv) != CTR_OK)
 			return -1;
 		h->pc += len;
 		return 0;
 	case INSN_SFENCE_VMA:
-		if (h->priv == PRIV_U || (h->priv == PRIV_S && (ms & MS_TVM)))
+		/* with V=1 it is HFENCE.VVMA for the guest: VU and VS under
+		 * hstatus.VTVM make it virtual */
+		if (vu || (vs && (hs & HS_VTVM)))
+			return HART_VIRTUAL_INSN;
+		if (h->priv == PRIV_U || (h->priv == PRIV_S && !h->virt && (ms & MS_TVM)))
 			return -1;
 		hart_sfence_vma(h);
 		h->pc += len;
@@ -260,9 +344,11 @@ void hart_sfence_vma(struct hart *h)
 		uarch_sfence_vma(h->uarch);
 }
 
+/* The time CSR: with V=1, htimedelta is added (Hypervisor "htimedelta") */
 static uint64_t pmu_time(void *ctx)
 {
-	return hart_time(ctx);
+	const struct hart *h = ctx;
+	return hart_time(h) + (h->virt ? h->csr.htimedelta : 0);
 }
 
 void hart_pmu_init(struct hart *h, const struct pmu_config *cfg)
@@ -281,16 +367,16 @@ uint64_t hart_horizon(struct hart *h)
 {
 	if (!h->uarch) {   /* cycles are instructions: the horizon is exact */
 		h->cycle_stop = UINT64_MAX;
-		uint64_t steps = pmu_horizon(&h->pmu, h->priv);
+		uint64_t steps = pmu_horizon(&h->pmu, hart_mode(h));
 		if (h->host_pmu) {
-			uint64_t hs = pmu_horizon(h->host_pmu, h->priv);
+			uint64_t hs = pmu_horizon(h->host_pmu, hart_mode(h));
 			steps = hs < steps ? hs : steps;
 		}
 		return steps;
 	}
-	uint64_t cycles, steps = pmu_horizon_cycles(&h->pmu, h->priv, &cycles);
+	uint64_t cycles, steps = pmu_horizon_cycles(&h->pmu, hart_mode(h), &cycles);
 	if (h->host_pmu) {   /* the nearer of the two PMUs' stops */
-		uint64_t hc, hs = pmu_horizon_cycles(h->host_pmu, h->priv, &hc);
+		uint64_t hc, hs = pmu_horizon_cycles(h->host_pmu, hart_mode(h), &hc);
 		steps = hs < steps ? hs : steps;
 		cycles = hc < cycles ? hc : cycles;
 	}
@@ -299,11 +385,21 @@ uint64_t hart_horizon(struct hart *h)
 	return steps;
 }
 
+void hart_set_h(struct hart *h, int on)
+{
+	h->has_h = (uint8_t)on;
+	h->virt = 0;
+	h->csr.misa = (h->csr.misa & ~(1ull << ('H' - 'A'))) | (on ? 1ull << ('H' - 'A') : 0);
+	/* mideleg's VS bits are read-only one with H (GEILEN = 0: SGEI 0) */
+	h->csr.mideleg = on ? h->csr.mideleg | HYP_VS_IRQS : h->csr.mideleg & ~HYP_VS_IRQS;
+}
+
 void hart_reset_system(struct hart *h, uint64_t pc)
 {
 	struct hart_csrs *c = &h->csr;
 	h->system = 1;
 	h->priv = PRIV_M;
+	h->virt = 0;
 	h->pc = pc;
 	/* RV64 with I M A F D C S U (misa letters are bits 'X' - 'A') */
 	c->misa = 2ull << 62;

@@ -327,6 +327,12 @@ static int alias32(enum insn_id id, uint32_t w, const char **name, const char **
 	case INSN_SFENCE_VMA:
 		if (!rs2) A("sfence.vma", rs1 ? "s" : "");
 		break;
+	case INSN_HFENCE_VVMA:
+		if (!rs2) A("hfence.vvma", rs1 ? "s" : "");
+		break;
+	case INSN_HFENCE_GVMA:
+		if (!rs2) A("hfence.gvma", rs1 ? "s" : "");
+		break;
 	default:
 		break;
 	}

@@ -72,6 +72,22 @@
   X(WFI,    "wfi",    0x10500073, 0xffffffff, "") \
   X(SFENCE_VMA, "sfence.vma", 0x12000073, 0xfe007fff, "s,t") \
   X(SCTRCLR, "sctrclr", 0x10400073, 0xffffffff, "") \
+  /* the hypervisor extension */ \
+  X(HFENCE_VVMA, "hfence.vvma", 0x22000073, 0xfe007fff, "s,t") \
+  X(HFENCE_GVMA, "hfence.gvma", 0x62000073, 0xfe007fff, "s,t") \
+  X(HLV_B,   "hlv.b",   0x60004073, 0xfff0707f, "d,0(s)") \
+  X(HLV_BU,  "hlv.bu",  0x60104073, 0xfff0707f, "d,0(s)") \
+  X(HLV_H,   "hlv.h",   0x64004073, 0xfff0707f, "d,0(s)") \
+  X(HLV_HU,  "hlv.hu",  0x64104073, 0xfff0707f, "d,0(s)") \
+  X(HLVX_HU, "hlvx.hu", 0x64304073, 0xfff0707f, "d,0(s)") \
+  X(HLV_W,   "hlv.w",   0x68004073, 0xfff0707f, "d,0(s)") \
+  X(HLV_WU,  "hlv.wu",  0x68104073, 0xfff0707f, "d,0(s)") \
+  X(HLVX_WU, "hlvx.wu", 0x68304073, 0xfff0707f, "d,0(s)") \
+  X(HLV_D,   "hlv.d",   0x6c004073, 0xfff0707f, "d,0(s)") \
+  X(HSV_B,   "hsv.b",   0x62004073, 0xfe007fff, "t,0(s)") \
+  X(HSV_H,   "hsv.h",   0x66004073, 0xfe007fff, "t,0(s)") \
+  X(HSV_W,   "hsv.w",   0x6a004073, 0xfe007fff, "t,0(s)") \
+  X(HSV_D,   "hsv.d",   0x6e004073, 0xfe007fff, "t,0(s)") \
   /* Zicsr */ \
   X(CSRRW,  "csrrw",  0x00001073, 0x0000707f, "d,E,s") \
   X(CSRRS,  "csrrs",  0x00002073, 0x0000707f, "d,E,s") \

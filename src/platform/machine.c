@@ -58,9 +58,8 @@ uint64_t machine_irq_lines(struct machine *m, const struct hart *h)
 	for (unsigned i = 0; i < virt_map_len; i++)
 		if (virt_map[i].irq)
 			plic_set_level(&m->plic, virt_map[i].irq, virt_map[i].level(m));
-	/* Sstc: the supervisor timer compares stimecmp with time */
-	uint64_t stip = hart_stce(h) && hart_time(h) >= h->csr.stimecmp ? 1ull << IRQ_STI : 0;
-	return clint_mip(m, h) | plic_mip(&m->plic, machine_hart_index(m, h)) | stip;
+	/* Sstc: the supervisor timer compares stimecmp (and vstimecmp) with time */
+	return clint_mip(m, h) | plic_mip(&m->plic, machine_hart_index(m, h)) | hart_timer_lines(h);
 }
 
 uint64_t machine_insns(const struct machine *m)

@@ -36,13 +36,17 @@ static int wakes(struct machine *m, struct hart *h)
 }
 
 /* The next timer compare that can raise an enabled interrupt on h:
- * its mtimecmp (MTI), and stimecmp (STI) with Sstc; ~0 when none. */
+ * its mtimecmp (MTI), and stimecmp (STI) and vstimecmp (VSTI, in time
+ * less htimedelta) with Sstc; ~0 when none. */
 static uint64_t next_timer(const struct machine *m, const struct hart *h)
 {
 	unsigned i = machine_hart_index(m, h);
 	uint64_t t = h->csr.mie & (1ull << IRQ_MTI) ? m->clint.mtimecmp[i] : ~0ull;
 	if (hart_stce(h) && (h->csr.mie & (1ull << IRQ_STI)) && h->csr.stimecmp < t)
 		t = h->csr.stimecmp;
+	uint64_t vt = h->csr.vstimecmp - h->csr.htimedelta;
+	if (hart_stce(h) && (h->csr.henvcfg & (1ull << 63)) && (h->csr.mie & (1ull << IRQ_VSTI)) && vt < t)
+		t = vt;
 	return t;
 }
 

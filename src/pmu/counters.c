@@ -43,8 +43,9 @@ uint64_t pmu_inh_mask(const struct pmu *p)
  * mcountinhibit[i] = 0 and the mode filter of its extension allows it. */
 void pmu_update(struct pmu *p)
 {
-	static const unsigned modes[] = { PMU_PRIV_U, PMU_PRIV_S, PMU_PRIV_M };
-	for (unsigned m = 0; m < 3; m++) {
+	static const unsigned modes[] = { PMU_PRIV_U, PMU_PRIV_S, PMU_PRIV_M, PMU_PRIV_VU, PMU_PRIV_VS };
+	memset(p->active, 0, sizeof(p->active));
+	for (unsigned m = 0; m < (p->cfg.has_h ? 5u : 3u); m++) {
 		unsigned priv = modes[m];
 		uint32_t a = 0;
 		for (unsigned i = 0; i < 32; i++) {
@@ -56,7 +57,6 @@ void pmu_update(struct pmu *p)
 		}
 		p->active[priv] = a;
 	}
-	p->active[2] = 0;
 }
 
 /* Before a write changes what counts: the writing instruction itself
@@ -93,24 +93,34 @@ void pmu_counter_write(struct pmu *p, unsigned i, uint64_t v, unsigned *f)
 static bool priv_ok(const struct pmu *p, unsigned priv)
 {
 	return priv == PMU_PRIV_M || (priv == PMU_PRIV_S && p->cfg.has_s) ||
-	       (priv == PMU_PRIV_U && p->cfg.has_u);
+	       (priv == PMU_PRIV_U && p->cfg.has_u) ||
+	       ((priv == PMU_PRIV_VS || priv == PMU_PRIV_VU) && p->cfg.has_h);
 }
 
 /* Priv "Counter-Enable Registers": mcounteren gates the next lower mode,
- * scounteren additionally gates U. */
-static bool counter_readable(const struct pmu *p, unsigned priv, unsigned i)
+ * scounteren additionally gates U. With V=1 (Hypervisor "Hypervisor
+ * Counter-Enable Register"), hcounteren gates VS and VU, and scounteren
+ * VU: what mcounteren refuses is illegal, what hcounteren or scounteren
+ * then refuses is a virtual instruction. */
+static int counter_access(const struct pmu *p, unsigned priv, unsigned i)
 {
 	if (priv == PMU_PRIV_M)
-		return true;
+		return PMU_OK;
 	if (!(p->mcounteren & BIT(i)))
-		return false;
-	return priv == PMU_PRIV_S || !p->cfg.has_s || (p->scounteren & BIT(i));
+		return PMU_ILLEGAL;
+	if (priv >= PMU_PRIV_VU) {
+		if (!(p->hcounteren & BIT(i)))
+			return PMU_VIRTUAL;
+		return priv == PMU_PRIV_VS || (p->scounteren & BIT(i)) ? PMU_OK : PMU_VIRTUAL;
+	}
+	return priv == PMU_PRIV_S || !p->cfg.has_s || (p->scounteren & BIT(i)) ? PMU_OK : PMU_ILLEGAL;
 }
 
-static bool is_pmu_csr(unsigned csr)
+static bool is_pmu_csr(const struct pmu *p, unsigned csr)
 {
 	return csr == PMU_CSR_SCOUNTEREN || csr == PMU_CSR_SCOUNTINHIBIT ||
 	       csr == PMU_CSR_MCOUNTEREN || csr == PMU_CSR_SCOUNTOVF ||
+	       (csr == PMU_CSR_HCOUNTEREN && p->cfg.has_h) ||
 	       (csr >= 0x320 && csr <= 0x33f) || (csr >= 0x721 && csr <= 0x73f) ||
 	       (csr >= 0xb00 && csr <= 0xb1f) || (csr >= 0xb80 && csr <= 0xb9f) ||
 	       (csr >= 0xc00 && csr <= 0xc1f) || (csr >= 0xc80 && csr <= 0xc9f);
@@ -120,8 +130,9 @@ static int csr_read(const struct pmu *p, unsigned priv, unsigned csr, uint64_t *
 {
 	if (csr >= PMU_CSR_CYCLE && csr <= PMU_CSR_HPMCOUNTER31) {
 		unsigned i = csr - PMU_CSR_CYCLE;
-		if (!counter_readable(p, priv, i))
-			return PMU_ILLEGAL;
+		int r = counter_access(p, priv, i);
+		if (r != PMU_OK)
+			return r;
 		if (i == 1) {  /* time: gated here, valued by the platform */
 			if (!p->cfg.time_read)
 				return PMU_NOT_PMU;
@@ -160,6 +171,9 @@ static int csr_read(const struct pmu *p, unsigned priv, unsigned csr, uint64_t *
 			return PMU_ILLEGAL;
 		*v = p->scounteren;
 		return PMU_OK;
+	case PMU_CSR_HCOUNTEREN:
+		*v = p->hcounteren;
+		return PMU_OK;
 	case PMU_CSR_SCOUNTINHIBIT:
 		return pmu_scountinhibit_read(p, v);
 	case PMU_CSR_SCOUNTOVF:
@@ -183,6 +197,8 @@ static void csr_write(struct pmu *p, unsigned csr, uint64_t v, unsigned *f)
 		p->mcounteren = (uint32_t)v;
 	else if (csr == PMU_CSR_SCOUNTEREN)
 		p->scounteren = (uint32_t)v;
+	else if (csr == PMU_CSR_HCOUNTEREN)
+		p->hcounteren = (uint32_t)v;  /* all 32 bits writable, as mcounteren */
 	else if (csr == PMU_CSR_SCOUNTINHIBIT)
 		pmu_scountinhibit_write(p, v);
 	pmu_update(p);
@@ -197,13 +213,24 @@ int pmu_csr_access(struct pmu *p, unsigned priv, unsigned csr,
 	unsigned f = 0;
 	if (flags)
 		*flags = 0;
-	if (!is_pmu_csr(csr))
+	if (!is_pmu_csr(p, csr))
 		return PMU_NOT_PMU;
-	/* csr[9:8] is the lowest privilege that may access; csr[11:10] = 3 is
-	 * read-only */
-	if (!priv_ok(p, priv) || priv < ((csr >> 8) & 3) || (writes && (csr >> 10) == 3))
-		return PMU_ILLEGAL;
+	/* csr[9:8] is the lowest privilege that may access (2: hypervisor,
+	 * HS-mode's); csr[11:10] = 3 is read-only */
+	unsigned lvl = (csr >> 8) & 3;
 	uint64_t v = 0;
+	if (!priv_ok(p, priv) || (writes && (csr >> 10) == 3))
+		return PMU_ILLEGAL;
+	if (priv != PMU_PRIV_M && (lvl == 3 || (lvl && priv == PMU_PRIV_U)))
+		return PMU_ILLEGAL;
+	/* V=1: an access HS-mode could make is a virtual instruction
+	 * (Hypervisor "Virtual Instruction Exception"); VS reaches
+	 * scounteren and scountovf as they are, but Smcdeleg's
+	 * scountinhibit, and scountovf with menvcfg.CDE = 1, not */
+	if (priv >= PMU_PRIV_VU && lvl &&
+	    (lvl == 2 || priv == PMU_PRIV_VU || csr == PMU_CSR_SCOUNTINHIBIT ||
+	     (csr == PMU_CSR_SCOUNTOVF && p->cde)))
+		return csr_read(p, PMU_PRIV_S, csr, &v) == PMU_OK ? PMU_VIRTUAL : PMU_ILLEGAL;
 	int r = csr_read(p, priv, csr, &v);
 	if (r != PMU_OK)
 		return r;
@@ -239,7 +266,7 @@ static uint64_t add_counter(struct pmu *p, unsigned i, uint64_t k)
 static uint32_t counting(const struct pmu *p, unsigned priv, const pmu_evset **evset)
 {
 	*evset = p->held ? p->held_evset : p->evset;
-	return (p->held ? p->held_active : p->active)[priv & 3] & ~p->replace;
+	return (p->held ? p->held_active : p->active)[priv & (PMU_MODES - 1)] & ~p->replace;
 }
 
 uint32_t pmu_retire(struct pmu *p, unsigned priv, const uint64_t counts[PMU_EV_MAX])
@@ -303,7 +330,7 @@ uint64_t pmu_horizon_cycles(const struct pmu *p, unsigned priv, uint64_t *cycles
 		*cycles = UINT64_MAX;
 	if (!p->cfg.sscofpmf)
 		return best;
-	for (uint32_t a = p->active[priv & 3] & ~7u; a; a &= a - 1) {
+	for (uint32_t a = p->active[priv & (PMU_MODES - 1)] & ~7u; a; a &= a - 1) {
 		unsigned i = __builtin_ctz(a);
 		if (p->event[i] & PMU_OF)
 			continue;
@@ -333,7 +360,7 @@ uint64_t pmu_horizon(const struct pmu *p, unsigned priv)
 pmu_evset pmu_events_in_use(const struct pmu *p, unsigned priv)
 {
 	pmu_evset u = 0;
-	for (uint32_t a = p->active[priv & 3]; a; a &= a - 1)
+	for (uint32_t a = p->active[priv & (PMU_MODES - 1)]; a; a &= a - 1)
 		u |= p->evset[__builtin_ctz(a)];
 	return u;
 }

@@ -14,7 +14,11 @@ static inline uint64_t pmu_apply(enum pmu_csr_op op, uint64_t old, uint64_t val)
 /* the xINH bit (Sscofpmf / Smcntrpmf layout) that stops counting in priv */
 static inline uint64_t pmu_inh_bit(unsigned priv)
 {
-	return priv == PMU_PRIV_M ? PMU_MINH : priv == PMU_PRIV_S ? PMU_SINH : PMU_UINH;
+	static const uint64_t bit[PMU_MODES] = {
+		[PMU_PRIV_U] = PMU_UINH, [PMU_PRIV_S] = PMU_SINH, [PMU_PRIV_M] = PMU_MINH,
+		[PMU_PRIV_VU] = PMU_VUINH, [PMU_PRIV_VS] = PMU_VSINH,
+	};
+	return bit[priv & (PMU_MODES - 1)];
 }
 
 /* xINH bits that exist: a bit whose mode is not implemented is RO 0 */

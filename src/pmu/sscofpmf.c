@@ -43,7 +43,8 @@ uint32_t pmu_hpm_add(struct pmu *p, unsigned i, uint64_t k)
 }
 
 /* Sscofpmf "Supervisor Count Overflow": OF shadows; M sees all, S sees bit
- * X only when mcounteren[X] = 1 (scounteren plays no part). */
+ * X only when mcounteren[X] = 1 (scounteren plays no part), VS only when
+ * hcounteren[X] = 1 as well. */
 int pmu_scountovf_read(const struct pmu *p, unsigned priv, uint64_t *v)
 {
 	if (!p->cfg.sscofpmf)
@@ -53,5 +54,7 @@ int pmu_scountovf_read(const struct pmu *p, unsigned priv, uint64_t *v)
 		if (p->event[i] & PMU_OF)
 			of |= BIT(i);
 	*v = priv == PMU_PRIV_M ? of : of & p->mcounteren;
+	if (priv == PMU_PRIV_VS)  /* Sscofpmf: in VS-mode hcounteren masks too */
+		*v &= p->hcounteren;
 	return PMU_OK;
 }

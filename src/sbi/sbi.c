@@ -219,8 +219,8 @@ static int emulate_misaligned(struct machine *m, struct hart *h, uint64_t cause,
 {
 	uint64_t bad, v = 0;
 	uint16_t half[2] = {0, 0};
-	if (hart_vaccess(h, h->pc, &half[0], 2, HART_V_FETCH, h->priv, &bad) ||
-	    ((half[0] & 3) == 3 && hart_vaccess(h, h->pc + 2, &half[1], 2, HART_V_FETCH, h->priv, &bad)))
+	if (hart_vaccess(h, h->pc, &half[0], 2, HART_V_FETCH, hart_mode(h), &bad) ||
+	    ((half[0] & 3) == 3 && hart_vaccess(h, h->pc + 2, &half[1], 2, HART_V_FETCH, hart_mode(h), &bad)))
 		return 0;
 	struct dinsn d;
 	insn_decode(half[0] | (uint32_t)half[1] << 16, &d);
@@ -238,7 +238,7 @@ static int emulate_misaligned(struct machine *m, struct hart *h, uint64_t cause,
 	int store = cause == CAUSE_MISALIGNED_STORE;
 	if (store)
 		v = fp ? h->f[d.rs2] : h->x[d.rs2];
-	int c = hart_vaccess(h, addr, &v, size, store ? HART_V_STORE : HART_V_LOAD, h->priv, &bad);
+	int c = hart_vaccess(h, addr, &v, size, store ? HART_V_STORE : HART_V_LOAD, hart_mode(h), &bad);
 	if (c) {
 		redirect(h, (uint64_t)c, bad);
 		return 1;

@@ -162,6 +162,7 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 	}
 	h->skid = p->pmu.skid;
 	h->sstc = h->system && p->pmu.sstc;
+	hart_set_h(h, h->system && p->pmu.h);
 	/* user mode: the kernel (rvpmu) would emulate them anyway */
 	h->misaligned_trap = h->system && p->misaligned_trap;
 	h->insn_hz = p->clock_hz;   /* time runs at the core clock, one cycle per instruction */
@@ -173,6 +174,7 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 		struct ctr_config cc;
 		ctr_config_default(&cc);
 		cc.smstateen = false;  /* no Smstateen CSRs here: CTR is not gated */
+		cc.has_h = h->has_h;   /* vsctrctl exists (CTR's V-mode view is not modelled) */
 		h->ctr = calloc(1, sizeof(*h->ctr));
 		if (!h->ctr || ctr_init(h->ctr, &cc)) {
 			free(h->ctr);

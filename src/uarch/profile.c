@@ -99,7 +99,7 @@ static int parse_pmu(struct pc *c, json_t *top)
 {
 	static const char *const keys[] = { "hpm_counters", "hpm_width", "s_mode", "u_mode",
 		"extensions", "skid", "selector_encoding", "classes", NULL };
-	static const char *const ext_keys[] = { "sscofpmf", "smcntrpmf", "smcdeleg", "smctr", "sstc", NULL };
+	static const char *const ext_keys[] = { "sscofpmf", "smcntrpmf", "smcdeleg", "smctr", "sstc", "h", NULL };
 	static const char *const enc[] = { "sbi", "sifive", NULL };
 	struct profile *p = c->p;
 	char kp[KP], ep[KP], cp[KP];
@@ -120,6 +120,7 @@ static int parse_pmu(struct pc *c, json_t *top)
 	    get_bool(c, ext, ep, "smcdeleg", true, false, &p->pmu.smcdeleg) ||
 	    get_bool(c, ext, ep, "smctr", false, false, &p->pmu.smctr) ||
 	    get_bool(c, ext, ep, "sstc", false, false, &p->pmu.sstc) ||
+	    get_bool(c, ext, ep, "h", false, false, &p->pmu.h) ||
 	    member(c, o, kp, "classes", false, &cls, cp))
 		return -1;
 	p->pmu.encoding = e == 1 ? PROFILE_ENC_SIFIVE : PROFILE_ENC_SBI;

@@ -170,6 +170,7 @@ void profile_pmu_config(const struct profile *p, struct pmu_config *cfg)
 	cfg->sscofpmf = p->pmu.sscofpmf;
 	cfg->smcntrpmf = p->pmu.smcntrpmf;
 	cfg->smcdeleg = p->pmu.smcdeleg;
+	cfg->has_h = p->pmu.h;
 	cfg->decode = profile_decode;
 	cfg->decode_ctx = (void *)p;
 }

@@ -179,8 +179,8 @@ void rt_m_trap(u64 *f)
 	u64 cause = csrr(mcause), epc = csrr(mepc), tval = csrr(mtval);
 	u64 status = csrr(mstatus);
 
-	if ((cause == 8 || cause == 9) && f[17] == RT_MAGIC) {
-		mode_ret = (long)f[10];
+	if ((cause == 8 || cause == 9 || cause == 10) && f[17] == RT_MAGIC) {
+		mode_ret = (long)f[10];   /* from U, S, VU or VS (10) */
 		in_trap = 0;
 		rt_longjmp(mode_ctx, 1);
 	}
@@ -221,7 +221,8 @@ long rt_run(int mode, long (*fn)(long), long arg)
 {
 	if (rt_setjmp(mode_ctx) == 0) {
 		u64 ms = csrr(mstatus);
-		ms = (ms & ~MSTATUS_MPP) | ((u64)mode << 11);
+		ms = (ms & ~(MSTATUS_MPP | MSTATUS_MPV)) | ((u64)(mode & 3) << 11) |
+		     (mode & PRV_V ? MSTATUS_MPV : 0);
 		csrw(mstatus, ms);
 		csrw(mepc, (u64)rt_lower_entry);
 		register u64 a0 asm("a0") = (u64)arg;
@@ -287,9 +288,14 @@ static int lower(int c)
 	return c >= 'A' && c <= 'Z' ? c + 32 : c;
 }
 
-/* NAME as an underscore-separated token of a riscv,isa string */
+/* NAME as an underscore-separated token of a riscv,isa string, or a
+ * single-letter NAME among the letters after "rv64" */
 static int isa_has(const char *isa, const char *name)
 {
+	if (name[0] && !name[1] && slen(isa) > 4)
+		for (const char *p = isa + 4; *p && *p != '_'; p++)
+			if (lower(*p) == name[0])
+				return 1;
 	for (const char *p = isa; *p; p++) {
 		if (*p != '_')
 			continue;

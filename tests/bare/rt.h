@@ -38,10 +38,16 @@ typedef unsigned int u32;
 #define MSTATUS_MXR (1ul << 19)
 #define MSTATUS_TW (1ul << 21)
 #define MSTATUS_SD (1ul << 63)
+#define MSTATUS_GVA (1ul << 38)
+#define MSTATUS_MPV (1ul << 39)
 
 #define PRV_U 0
 #define PRV_S 1
 #define PRV_M 3
+/* the hypervisor extension's V=1 modes, for rt_run (MPV with MPP) */
+#define PRV_V 4
+#define PRV_VU (PRV_V | PRV_U)
+#define PRV_VS (PRV_V | PRV_S)
 
 #define IRQ_LCOF 13
 #define CAUSE_INT (1ul << 63)
@@ -94,8 +100,9 @@ int rt_check_trap(int n, const char *what, u64 pc, u64 cause, u64 tval);
 int rt_check_notrap(int n, const char *what);
 int rt_done(void);
 
-/* Run fn(arg) in privilege mode MODE (PRV_S or PRV_U) and return its
- * result; traps taken meanwhile go to the recording handlers. */
+/* Run fn(arg) in privilege mode MODE (PRV_S or PRV_U, or with the
+ * hypervisor extension PRV_VS or PRV_VU) and return its result; traps
+ * taken meanwhile go to the recording handlers. */
 long rt_run(int mode, long (*fn)(long), long arg);
 
 /* csr_read_dyn(0xb03) etc. for bases 0xb00, 0x320, 0xc00 (+0..31) */

@@ -13,14 +13,21 @@
 #       deviation is never reported as "PASS bare qemu T"
 #   FAIL bare <platform> T: why
 # docs/bare-tests.md describes every check and every deviation.
+#
+# Another suite of such tests (tests/bare-h) runs them through this script,
+# setting BARE_SUITE (its name in the lines above), BARE_DIR (where its
+# tests are), BARE_TESTS, BARE_DEVIATIONS, BARE_QEMU_CPU and BARE_PROFILE
+# (rvpmu's core profile options).
 here=$(cd "$(dirname "$0")" && pwd)
 : "${RVPMU:=$here/../../build/rvpmu}" "${BUILD:=$here/../../build}"
-out=$BUILD/tests/bare
+S=${BARE_SUITE:-bare}
+src=${BARE_DIR:-$here}
+out=$BUILD/tests/$S
 mkdir -p "$out" || exit 1
 CC=${BARE_CC:-riscv64-unknown-elf-gcc}
 QEMU=${QEMU_SYSTEM:-qemu-system-riscv64}
 T=${BARE_TIMEOUT:-30}
-TESTS="priv-csr priv-modes pmu-counters pmu-counteren pmu-sscofpmf pmu-smcntrpmf sstc"
+TESTS=${BARE_TESTS:-"priv-csr priv-modes pmu-counters pmu-counteren pmu-sscofpmf pmu-smcntrpmf sstc"}
 
 # QEMU 7.2 deviations from the spec, observed with the command in run_qemu:
 # test|check|value the test prints after "got" ('*' = any)|what QEMU does
@@ -59,23 +66,24 @@ pmu-sscofpmf|38|0xd|same, to U
 pmu-sscofpmf|39|0xd|same, S only
 pmu-sscofpmf|40|0xd|same, U only
 pmu-sscofpmf|41|0xd|no filter: the ecall that traps counts as retired (13, not 12)'
+[ -n "${BARE_SUITE+set}" ] && DEVIATIONS=$BARE_DEVIATIONS
 
 build() {	# build TEST: $out/TEST.elf
 	$CC -march=rv64gc_zicsr_zifencei -mabi=lp64d -mcmodel=medany -nostdlib -nostartfiles \
 		-ffreestanding -fno-builtin -O2 -g -Wall -Wextra -Werror -I"$here" \
 		-T "$here/link.ld" -Wl,--no-relax -Wl,--no-warn-rwx-segments \
-		-o "$out/$1.elf" "$here/crt0.S" "$here/rt.c" "$here/$1.c" >&2
+		-o "$out/$1.elf" "$here/crt0.S" "$here/rt.c" "$src/$1.c" >&2
 }
 
 run_qemu() {	# run_qemu TEST: output in $out/TEST.qemu.out, status in $rc
-	timeout "$T" "$QEMU" -machine virt -cpu rv64,sscofpmf=true -bios none -nographic \
+	timeout "$T" "$QEMU" -machine virt -cpu "${BARE_QEMU_CPU:-rv64,sscofpmf=true}" -bios none -nographic \
 		-monitor none -icount shift=0 -kernel "$out/$1.elf" \
 		</dev/null >"$out/$1.qemu.out" 2>"$out/$1.qemu.err"
 	rc=$?
 }
 
 run_rvpmu() {	# run_rvpmu TEST: output in $out/TEST.rvpmu.out, status in $rc
-	prof=""
+	prof=${BARE_PROFILE:-}
 	[ "$1" = sstc ] && prof="--profile virt --no-uarch"   # a core with Sstc
 	timeout "$T" "$RVPMU" system $prof --bios none --kernel "$out/$1.elf" --max-insns 50000000 \
 		</dev/null >"$out/$1.rvpmu.out" 2>"$out/$1.rvpmu.err"
@@ -120,7 +128,7 @@ qemu_deviation() {
 		[ "$v" = '*' ] || [ "$v" = "$g" ] || exit 1
 	done || return 1
 	printf '%s\n' "$exp" | while IFS='|' read -r t n v d; do
-		echo "PASS bare qemu-deviation $t: check $n: $d"
+		echo "PASS $S qemu-deviation $t: check $n: $d"
 	done
 }
 
@@ -129,36 +137,36 @@ command -v "$QEMU" >/dev/null 2>&1 || have_qemu=0
 [ "$have_qemu" = 1 ] && "$QEMU" --version | head -n 1 >&2
 for t in $TESTS; do
 	if ! build "$t"; then
-		echo "FAIL bare qemu $t: build failed"
-		echo "FAIL bare rvpmu $t: build failed"
+		echo "FAIL $S qemu $t: build failed"
+		echo "FAIL $S rvpmu $t: build failed"
 		continue
 	fi
 	if [ "$have_qemu" = 0 ]; then
-		echo "FAIL bare qemu $t: $QEMU not installed"
+		echo "FAIL $S qemu $t: $QEMU not installed"
 	else
 		run_qemu "$t"
 		o=$out/$t.qemu.out
 		if passed "$o" "$rc"; then
-			echo "PASS bare qemu $t"
+			echo "PASS $S qemu $t"
 			if printf '%s\n' "$DEVIATIONS" | grep -q "^$t|"; then
-				echo "FAIL bare qemu-deviation $t: documented deviation no longer seen (update the table and docs/bare-tests.md)"
+				echo "FAIL $S qemu-deviation $t: documented deviation no longer seen (update the table and docs/bare-tests.md)"
 			fi
 		elif ! qemu_deviation "$t"; then
-			echo "FAIL bare qemu $t: $(why "$o" "$rc")"
-			grep '^FAIL ' "$o" | sed "s/^/[bare qemu $t] /" >&2
+			echo "FAIL $S qemu $t: $(why "$o" "$rc")"
+			grep '^FAIL ' "$o" | sed "s/^/[$S qemu $t] /" >&2
 		fi
 	fi
 	if [ ! -x "$RVPMU" ]; then
-		echo "FAIL bare rvpmu $t: $RVPMU not built"
+		echo "FAIL $S rvpmu $t: $RVPMU not built"
 		continue
 	fi
 	run_rvpmu "$t"
 	o=$out/$t.rvpmu.out
 	if passed "$o" "$rc"; then
-		echo "PASS bare rvpmu $t"
+		echo "PASS $S rvpmu $t"
 	else
-		echo "FAIL bare rvpmu $t: $(why "$o" "$rc")"
-		grep '^FAIL ' "$o" | sed "s/^/[bare rvpmu $t] /" >&2
+		echo "FAIL $S rvpmu $t: $(why "$o" "$rc")"
+		grep '^FAIL ' "$o" | sed "s/^/[$S rvpmu $t] /" >&2
 	fi
 done
 exit 0

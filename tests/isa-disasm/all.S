@@ -107,6 +107,24 @@ _start:
 	.insn 0x10400073	# sctrclr (Smctr; binutils 2.40 has no mnemonic)
 	sfence.vma	a0, a1
 	sfence.vma	zero, a1
+	/* the hypervisor extension */
+	hfence.vvma
+	hfence.vvma	a0, a1
+	hfence.gvma	a0
+	hfence.gvma	zero, a1
+	hlv.b	a0, (a1)
+	hlv.bu	a0, (a1)
+	hlv.h	a0, (a1)
+	hlv.hu	a0, (a1)
+	hlvx.hu	a0, (a1)
+	hlv.w	a0, (a1)
+	hlv.wu	a0, (a1)
+	hlvx.wu	a0, (a1)
+	hlv.d	a0, (a1)
+	hsv.b	a0, (a1)
+	hsv.h	a0, (a1)
+	hsv.w	a0, (a1)
+	hsv.d	a0, (a1)
 	/* Zicsr, with and without objdump's aliases */
 	csrrw	a0, mscratch, a1
 	csrrw	zero, mscratch, a1

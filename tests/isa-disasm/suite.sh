@@ -25,7 +25,7 @@ OUT=$BUILD/tests/isa-disasm
 mkdir -p "$OUT" || exit 1
 HOSTCC=${HOSTCC:-gcc}
 T=riscv64-linux-gnu
-ARCH=rv64gc_zba_zbb_zbs_zicsr_zifencei_zihintpause
+ARCH=rv64gch_zba_zbb_zbs_zicsr_zifencei_zihintpause
 D=tests/isa-disasm
 
 for tool in $T-gcc $T-as $T-objdump $T-objcopy "$HOSTCC"; do

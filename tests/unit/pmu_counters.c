@@ -234,6 +234,50 @@ void test_counteren_u(void)
 			}
 }
 
+/* Digest §6, VS and VU rows: mcounteren clear -> illegal; then hcounteren
+ * (VS, VU) and scounteren (VU) clear -> virtual instruction */
+void test_counteren_v(void)
+{
+	struct pmu p;
+	pt_make(&p, pt_fix_h);
+	for (unsigned i = 0; i < 32; i++)
+		for (unsigned k = 0; k < 8; k++) {
+			unsigned m = k & 1, h = (k >> 1) & 1, s = k >> 2;
+			uint32_t bit = UINT32_C(1) << i;
+			pt_wrm(&p, 0x306, m ? bit : ~bit);
+			pt_wrm(&p, 0x606, h ? bit : ~bit);
+			pt_wrm(&p, 0x106, s ? bit : ~bit);
+			int vs = !m ? PMU_ILLEGAL : !h ? PMU_VIRTUAL : PMU_OK;
+			int vu = vs == PMU_OK && !s ? PMU_VIRTUAL : vs;
+			if (i == 1) {  /* time, allowed: no hook here, the hart's value */
+				vs = vs == PMU_OK ? PMU_NOT_PMU : vs;
+				vu = vu == PMU_OK ? PMU_NOT_PMU : vu;
+			}
+			int r = pt_rd(&p, PMU_PRIV_VS, 0xc00 + i, NULL);
+			CHECK(r == vs, "VS read 0xc%02x m=%u h=%u s=%u: status %d, want %d", i, m, h, s, r, vs);
+			r = pt_rd(&p, PMU_PRIV_VU, 0xc00 + i, NULL);
+			CHECK(r == vu, "VU read 0xc%02x m=%u h=%u s=%u: status %d, want %d", i, m, h, s, r, vu);
+		}
+	/* hcounteren: HS and M only; from VS a virtual instruction */
+	CHECK(pt_rd(&p, S, 0x606, NULL) == PMU_OK, "hcounteren from HS");
+	CHECK(pt_rd(&p, U, 0x606, NULL) == PMU_ILLEGAL, "hcounteren from U");
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0x606, NULL) == PMU_VIRTUAL, "hcounteren from VS");
+	CHECK(pt_rd(&p, PMU_PRIV_VU, 0x106, NULL) == PMU_VIRTUAL, "scounteren from VU");
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0x106, NULL) == PMU_OK, "scounteren from VS");
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0x306, NULL) == PMU_ILLEGAL, "mcounteren from VS");
+	/* Smcdeleg with V=1: scountinhibit illegal with CDE = 0, else
+	 * virtual; scountovf virtual from VS only with CDE = 1 */
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0x120, NULL) == PMU_ILLEGAL, "scountinhibit from VS, CDE=0");
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0xda0, NULL) == PMU_OK, "scountovf from VS, CDE=0");
+	CHECK(pt_rd(&p, PMU_PRIV_VU, 0xda0, NULL) == PMU_VIRTUAL, "scountovf from VU");
+	pmu_set_cde(&p, true);
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0x120, NULL) == PMU_VIRTUAL, "scountinhibit from VS, CDE=1");
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0xda0, NULL) == PMU_VIRTUAL, "scountovf from VS, CDE=1");
+	pt_make(&p, NULL);  /* without H: no hcounteren, no V modes */
+	CHECK(pt_rd(&p, M, 0x606, NULL) == PMU_NOT_PMU, "hcounteren without H");
+	CHECK(pt_rd(&p, PMU_PRIV_VS, 0xc00, NULL) == PMU_ILLEGAL, "VS without H");
+}
+
 /* Digest §5/§6: no S -> mcounteren alone gates U; no U -> no mcounteren */
 void test_counteren_no_s(void)
 {

@@ -28,6 +28,11 @@ void pt_make(struct pmu *p, void (*fix)(struct pmu_config *))
 	CHECK(r == 0, "pmu_init refused the test's config");
 }
 
+void pt_fix_h(struct pmu_config *c)
+{
+	c->has_h = true;
+}
+
 int pt_rd(struct pmu *p, unsigned priv, unsigned csr, uint64_t *v)
 {
 	uint64_t t = 0;

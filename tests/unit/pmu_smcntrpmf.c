@@ -5,7 +5,6 @@
 #define SINH  0x2000000000000000
 #define UINH  0x1000000000000000
 
-static void fix_h(struct pmu_config *c) { c->has_h = true; }
 static void fix_no_s(struct pmu_config *c)
 {
 	c->has_s = false;
@@ -22,7 +21,7 @@ void test_cfg_fields(void)
 	pt_wrm(&p, 0x322, ~UINT64_C(0));
 	CHECK_EQ(pt_rdm(&p, 0x321), 0x7000000000000000, "mcyclecfg all-ones (no H)");
 	CHECK_EQ(pt_rdm(&p, 0x322), 0x7000000000000000, "minstretcfg all-ones (no H)");
-	pt_make(&p, fix_h);
+	pt_make(&p, pt_fix_h);
 	pt_wrm(&p, 0x321, ~UINT64_C(0));
 	CHECK_EQ(pt_rdm(&p, 0x321), 0x7c00000000000000, "mcyclecfg all-ones with H");
 	pt_make(&p, fix_no_s);

@@ -10,7 +10,6 @@
 #define VUINH  0x0400000000000000
 
 static void fix_w8(struct pmu_config *c) { c->hpm_width = 8; }
-static void fix_h(struct pmu_config *c) { c->has_h = true; }
 static void fix_off(struct pmu_config *c) { c->sscofpmf = false; }
 
 void test_of_lcofi(void)
@@ -121,14 +120,14 @@ void test_scountovf(void)
 /* Sscofpmf: xINH set -> no counting in mode x; each bit exactly one mode */
 void test_xinh_modes(void)
 {
-	static const unsigned privs[] = { M, S, U };
-	static const uint64_t own[] = { MINH, SINH, UINH };  /* the bit of each mode */
+	static const unsigned privs[] = { M, S, U, PMU_PRIV_VS, PMU_PRIV_VU };
+	static const uint64_t own[] = { MINH, SINH, UINH, VSINH, VUINH };  /* the bit of each mode */
 	static const uint64_t bits[] = { 0, MINH, SINH, UINH, VSINH, VUINH,
 					 MINH | SINH | UINH };
 	struct pmu p;
-	pt_make(&p, fix_h);
+	pt_make(&p, pt_fix_h);
 	for (unsigned b = 0; b < sizeof bits / sizeof *bits; b++)
-		for (unsigned m = 0; m < 3; m++) {
+		for (unsigned m = 0; m < 5; m++) {
 			pt_wrm(&p, 0x323, bits[b] | 2);
 			pt_wrm(&p, 0xb03, 0);
 			pmu_retire_n(&p, privs[m], 7);
@@ -137,7 +136,7 @@ void test_xinh_modes(void)
 			      (unsigned long long)bits[b], privs[m],
 			      (unsigned long long)pt_rdm(&p, 0xb03), (unsigned long long)want);
 		}
-	/* V bits are stored (H configured) but there are no V modes */
+	/* with H: all six bits stored */
 	pt_wrm(&p, 0x323, ~UINT64_C(0));
 	CHECK_EQ(pt_rdm(&p, 0x323), 0xfcffffffffffffff, "mhpmevent all-ones with H");
 	pt_make(&p, NULL);  /* no H: VSINH/VUINH RO 0 */

@@ -18,6 +18,8 @@ void pt_make(struct pmu *p, void (*fix)(struct pmu_config *));
  * events): the pmu_csr_access status */
 int pt_rd(struct pmu *p, unsigned priv, unsigned csr, uint64_t *v);
 int pt_wr(struct pmu *p, unsigned priv, unsigned csr, uint64_t v);
+/* a config edit: the hypervisor extension on */
+void pt_fix_h(struct pmu_config *c);
 /* read/write from M that must succeed */
 uint64_t pt_rdm(struct pmu *p, unsigned csr);
 void pt_wrm(struct pmu *p, unsigned csr, uint64_t v);
@@ -29,7 +31,7 @@ void pt_wrm(struct pmu *p, unsigned csr, uint64_t v);
 /* groups, one function each */
 #define PMU_GROUPS(X) \
 	X(config) X(csr_map) X(csr_priv) X(counter_rw) X(unimplemented) \
-	X(mcountinhibit) X(counteren_s) X(counteren_u) X(counteren_no_s) \
+	X(mcountinhibit) X(counteren_s) X(counteren_u) X(counteren_v) X(counteren_no_s) \
 	X(counter_writes_ro) X(time_hook) X(decoder) X(write_replaces) X(state_before) \
 	X(of_lcofi) X(of_width) X(scountovf) X(xinh_modes) X(horizon) \
 	X(horizon_sim) X(sscofpmf_off) X(cfg_fields) X(cfg_inh) \
