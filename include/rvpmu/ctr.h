@@ -1,6 +1,6 @@
 /* Smctr/Ssctr Control Transfer Records (ratified v1.0; digest
  * ../shared/spec/ctr.md). A self-contained model: CSRs mctrctl, sctrctl,
- * vsctrctl (stored only: no V modes), sctrdepth, sctrstatus; the entry
+ * vsctrctl (VS/VU recording and the V=1 access rules), sctrdepth, sctrstatus; the entry
  * registers ctrsource/ctrtarget/ctrdata behind siselect 0x200-0x2FF; the
  * recording step with mode/type filters, external traps, RASEMU, freeze,
  * CtrCycleCounter and SCTRCLR. RV64 only (MXLEN = XLEN = 64).
@@ -20,8 +20,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Privilege modes as encoded in mstatus.MPP (2 is not a mode). */
-enum { CTR_PRIV_U = 0, CTR_PRIV_S = 1, CTR_PRIV_M = 3 };
+/* Privilege modes as encoded in mstatus.MPP (2 is not a mode); with V=1
+ * (H extension) the mode | CTR_PRIV_V: VU = 4, VS = 5, as the hart's. */
+enum { CTR_PRIV_U = 0, CTR_PRIV_S = 1, CTR_PRIV_M = 3, CTR_PRIV_V = 4,
+       CTR_PRIV_VU = CTR_PRIV_U | CTR_PRIV_V, CTR_PRIV_VS = CTR_PRIV_S | CTR_PRIV_V };
 
 /* CSR numbers (ctr.md §1) and the SCTRCLR instruction word (§12) */
 enum {
@@ -115,7 +117,7 @@ struct ctr_config {
 	bool present;           /* Smctr exists; false: every call is a no-op / CTR_NOT_CTR */
 	uint8_t depths;         /* bit d: sctrdepth.DEPTH = d (16 << d entries) exists, d = 0..4 */
 	uint64_t ctl_optional;  /* implemented CTRCTL_OPTIONAL fields (STE and MTE together or neither) */
-	bool has_h;             /* vsctrctl exists (stored and access-checked; no V modes) */
+	bool has_h;             /* vsctrctl exists; VS/VU modes are passed */
 	bool smstateen;         /* mstateen0.CTR gates access from S */
 	bool misp;              /* ctrtarget.MISP implemented */
 	bool type_field;        /* ctrdata.TYPE implemented */
@@ -159,7 +161,7 @@ enum {
 	CTR_NOT_CTR = -1,       /* not CTR's (or CTR absent): the hart handles it */
 	CTR_OK = 0,
 	CTR_ILLEGAL = 2,        /* raise illegal instruction */
-	CTR_VIRTUAL = 22,       /* raise virtual instruction (only with V modes) */
+	CTR_VIRTUAL = 22,       /* raise virtual instruction (only from VS/VU) */
 };
 enum ctr_csr_op { CTR_CSR_WRITE, CTR_CSR_SET, CTR_CSR_CLEAR };
 
@@ -172,8 +174,9 @@ int ctr_csr_access(struct ctr *c, unsigned priv, unsigned csr,
 		   enum ctr_csr_op op, uint64_t val, int writes, uint64_t *old);
 
 /* Access to sireg<n> (n = 1..6, sireg is 1) while siselect = siselect;
- * also vsireg<n>/vsiselect from HS (same entries). CTR_NOT_CTR outside
- * 0x200-0x2FF. There is no miselect window for entries. */
+ * also vsireg<n>/vsiselect from HS, and sireg<n> from VS (reaching
+ * vsireg<n>: the same entries). CTR_NOT_CTR outside 0x200-0x2FF. There
+ * is no miselect window for entries. */
 int ctr_ireg_access(struct ctr *c, unsigned priv, uint64_t siselect,
 		    unsigned n, enum ctr_csr_op op, uint64_t val, int writes,
 		    uint64_t *old);
@@ -186,9 +189,9 @@ int ctr_transfer(struct ctr *c, unsigned priv_from, unsigned priv_to,
 		 int mispredicted, uint64_t now_cycles);
 
 /* A trap taken from priv_from to priv_to: epc as written to xepc, target =
- * the trap handler pc, cause as in xcause (bit 63 = interrupt). Applies
- * LCOFIFRZ/BPFRZ freeze, else records as exception/interrupt. Returns 1 if
- * recorded. */
+ * the trap handler pc, cause as in mcause (bit 63 = interrupt). Applies
+ * LCOFIFRZ/BPFRZ freeze (vsctrctl's for a trap to VS), else records as
+ * exception/interrupt. Returns 1 if recorded. */
 int ctr_trap(struct ctr *c, unsigned priv_from, unsigned priv_to,
 	     uint64_t epc, uint64_t target, uint64_t cause, uint64_t now_cycles);
 
@@ -197,8 +200,9 @@ int ctr_trap(struct ctr *c, unsigned priv_from, unsigned priv_to,
 bool ctr_freeze_lcofi(struct ctr *c);
 bool ctr_freeze_bp(struct ctr *c);
 
-/* SCTRCLR executed in priv: CTR_OK after clearing, CTR_ILLEGAL, or
- * CTR_NOT_CTR if CTR is absent (the hart decodes it as unknown). */
+/* SCTRCLR executed in priv: CTR_OK after clearing, CTR_ILLEGAL,
+ * CTR_VIRTUAL, or CTR_NOT_CTR if CTR is absent (the hart decodes it as
+ * unknown). */
 int ctr_sctrclr(struct ctr *c, unsigned priv);
 /* SCTRCLR's effect, unchecked: all entries and CtrCycleCounter zeroed,
  * next record CCV = 0; WRPTR and FROZEN unchanged. */
@@ -226,7 +230,7 @@ struct ctr_record {
 unsigned ctr_read_records(const struct ctr *c, struct ctr_record *out,
 			  unsigned max);
 
-/* Is recording enabled for some mode (mctrctl.M, S or U)? */
+/* Is recording enabled for some mode (mctrctl.M, S or U, vsctrctl.S or U)? */
 bool ctr_enabled(const struct ctr *c);
 
 /* Depth in entries (16..256). */

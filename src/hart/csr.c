@@ -470,15 +470,13 @@ int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 	if (h->system && !h->virt && h->priv < lvl && !(lvl == 2 && h->priv == PRIV_S && h->has_h))
 		return -1;
 
-	/* Smctr: mctrctl, sctrctl, vsctrctl, sctrstatus, sctrdepth. CTR's
-	 * view from V=1 is not modelled: what HS could access (a read, made
-	 * only to ask) is a virtual instruction there. */
+	/* Smctr: mctrctl, sctrctl, vsctrctl, sctrstatus, sctrdepth, with
+	 * their V=1 rules (sctrctl is vsctrctl there) */
 	if (h->ctr) {
-		uint64_t tmp;
-		int c = h->virt ? ctr_csr_access(h->ctr, PRIV_S, csr, CTR_CSR_SET, 0, 0, &tmp)
-				: ctr_csr_access(h->ctr, h->priv, csr, (enum ctr_csr_op)op, val, writes, old);
+		int c = ctr_csr_access(h->ctr, hart_mode(h), csr, (enum ctr_csr_op)op, val,
+				       writes, old);
 		if (c != CTR_NOT_CTR)
-			return c != CTR_OK ? -1 : h->virt ? HART_VIRTUAL_INSN : 0;
+			return c == CTR_OK ? 0 : c == CTR_VIRTUAL ? HART_VIRTUAL_INSN : -1;
 	}
 	/* Counters and their controls: the PMU decides. */
 	hart_sync_pmu(h);

@@ -170,7 +170,8 @@ static void ctr_observe(struct hart *h, int misp)
 	default: return;
 	}
 	enum ctr_type t = ctr_classify(k, r->rd, r->rs1, r->cls != UARCH_CLS_BRANCH || r->taken);
-	ctr_transfer(h->ctr, h->priv, h->priv, r->pc, r->next_pc, t, misp, hart_cycles(h));
+	unsigned mode = hart_mode(h);
+	ctr_transfer(h->ctr, mode, mode, r->pc, r->next_pc, t, misp, hart_cycles(h));
 }
 
 /* The models keep cumulative totals; they reach evc only here, at each PMU

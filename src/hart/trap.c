@@ -67,7 +67,7 @@ void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int
 	uint64_t ms = c->mstatus;
 	hart_sync_pmu(h);
 	pmu_count(&h->pmu, hart_mode(h), irq ? PMU_EV_INTERRUPT : PMU_EV_EXCEPTION, 1);
-	uint64_t from = h->priv, epc = h->pc;
+	uint64_t from = hart_mode(h), epc = h->pc;
 	int virt = h->virt;
 	/* GVA: tval is a guest virtual address (Hypervisor "hstatus") */
 	int gva = !irq && tval_is_address(cause) && (virt || h->tval_gva);
@@ -119,7 +119,7 @@ void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int
 	h->tval_gva = 0;
 	hart_update_mstatus(h, ms);
 	if (h->ctr)
-		ctr_trap(h->ctr, (unsigned)from, h->priv, epc, h->pc, code, hart_cycles(h));
+		ctr_trap(h->ctr, (unsigned)from, hart_mode(h), epc, h->pc, code, hart_cycles(h));
 }
 
 uint64_t hart_cycles(const struct hart *h)
@@ -247,7 +247,7 @@ static uint64_t xret_cycles(const struct hart *h)
 /* The end of an xRET: the hart goes to mode (priv | V << 2) at pc. */
 static void xret_to(struct hart *h, unsigned mode, uint64_t ms, uint64_t pc, uint64_t stamp)
 {
-	unsigned from = h->priv;
+	unsigned from = hart_mode(h);
 	uint64_t xpc = h->pc;
 	h->priv = (uint8_t)(mode & 3);
 	h->virt = (mode & MODE_V) != 0;
@@ -255,7 +255,7 @@ static void xret_to(struct hart *h, unsigned mode, uint64_t ms, uint64_t pc, uin
 	h->pc = pc;
 	hart_storm_resume(h, h->instret + 1);  /* the xRET retires on return */
 	if (h->ctr)
-		ctr_transfer(h->ctr, from, h->priv, xpc, pc, CTR_TYPE_TRET, 0, stamp);
+		ctr_transfer(h->ctr, from, mode, xpc, pc, CTR_TYPE_TRET, 0, stamp);
 }
 
 /* MRET, SRET, WFI, SFENCE.VMA. Returns -1 for illegal instruction,
@@ -317,12 +317,18 @@ int hart_system_insn(struct hart *h, unsigned id, unsigned len)
 		h->pc += len;
 		return 1;
 	case INSN_SCTRCLR:
-		/* Smctr: illegal where CTR is absent or not accessible (its
-		 * V=1 rules are not modelled: illegal there) */
-		if (!h->ctr || h->virt || ctr_sctrclr(h->ctr, h->priv) != CTR_OK)
-			return -1;
-		h->pc += len;
-		return 0;
+		/* Smctr: illegal where CTR is absent or not accessible,
+		 * virtual from VU (and VS under hstateen0.CTR = 0) */
+		if (h->ctr) {
+			int c = ctr_sctrclr(h->ctr, hart_mode(h));
+			if (c == CTR_VIRTUAL)
+				return HART_VIRTUAL_INSN;
+			if (c == CTR_OK) {
+				h->pc += len;
+				return 0;
+			}
+		}
+		return -1;
 	case INSN_SFENCE_VMA:
 		/* with V=1 it is HFENCE.VVMA for the guest: VU and VS under
 		 * hstatus.VTVM make it virtual */

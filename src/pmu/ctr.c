@@ -106,12 +106,20 @@ static uint64_t apply(enum ctr_csr_op op, uint64_t old, uint64_t val)
 	return old;
 }
 
-/* §13 for the S-level state from a non-V mode: U never, S only with
- * mstateen0.CTR = 1 when Smstateen exists, M always. */
+/* §13 for the S-level state: U never, S only with mstateen0.CTR = 1 when
+ * Smstateen exists, M always; from V=1 (the state is then vsctrctl and
+ * the shared status and entries) VU never, VS as S and also under
+ * hstateen0.CTR, what HS could access being a virtual instruction. */
 static int s_level_access(const struct ctr *c, unsigned priv)
 {
 	if (priv == CTR_PRIV_M)
 		return CTR_OK;
+	if (priv & CTR_PRIV_V) {
+		if (c->cfg.smstateen && !c->mstateen_ctr)
+			return CTR_ILLEGAL;
+		return priv == CTR_PRIV_VU || (c->cfg.smstateen && !c->hstateen_ctr)
+			? CTR_VIRTUAL : CTR_OK;
+	}
 	if (priv != CTR_PRIV_S)
 		return CTR_ILLEGAL;
 	if (c->cfg.smstateen && !c->mstateen_ctr)
@@ -164,6 +172,8 @@ int ctr_csr_access(struct ctr *c, unsigned priv, unsigned csr,
 	case CTR_CSR_SCTRCTL:
 		if ((r = s_level_access(c, priv)))
 			return r;
+		if (priv & CTR_PRIV_V)   /* V=1: sctrctl is vsctrctl */
+			goto vsctrctl;
 		*old = c->mctrctl & ~S_HIDDEN;
 		if (writes) {
 			uint64_t m = c->ctl_mask & ~S_HIDDEN;
@@ -176,8 +186,11 @@ int ctr_csr_access(struct ctr *c, unsigned priv, unsigned csr,
 		/* an HRW CSR: absent without H; from HS subject to mstateen0 */
 		if (!c->cfg.has_h)
 			return CTR_ILLEGAL;
-		if ((r = s_level_access(c, priv)))
+		if ((r = s_level_access(c, priv & ~CTR_PRIV_V)))
 			return r;
+		if (priv & CTR_PRIV_V)   /* a VS CSR from V=1 (Hypervisor rule) */
+			return CTR_VIRTUAL;
+	vsctrctl:
 		*old = c->vsctrctl;
 		if (writes) {
 			c->vsctrctl = apply(op, *old, val) & c->ctl_mask & VS_FIELDS;
@@ -187,6 +200,8 @@ int ctr_csr_access(struct ctr *c, unsigned priv, unsigned csr,
 	case CTR_CSR_SCTRDEPTH:
 		if ((r = s_level_access(c, priv)))
 			return r;
+		if (priv & CTR_PRIV_V)  /* §3: whatever hstateen0.CTR says */
+			return CTR_VIRTUAL;
 		*old = c->depth_enc;
 		if (writes) {
 			unsigned d = depth_legal(c, (unsigned)apply(op, *old, val) & 7);
@@ -275,13 +290,15 @@ uint64_t ctr_cc_decode(uint32_t cc)
 	return (uint64_t)(4096 + ccm) << (cce - 1);
 }
 
-/* §7 rule 1 (no V modes) */
+/* §7 rule 1: M, S (HS) and U from mctrctl, VS and VU from vsctrctl */
 static bool mode_enabled(const struct ctr *c, unsigned priv)
 {
 	switch (priv) {
 	case CTR_PRIV_M: return c->mctrctl & CTRCTL_M;
 	case CTR_PRIV_S: return c->mctrctl & CTRCTL_S;
 	case CTR_PRIV_U: return c->mctrctl & CTRCTL_U;
+	case CTR_PRIV_VS: return c->vsctrctl & CTRCTL_S;
+	case CTR_PRIV_VU: return c->vsctrctl & CTRCTL_U;
 	}
 	return false;
 }
@@ -294,15 +311,19 @@ static bool type_filtered(uint64_t ctl, enum ctr_type t)
 	return ctl >> (32 + t) & 1;
 }
 
-/* §8 external trap enables: the target's and every intervening mode's xTE */
+/* §8 external trap enables: the target's and every intervening mode's
+ * xTE. sctrctl.STE covers traps into HS from U, VS and VU; vsctrctl.STE
+ * those out of VU (into VS, or on through it). */
 static bool ext_trap_enabled(const struct ctr *c, unsigned from, unsigned to)
 {
 	uint64_t need = 0;
 	if (to == CTR_PRIV_M)
 		need |= CTRCTL_MTE;
-	if (from == CTR_PRIV_U && to >= CTR_PRIV_S)
+	if ((from == CTR_PRIV_U || (from & CTR_PRIV_V)) && !(to & CTR_PRIV_V))
 		need |= CTRCTL_STE;
-	return need && (c->mctrctl & need) == need;
+	bool vs_ste = from == CTR_PRIV_VU;
+	return (need || vs_ste) && (c->mctrctl & need) == need &&
+	       (!vs_ste || (c->vsctrctl & CTRCTL_STE));
 }
 
 /* Count the cycles since the last reported event; the hart reports every
@@ -391,7 +412,8 @@ int ctr_transfer(struct ctr *c, unsigned priv_from, unsigned priv_to,
 		return 0;
 	bool src_en = mode_enabled(c, priv_from);
 	bool dst_en = mode_enabled(c, priv_to);
-	uint64_t ctl = c->mctrctl;
+	/* §8: with V=1 on either side, the other fields are vsctrctl's */
+	uint64_t ctl = (priv_from | priv_to) & CTR_PRIV_V ? c->vsctrctl : c->mctrctl;
 	if (ctl & CTRCTL_RASEMU)
 		return src_en ? rasemu(c, from_pc, to_pc, type, mispredicted) : 0;
 	switch (type) {
@@ -427,25 +449,30 @@ int ctr_transfer(struct ctr *c, unsigned priv_from, unsigned priv_to,
 	return 1;
 }
 
-/* §11: freeze on an LCOFI trap to M or S */
-bool ctr_freeze_lcofi(struct ctr *c)
+/* §11: freeze when the control register's bit is set */
+static bool freeze_if(struct ctr *c, uint64_t ctl, uint64_t bit)
 {
-	if (!c->cfg.present || !(c->mctrctl & CTRCTL_LCOFIFRZ))
+	if (!c->cfg.present || !(ctl & bit))
 		return false;
 	c->frozen = true;
 	return true;
+}
+
+/* §11: freeze on an LCOFI trap to M or S */
+bool ctr_freeze_lcofi(struct ctr *c)
+{
+	return freeze_if(c, c->mctrctl, CTRCTL_LCOFIFRZ);
 }
 
 /* §11: freeze on a breakpoint exception (cause 3) to M or S */
 bool ctr_freeze_bp(struct ctr *c)
 {
-	if (!c->cfg.present || !(c->mctrctl & CTRCTL_BPFRZ))
-		return false;
-	c->frozen = true;
-	return true;
+	return freeze_if(c, c->mctrctl, CTRCTL_BPFRZ);
 }
 
-/* §8 trap records, §11 freeze (the freezing trap itself is not recorded). */
+/* §8 trap records, §11 freeze (the freezing trap itself is not recorded):
+ * a trap to VS freezes by vsctrctl's bits, one to HS or M by sctrctl's,
+ * whether or not V changes. */
 int ctr_trap(struct ctr *c, unsigned priv_from, unsigned priv_to,
 	     uint64_t epc, uint64_t target, uint64_t cause, uint64_t now_cycles)
 {
@@ -454,15 +481,17 @@ int ctr_trap(struct ctr *c, unsigned priv_from, unsigned priv_to,
 	bool intr = cause & CAUSE_INTR;
 	uint64_t code = cause & ~CAUSE_INTR;
 	cc_account(c, priv_from, now_cycles);
-	if ((priv_to == CTR_PRIV_M || priv_to == CTR_PRIV_S) &&
-	    (intr ? code == IRQ_LCOF && ctr_freeze_lcofi(c)
-		  : code == EXC_BREAKPOINT && ctr_freeze_bp(c)))
+	uint64_t ctl = priv_to == CTR_PRIV_VS ? c->vsctrctl : c->mctrctl;
+	if (priv_to != CTR_PRIV_U && priv_to != CTR_PRIV_VU &&
+	    (intr ? code == IRQ_LCOF && freeze_if(c, ctl, CTRCTL_LCOFIFRZ)
+		  : code == EXC_BREAKPOINT && freeze_if(c, ctl, CTRCTL_BPFRZ)))
 		return 0;
 	return ctr_transfer(c, priv_from, priv_to, epc, target,
 			    intr ? CTR_TYPE_INTR : CTR_TYPE_EXC, 0, now_cycles);
 }
 
-/* §12 SCTRCLR: illegal in U, and in S while mstateen0.CTR = 0 (§13) */
+/* §12 SCTRCLR: illegal in U, and in S while mstateen0.CTR = 0; from
+ * VS under hstateen0.CTR, never from VU (§13) */
 int ctr_sctrclr(struct ctr *c, unsigned priv)
 {
 	if (!c->cfg.present)
@@ -536,5 +565,6 @@ unsigned ctr_read_records(const struct ctr *c, struct ctr_record *out,
 
 bool ctr_enabled(const struct ctr *c)
 {
-	return c->cfg.present && (c->mctrctl & (CTRCTL_U | CTRCTL_S | CTRCTL_M));
+	return c->cfg.present && ((c->mctrctl & (CTRCTL_U | CTRCTL_S | CTRCTL_M)) ||
+				  (c->vsctrctl & (CTRCTL_U | CTRCTL_S)));
 }

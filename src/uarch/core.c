@@ -174,7 +174,7 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 		struct ctr_config cc;
 		ctr_config_default(&cc);
 		cc.smstateen = false;  /* no Smstateen CSRs here: CTR is not gated */
-		cc.has_h = h->has_h;   /* vsctrctl exists (CTR's V-mode view is not modelled) */
+		cc.has_h = h->has_h;   /* vsctrctl, VS/VU recording */
 		h->ctr = calloc(1, sizeof(*h->ctr));
 		if (!h->ctr || ctr_init(h->ctr, &cc)) {
 			free(h->ctr);

@@ -19,7 +19,7 @@ mkdir -p "$out" || exit 1
 CC=${BARE_CC:-riscv64-unknown-elf-gcc}
 QEMU=${QEMU_SYSTEM:-qemu-system-riscv64}
 T=${BARE_TIMEOUT:-30}
-TESTS="ctr-csr ctr-record ctr-freeze"
+TESTS="ctr-csr ctr-record ctr-freeze ctr-virt"
 bare=$here/../bare
 
 build() {	# build TEST: $out/TEST.elf (TEST.S too, if there is one)

@@ -167,7 +167,7 @@ static void test_sctrctl_view(void)
 	CHECK_EQ(v, ALL_SCTL, "S read");
 }
 
-/* §2: vsctrctl is its own register (stored only: no V modes) */
+/* §2: vsctrctl is its own register (its V-mode use: ctr_virt.c) */
 static void test_vsctrctl(void)
 {
 	struct ctr c;
@@ -533,6 +533,13 @@ void test_rasemu(void);
 void test_rasemu_cycles(void);
 void test_sctrclr(void);
 void test_read_records(void);
+/* groups of ctr_virt.c */
+void test_virt_modes(void);
+void test_virt_transitions(void);
+void test_virt_ext_traps(void);
+void test_virt_freeze(void);
+void test_virt_cycles(void);
+void test_virt_access(void);
 
 static const struct { const char *name; void (*fn)(void); } groups[] = {
 #define G(n) { #n, test_##n },
@@ -541,7 +548,8 @@ static const struct { const char *name; void (*fn)(void); } groups[] = {
 	G(ireg_logical) G(entry_warl) G(classify) G(cc_encoding)
 	G(record_basic) G(wrap) G(filters) G(modes) G(traps) G(ext_traps)
 	G(freeze_lcofi) G(freeze_bp) G(cycles) G(rasemu) G(rasemu_cycles)
-	G(sctrclr) G(read_records)
+	G(sctrclr) G(read_records) G(virt_modes) G(virt_transitions) G(virt_ext_traps)
+	G(virt_freeze) G(virt_cycles) G(virt_access)
 #undef G
 };
 
