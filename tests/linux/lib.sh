@@ -2,22 +2,26 @@
 # is, a boot of it on rvpmu, and the guest's result lines as suite lines
 # "PASS $suite ..." / "FAIL $suite ...: why".
 
-# linux_setup SUITE: $suite, $out (made), $img (the directory holding the
-# shared image: $RVPMU_LINUX_DIR, the workspace copy for clones made
-# elsewhere, inside the clone or beside it) and $fw (OpenSBI's fw_jump);
-# says FAIL and returns 1 when the image or the firmware is missing
+# linux_setup SUITE [SUB]: $suite, $out (made), $img (the directory
+# holding the shared image, shared/linux/SUB, default prebuilt: found in
+# $RVPMU_LINUX_DIR (the prebuilt one) or beside it, in the workspace copy
+# for clones made elsewhere, inside the clone or beside it) and $fw (OpenSBI's
+# fw_jump); says FAIL and returns 1 when the image or the firmware is
+# missing
 linux_setup() {
-	suite=$1
+	suite=$1 sub=${2:-prebuilt}
 	out="$BUILD/tests/$1"
 	mkdir -p "$out"
 	img=""
-	for d in "${RVPMU_LINUX_DIR:-/nonexistent}" /work/shared/linux/prebuilt shared/linux/prebuilt \
-		 ../shared/linux/prebuilt; do
+	given=${RVPMU_LINUX_DIR:-/nonexistent}
+	[ "$sub" = prebuilt ] || given=$given/../$sub
+	for d in "$given" /work/shared/linux/$sub shared/linux/$sub \
+		 ../shared/linux/$sub; do
 		[ -f "$d/Image" ] && img=$d && break
 	done
 	fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
 	if [ -z "$img" ] || [ ! -f "$fw" ]; then
-		echo "FAIL $1 image: no shared/linux/prebuilt/Image or no $fw"
+		echo "FAIL $1 image: no shared/linux/$sub/Image or no $fw"
 		return 1
 	fi
 }
