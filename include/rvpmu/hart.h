@@ -59,6 +59,12 @@ struct hart_csrs {
 	uint64_t vsstatus, vstvec, vsscratch, vsepc, vscause, vstval, vsatp;
 	uint64_t vstimecmp;     /* Sstc with H */
 	uint64_t mtinst, mtval2;
+	/* AIA (src/hart/aia.c): interrupt filtering and virtual interrupts
+	 * for S level (mvien, mvip's own bits, sie's own bits) and for VS
+	 * level (hvien, hvictl, hvip's bits 13-63, vsie's own bits), and
+	 * the VS window's select */
+	uint64_t mvien, mvip, sie_v;
+	uint64_t hvien, hvictl, hvip_v, vsie_v, vsiselect;
 	uint64_t mvendorid, marchid, mimpid, mhartid, misa;
 };
 
@@ -168,6 +174,9 @@ struct hart {
 	uint8_t misaligned_trap;
 	/* Sstc: stimecmp exists; with menvcfg.STCE it drives STIP */
 	uint8_t sstc;
+	/* Smaia/Ssaia without an IMSIC: mtopi, stopi, vstopi, mvien/mvip,
+	 * hvien/hvictl/hviprio, the iprio windows (src/hart/aia.c) */
+	uint8_t aia;
 	uint64_t ram_base, ram_end;
 	struct hart_tlb tlb[HART_TLB_SIZE];
 	/* Sscofpmf skid: a counter overflow raises LCOFIP skid retirements
@@ -319,12 +328,18 @@ enum { HART_CSR_WRITE, HART_CSR_SET, HART_CSR_CLEAR, HART_CSR_READ };
  * extensions): *ext gets at most HART_MAX_ISA_EXT names; returns how many.
  * hart_isa_string writes the same as one riscv,isa string ("rv64imafdc_
  * zicntr_..."). */
-#define HART_MAX_ISA_EXT 24
+#define HART_MAX_ISA_EXT 32
 size_t hart_isa_extensions(const struct hart *h, const char **ext);
 void hart_isa_string(const struct hart *h, char *buf, size_t size);
-/* The interrupt to take now, or -1 (priority order MEI MSI MTI SEI SSI
- * STI LCOFI, global enables per mode). */
+/* The interrupt to take now, or -1: M level, then HS, then VS, each in
+ * the AIA's default priority order (MEI MSI MTI SEI SSI STI SGEI VSEI
+ * VSSI VSTI LCOFI), global enables per mode; a VS-level one in VS-mode's
+ * numbering (vstopi's IID). */
 int hart_pending_irq(const struct hart *h);
+/* Some privilege level has an interrupt pending and enabled, global
+ * enables aside (AIA "WFI": mtopi, stopi or vstopi is not zero): a WFI
+ * ends. */
+int hart_wakes(const struct hart *h);
 /* Sstc: is menvcfg.STCE set (stimecmp compares and drives STIP)? */
 int hart_stce(const struct hart *h);
 /* Sstc with H: the supervisor timer lines the compares drive now: STIP

@@ -233,6 +233,7 @@ struct profile {
 		bool smctr;             /* Smctr/Ssctr control transfer records */
 		bool sstc;              /* Sstc: stimecmp (not PMU, but an extension) */
 		bool h;                 /* the hypervisor extension (misa.H; VS/VU counting) */
+		bool aia;               /* Smaia/Ssaia without an IMSIC (system mode) */
 		unsigned skid;          /* retirements from overflow to LCOFI */
 		enum profile_encoding encoding;
 	} pmu;

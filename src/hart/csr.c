@@ -43,7 +43,6 @@
 #define MIDELEG_W ((1ull << IRQ_SSI) | (1ull << IRQ_STI) | (1ull << IRQ_SEI) | (1ull << IRQ_LCOFI))
 #define MIE_W     (MIDELEG_W | (1ull << IRQ_MSI) | (1ull << IRQ_MTI) | (1ull << IRQ_MEI))
 #define MIP_W     MIDELEG_W
-#define SIP_W     ((1ull << IRQ_SSI) | (1ull << IRQ_LCOFI))
 /* exceptions that may be delegated: all but ecall from M (cause 11) */
 #define MEDELEG_W 0xb3ffull
 /* with the hypervisor extension, also ecall from VS (10) and causes
@@ -92,6 +91,7 @@ static uint64_t *field(struct hart *h, unsigned csr)
 	case 0x142: return &c->scause;
 	case 0x143: return &c->stval;
 	case 0x150: return &c->siselect;
+	case 0x250: return &c->vsiselect;
 	case 0x180: return &c->satp;
 	case 0x280: return &c->vsatp;
 	case 0x14d: return &c->stimecmp;
@@ -173,7 +173,7 @@ static int wr_masked(struct hart *h, unsigned csr, uint64_t v)
 {
 	uint64_t mask = csr == 0x302 ? MEDELEG_W | (h->has_h ? MEDELEG_H : 0) :
 			csr == 0x303 ? MIDELEG_W : csr == 0x304 ? MIE_W | (h->has_h ? HYP_VS_IRQS : 0) :
-			csr == 0x602 ? HEDELEG_W : csr == 0x603 ? HYP_VS_IRQS : ~0ull;
+			csr == 0x602 ? HEDELEG_W : ~0ull;
 	if (csr == 0x30a)
 		mask = 1 | pmu_menvcfg_mask(&h->pmu) |  /* FIOM, CDE */
 		       (h->sstc ? MENVCFG_STCE : 0);
@@ -223,35 +223,24 @@ static int wr_mstatus(struct hart *h, unsigned csr, uint64_t v)
 	return 0;
 }
 
+/* mip (sip, sie and the VS views are aia.c's, which reduce to the
+ * Privileged ISA's rules when mvien and hvien are 0) */
 static int rd_mip(struct hart *h, unsigned csr, uint64_t *v)
 {
-	uint64_t mip = h->csr.mip | h->mip_hw;
-	*v = csr == 0x144 ? mip & h->csr.mideleg & ~HYP_VS_IRQS : mip;
+	(void)csr;
+	*v = aia_mip(h);
 	return 0;
 }
 
 static int wr_mip(struct hart *h, unsigned csr, uint64_t v)
 {
-	uint64_t mask = csr == 0x144 ? SIP_W & h->csr.mideleg :
-			MIP_W | (h->has_h ? 1ull << IRQ_VSSI : 0);  /* mip.VSSIP: hvip's */
+	(void)csr;
+	uint64_t mask = MIP_W | (h->has_h ? 1ull << IRQ_VSSI : 0);  /* mip.VSSIP: hvip's */
 	if (hart_stce(h))
 		mask &= ~(1ull << IRQ_STI);  /* Sstc: STIP is stimecmp's, read-only */
+	if (h->csr.mvien & (1ull << IRQ_SEI))
+		mask &= ~(1ull << IRQ_SEI);  /* AIA: mip.SEIP is then the line alone */
 	h->csr.mip = (h->csr.mip & ~mask) | (v & mask);
-	return 0;
-}
-
-static int rd_sie(struct hart *h, unsigned csr, uint64_t *v)
-{
-	(void)csr;
-	*v = h->csr.mie & h->csr.mideleg & ~HYP_VS_IRQS;
-	return 0;
-}
-
-static int wr_sie(struct hart *h, unsigned csr, uint64_t v)
-{
-	(void)csr;
-	uint64_t mask = h->csr.mideleg & MIE_W & ~HYP_VS_IRQS;
-	h->csr.mie = (h->csr.mie & ~mask) | (v & mask);
 	return 0;
 }
 
@@ -362,7 +351,24 @@ static int ireg_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t va
 	unsigned idx = (csr & 0xf) - 1;
 	if (idx >= 7 || !nums[idx])
 		return -1;
-	uint64_t sel = (csr >> 8) == 3 ? h->csr.miselect : h->csr.siselect;
+	unsigned lvl = (csr >> 8) & 3;
+	if (lvl == 2) {
+		/* vsireg* (sireg* from VS): CTR's entries; every other number,
+		 * the iprio and IMSIC ones included, is inaccessible at VS
+		 * level (AIA "Hypervisor and VS CSRs"): illegal from M and HS,
+		 * virtual from VS, where a hypervisor emulates it */
+		uint64_t vsel = h->csr.vsiselect;
+		if (h->ctr && vsel >= CTR_SISELECT_FIRST && vsel <= CTR_SISELECT_LAST) {
+			int c = ctr_ireg_access(h->ctr, hart_mode(h), vsel, nums[idx],
+						(enum ctr_csr_op)op, val, writes, old);
+			return c == CTR_OK ? 0 : c == CTR_VIRTUAL ? HART_VIRTUAL_INSN : -1;
+		}
+		return h->virt ? HART_VIRTUAL_INSN : -1;
+	}
+	uint64_t sel = lvl == 3 ? h->csr.miselect : h->csr.siselect;
+	int a = aia_iprio_access(h, sel, nums[idx], old);
+	if (a <= 0)
+		return a;
 	if (h->ctr && (csr >> 8) == 1 && sel >= CTR_SISELECT_FIRST && sel <= CTR_SISELECT_LAST)
 		return ctr_ireg_access(h->ctr, h->priv, sel, nums[idx], (enum ctr_csr_op)op, val,
 				       writes, old) == CTR_OK ? 0 : -1;
@@ -382,20 +388,21 @@ static const struct csr_def csr_table[4096] = {
 	[0x003] = {"fcsr", pred_fp, rd_fp, wr_fp},
 	/* supervisor */
 	[0x100] = {"sstatus", NULL, rd_mstatus, wr_mstatus},
-	[0x104] = {"sie", NULL, rd_sie, wr_sie},
+	[0x104] = {"sie", NULL, rd_sip, wr_sip},
 	[0x105] = {"stvec", NULL, rd_plain, wr_tvec},
 	[0x10a] = MASKED("senvcfg"),
 	[0x140] = FIELD("sscratch"),
 	[0x141] = {"sepc", NULL, rd_plain, wr_epc},
 	[0x142] = FIELD("scause"),
 	[0x143] = FIELD("stval"),
-	[0x144] = {"sip", NULL, rd_mip, wr_mip},
+	[0x144] = {"sip", NULL, rd_sip, wr_sip},
 	[0x14d] = {"stimecmp", pred_stimecmp, rd_plain, wr_plain},
 	[0x150] = FIELD("siselect"),
 	[0x180] = {"satp", pred_satp, rd_plain, wr_satp},
+	[0xdb0] = {"stopi", pred_aia, rd_topi, NULL},
 	/* virtual supervisor */
 	[0x200] = H("vsstatus", rd_vsstatus, wr_vsstatus),
-	[0x204] = H("vsie", rd_vsie, wr_vsie),
+	[0x204] = H("vsie", rd_vsip, wr_vsip),
 	[0x205] = H("vstvec", rd_plain, wr_tvec),
 	[0x240] = H("vsscratch", rd_plain, wr_plain),
 	[0x241] = H("vsepc", rd_plain, wr_epc),
@@ -403,18 +410,24 @@ static const struct csr_def csr_table[4096] = {
 	[0x243] = H("vstval", rd_plain, wr_plain),
 	[0x244] = H("vsip", rd_vsip, wr_vsip),
 	[0x24d] = {"vstimecmp", pred_stimecmp, rd_plain, wr_plain},
+	[0x250] = {"vsiselect", pred_aia_h, rd_plain, wr_plain},
 	[0x280] = H("vsatp", rd_plain, wr_satp),
+	[0xeb0] = {"vstopi", pred_aia_h, rd_topi, NULL},
 	/* hypervisor (hcounteren is the PMU's) */
 	[0x600] = H("hstatus", rd_hstatus, wr_hstatus),
 	[0x602] = H("hedeleg", rd_plain, wr_masked),
-	[0x603] = H("hideleg", rd_plain, wr_masked),
+	[0x603] = H("hideleg", rd_hideleg, wr_hideleg),
 	[0x604] = H("hie", rd_hie, wr_hie),
 	[0x605] = H("htimedelta", rd_plain, wr_plain),
 	[0x607] = H("hgeie", rd_zero, wr_ignore),
+	[0x608] = {"hvien", pred_aia_h, rd_hvien, wr_hvien},
+	[0x609] = {"hvictl", pred_aia_h, rd_hvien, wr_hvien},
 	[0x60a] = H("henvcfg", rd_plain, wr_masked),
 	[0x643] = H("htval", rd_plain, wr_plain),
 	[0x644] = H("hip", rd_hie, wr_hvip),
 	[0x645] = H("hvip", rd_hvip, wr_hvip),
+	[0x646] = {"hviprio1", pred_aia_h, rd_hvien, wr_hvien},
+	[0x647] = {"hviprio2", pred_aia_h, rd_hvien, wr_hvien},
 	[0x64a] = H("htinst", rd_plain, wr_plain),
 	[0x680] = {"hgatp", pred_hgatp, rd_plain, wr_satp},
 	[0xe12] = {"hgeip", pred_h, rd_zero, NULL},
@@ -425,6 +438,8 @@ static const struct csr_def csr_table[4096] = {
 	[0x303] = MASKED("mideleg"),
 	[0x304] = MASKED("mie"),
 	[0x305] = {"mtvec", NULL, rd_plain, wr_tvec},
+	[0x308] = {"mvien", pred_aia, rd_mvien, wr_mvien},
+	[0x309] = {"mvip", pred_aia, rd_mvien, wr_mvien},
 	[0x30a] = MASKED("menvcfg"),
 	[0x340] = FIELD("mscratch"),
 	[0x341] = {"mepc", NULL, rd_plain, wr_epc},
@@ -441,13 +456,16 @@ static const struct csr_def csr_table[4096] = {
 	[0xf13] = RO("mimpid"),
 	[0xf14] = RO("mhartid"),
 	[0xf15] = {"mconfigptr", NULL, rd_zero, NULL},
+	[0xfb0] = {"mtopi", pred_aia, rd_topi, NULL},
 };
 
-/* Is the indirect-register window sireg* / mireg* (0x151-0x157, 0x351-0x357)? */
-static int is_ireg(unsigned csr)
+/* Is the indirect-register window sireg* / mireg* (0x151-0x157, 0x351-0x357),
+ * or with AIA and H vsireg* (0x251-0x257)? */
+static int is_ireg(const struct hart *h, unsigned csr)
 {
-	unsigned lo = csr & 0xff;
-	return ((csr >> 8) == 1 || (csr >> 8) == 3) && lo >= 0x51 && lo <= 0x57 && lo != 0x54;
+	unsigned lo = csr & 0xff, lvl = csr >> 8;
+	return (lvl == 1 || lvl == 3 || (lvl == 2 && h->aia && h->has_h)) &&
+	       lo >= 0x51 && lo <= 0x57 && lo != 0x54;
 }
 
 /* May HS-mode make this access (assuming mstatus.TVM = 0)? With V=1
@@ -455,7 +473,8 @@ static int is_ireg(unsigned csr)
 static int hs_could(const struct hart *h, unsigned csr, int writes)
 {
 	const struct csr_def *c = &csr_table[csr];
-	return c->read && (c->exists != pred_h || h->has_h) && (!writes || c->write);
+	int own = c->exists == pred_h || c->exists == pred_aia || c->exists == pred_aia_h;
+	return c->read && (!own || c->exists(h, csr)) && (!writes || c->write);
 }
 
 int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
@@ -491,12 +510,19 @@ int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 		 * illegal; what HS could access but VS/VU may not is virtual */
 		if (lvl == 3)
 			return -1;
+		/* AIA: stopei and vstopei are HS-qualified; without an IMSIC
+		 * (VGEIN never valid) they are virtual from VS and VU. With
+		 * hvictl.VTI a VS write of stimecmp is virtual too. */
+		if (h->aia && (csr == 0x15c || csr == 0x25c))
+			return HART_VIRTUAL_INSN;
+		if (h->aia && csr == 0x14d && writes && (h->csr.hvictl & (1ull << 30)))
+			return HART_VIRTUAL_INSN;
 		int to = lvl == 1 && h->priv == PRIV_S ? hyp_vs_csr(h, csr) : -1;
 		if (to < 0)
-			return is_ireg(csr) || hs_could(h, csr, writes) ? HART_VIRTUAL_INSN : -1;
+			return is_ireg(h, csr) || hs_could(h, csr, writes) ? HART_VIRTUAL_INSN : -1;
 		csr = (unsigned)to;
 	}
-	if (is_ireg(csr))
+	if (is_ireg(h, csr))
 		return ireg_access(h, csr, op, val, writes, old);
 
 	const struct csr_def *c = &csr_table[csr];
@@ -512,7 +538,7 @@ int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 	/* CSRRS/CSRRC of mip or sip: SEIP takes part as its software-writable
 	 * bit, not ORed with the PLIC's line (Privileged ISA, "Machine
 	 * Interrupt Registers"), or a set of STIP would latch the line */
-	if ((csr == 0x344 || csr == 0x144) && op != CSR_WRITE)
+	if (csr == 0x344 && op != CSR_WRITE)
 		base = h->csr.mip;
 	uint64_t nv = op == CSR_WRITE ? val : op == CSR_SET ? base | val : base & ~val;
 	return c->write(h, csr, nv);
@@ -551,10 +577,14 @@ size_t hart_isa_extensions(const struct hart *h, const char **ext)
 		if (h->has_h && !strcmp(isa_base[i], "c"))
 			ext[n++] = "h";   /* the single letters in canonical order */
 	}
+	if (h->aia)
+		ext[n++] = "smaia";
 	if (c->smcdeleg)
 		ext[n++] = "smcdeleg";
 	if (c->smcntrpmf)
 		ext[n++] = "smcntrpmf";
+	if (h->aia)
+		ext[n++] = "ssaia";
 	if (c->sscofpmf)
 		ext[n++] = "sscofpmf";
 	if (c->smcdeleg)

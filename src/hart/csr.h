@@ -28,8 +28,36 @@ int csr_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t val,
 
 /* The hypervisor extension's CSRs (hyp_csr.c). */
 csr_pred_fn pred_h;
-csr_read_fn rd_hstatus, rd_vsstatus, rd_hvip, rd_hie, rd_vsie, rd_vsip;
-csr_write_fn wr_hstatus, wr_vsstatus, wr_hvip, wr_hie, wr_vsie, wr_vsip;
+csr_read_fn rd_hstatus, rd_vsstatus, rd_hie;
+csr_write_fn wr_hstatus, wr_vsstatus, wr_hie;
+
+/* AIA (aia.c): the interrupt CSRs whose bits mvien, hvien and hideleg
+ * route (sip/sie, vsip/vsie, hvip, mvip), the *topi CSRs, hvictl. */
+csr_pred_fn pred_aia, pred_aia_h;
+csr_read_fn rd_topi, rd_mvien, rd_sip, rd_vsip, rd_hvip, rd_hvien, rd_hideleg;
+csr_write_fn wr_mvien, wr_sip, wr_vsip, wr_hvip, wr_hvien, wr_hideleg;
+/* mip as read (software bits and device lines), mvip, hideleg as it
+ * acts, sip/sie and vsip/vsie (VS numbering) as the AIA defines them */
+uint64_t aia_mip(const struct hart *h);
+uint64_t aia_mvip(const struct hart *h);
+uint64_t aia_hideleg(const struct hart *h);
+uint64_t aia_sip(const struct hart *h);
+uint64_t aia_sie(const struct hart *h);
+uint64_t aia_vsip(const struct hart *h);
+uint64_t aia_vsie(const struct hart *h);
+/* mtopi, stopi, vstopi: IID << 16 | IPRIO, or 0 */
+uint64_t aia_mtopi(const struct hart *h);
+uint64_t aia_stopi(const struct hart *h);
+uint64_t aia_vstopi(const struct hart *h);
+/* The interrupt to take now (the cause; VS-mode's number for a trap to
+ * VS) and *target (PRIV_M, PRIV_S, PRIV_VS), or -1. */
+int aia_pending(const struct hart *h, int *target);
+/* Some level has an interrupt pending and enabled (global enables aside:
+ * what ends a WFI). */
+int aia_any_pending(const struct hart *h);
+/* miselect/siselect's iprio numbers (0x30-0x3F): 0 (*old read), -1
+ * (illegal), 1 (not an iprio number, or no AIA). n: mireg<n>/sireg<n>. */
+int aia_iprio_access(const struct hart *h, uint64_t sel, unsigned n, uint64_t *old);
 /* The CSR a VS-mode access to supervisor CSR csr reaches (the vs* one
  * for those that have one), or -1 when it is a virtual instruction. */
 int hyp_vs_csr(const struct hart *h, unsigned csr);

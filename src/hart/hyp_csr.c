@@ -64,23 +64,6 @@ int wr_vsstatus(struct hart *h, unsigned csr, uint64_t v)
 	return 0;
 }
 
-/* hvip: VSSIP, VSTIP, VSEIP, kept as those bits of mip; hip and mip
- * add vstimecmp's VSTIP (Sstc), a line in mip_hw */
-int rd_hvip(struct hart *h, unsigned csr, uint64_t *v)
-{
-	(void)csr;
-	*v = h->csr.mip & HYP_VS_IRQS;
-	return 0;
-}
-
-int wr_hvip(struct hart *h, unsigned csr, uint64_t v)
-{
-	/* hip: only VSSIP is writable (an alias of hvip.VSSIP) */
-	uint64_t mask = csr == 0x644 ? 1ull << IRQ_VSSI : HYP_VS_IRQS;
-	h->csr.mip = (h->csr.mip & ~mask) | (v & mask);
-	return 0;
-}
-
 /* hie (0x604) and hip (0x644): the VS bits and SGEI (0 with GEILEN = 0)
  * of mie and mip */
 int rd_hie(struct hart *h, unsigned csr, uint64_t *v)
@@ -96,42 +79,10 @@ int wr_hie(struct hart *h, unsigned csr, uint64_t v)
 	return 0;
 }
 
-/* vsie/vsip: the VS bits hideleg delegates, one place lower (VS-mode
- * sees VSSIP as SSIP, bit 1, and so on) */
-int rd_vsie(struct hart *h, unsigned csr, uint64_t *v)
-{
-	(void)csr;
-	*v = (h->csr.mie & h->csr.hideleg & HYP_VS_IRQS) >> 1;
-	return 0;
-}
-
-int wr_vsie(struct hart *h, unsigned csr, uint64_t v)
-{
-	(void)csr;
-	uint64_t mask = h->csr.hideleg & HYP_VS_IRQS;
-	h->csr.mie = (h->csr.mie & ~mask) | ((v << 1) & mask);
-	return 0;
-}
-
-int rd_vsip(struct hart *h, unsigned csr, uint64_t *v)
-{
-	(void)csr;
-	*v = ((h->csr.mip | h->mip_hw) & h->csr.hideleg & HYP_VS_IRQS) >> 1;
-	return 0;
-}
-
-int wr_vsip(struct hart *h, unsigned csr, uint64_t v)
-{
-	(void)csr;  /* only SSIP (VSSIP) is writable */
-	uint64_t mask = h->csr.hideleg & (1ull << IRQ_VSSI);
-	h->csr.mip = (h->csr.mip & ~mask) | ((v << 1) & mask);
-	return 0;
-}
-
 /* Hypervisor "Hypervisor and Virtual Supervisor CSRs": with V=1 these
  * supervisor CSR numbers reach the VS CSRs. satp under hstatus.VTVM is a
- * virtual instruction; so is the indirect window (no vsiselect without
- * AIA); stimecmp reaches vstimecmp (Sstc), whose predicate makes it
+ * virtual instruction; so is the indirect window without AIA (no
+ * vsiselect), and with AIA sip and sie under hvictl.VTI; stimecmp reaches vstimecmp (Sstc), whose predicate makes it
  * illegal without menvcfg.STCE or mcounteren.TM, and is virtual when
  * those allow it but henvcfg.STCE or hcounteren.TM do not. */
 int hyp_vs_csr(const struct hart *h, unsigned csr)
@@ -141,13 +92,16 @@ int hyp_vs_csr(const struct hart *h, unsigned csr)
 		return hart_stce(h) && (h->pmu.mcounteren & 2) &&
 		       (!(h->csr.henvcfg & stce) || !(h->pmu.hcounteren & 2)) ? -1 : 0x24d;
 	switch (csr) {
-	case 0x100: case 0x104: case 0x105: case 0x140: case 0x141: case 0x142:
-	case 0x143: case 0x144:
+	case 0x104: case 0x144:  /* AIA "Virtual interrupts for VS level": VTI */
+		return h->csr.hvictl & (1ull << 30) ? -1 : (int)(csr + 0x100);
+	case 0x100: case 0x105: case 0x140: case 0x141: case 0x142: case 0x143:
 		return (int)(csr + 0x100);
 	case 0x180:
 		return h->csr.hstatus & HS_VTVM ? -1 : 0x280;
-	case 0x150 ... 0x157:
-		return -1;
+	case 0x150 ... 0x157:   /* siselect, sireg* -> vsiselect, vsireg* */
+		return h->aia ? (int)(csr + 0x100) : -1;
+	case 0xdb0:             /* stopi -> vstopi */
+		return 0xeb0;
 	}
 	return (int)csr;
 }

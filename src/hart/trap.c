@@ -40,6 +40,11 @@ static uint64_t tvec_target(uint64_t tvec, uint64_t cause, int irq)
  * send it on to VS (Hypervisor "Trap Cause Codes"). */
 int hart_trap_target(const struct hart *h, uint64_t cause, int irq)
 {
+	if (irq) {   /* the level whose pending interrupt it is (aia.c) */
+		int target, now = aia_pending(h, &target);
+		if (now >= 0 && (uint64_t)now == cause)
+			return target;
+	}
 	uint64_t deleg = irq ? h->csr.mideleg : h->csr.medeleg;
 	if (h->priv == PRIV_M || cause >= 64 || !((deleg >> cause) & 1))
 		return PRIV_M;
@@ -72,9 +77,9 @@ void hart_enter_trap(struct hart *h, uint64_t cause, uint64_t tval, int irq, int
 	/* GVA: tval is a guest virtual address (Hypervisor "hstatus") */
 	int gva = !irq && tval_is_address(cause) && (virt || h->tval_gva);
 	if (target == PRIV_VS) {
-		/* VS-level interrupts reach VS as the supervisor ones (2 -> 1,
-		 * 6 -> 5, 10 -> 9) */
-		uint64_t vc = irq && ((HYP_VS_IRQS >> cause) & 1) ? cause - 1 : cause;
+		/* an interrupt's cause is VS-mode's own already (vstopi's IID:
+		 * the VS-level 2, 6, 10 are its 1, 5, 9) */
+		uint64_t vc = cause;
 		uint64_t vs = c->vsstatus;
 		c->vscause = vc | (irq ? 1ull << 63 : 0);
 		c->vsepc = h->pc;
@@ -129,30 +134,13 @@ uint64_t hart_cycles(const struct hart *h)
 
 int hart_pending_irq(const struct hart *h)
 {
-	static const int order[] = {IRQ_MEI, IRQ_MSI, IRQ_MTI, IRQ_SEI, IRQ_SSI, IRQ_STI,
-				    IRQ_VSEI, IRQ_VSSI, IRQ_VSTI, IRQ_LCOFI};
-	const struct hart_csrs *c = &h->csr;
-	uint64_t pend = (c->mip | h->mip_hw) & c->mie;
-	if (!pend)
-		return -1;
-	/* M-level interrupts are taken below M, or in M with MIE; HS-level
-	 * (delegated) ones below HS (VS and VU too), or in HS with SIE,
-	 * never in M; VS-level ones (delegated on by hideleg) only with V=1,
-	 * in VU, or in VS with vsstatus.SIE. */
-	uint64_t hdel = c->mideleg & c->hideleg;
-	int m_on = h->priv < PRIV_M || (c->mstatus & MS_MIE);
-	int s_on = h->virt || h->priv < PRIV_S || (h->priv == PRIV_S && (c->mstatus & MS_SIE));
-	int vs_on = h->virt && (h->priv == PRIV_U || (c->vsstatus & MS_SIE));
-	uint64_t level[3] = { pend & ~c->mideleg, pend & c->mideleg & ~hdel, pend & hdel };
-	uint64_t take = (m_on ? level[0] : 0) | (s_on ? level[1] : 0) | (vs_on ? level[2] : 0);
-	/* M-level first, then HS, then VS, each in the standard priority order */
-	for (int lvl = 0; lvl < 3; lvl++) {
-		uint64_t set = take & level[lvl];
-		for (unsigned i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-			if ((set >> order[i]) & 1)
-				return order[i];
-	}
-	return -1;
+	int target;
+	return aia_pending(h, &target);
+}
+
+int hart_wakes(const struct hart *h)
+{
+	return aia_any_pending(h);
 }
 
 int hart_fp_dirty(struct hart *h)

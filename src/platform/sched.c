@@ -32,7 +32,7 @@ enum { TURN_ON = -1, TURN_WAIT = -2 };   /* turn()'s answers besides an exit */
 static int wakes(struct machine *m, struct hart *h)
 {
 	h->mip_hw = machine_irq_lines(m, h);
-	return ((h->csr.mip | h->mip_hw) & h->csr.mie) != 0;
+	return hart_wakes(h);
 }
 
 /* The next timer compare that can raise an enabled interrupt on h:

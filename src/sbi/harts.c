@@ -243,7 +243,7 @@ int sbi_hart_runs(struct machine *m, struct hart *h)
 		/* an interrupt pending and enabled resumes it: after the
 		 * call (retentive), or at resume_addr as if started there */
 		h->mip_hw = machine_irq_lines(m, h);
-		if (!((h->csr.mip | h->mip_hw) & h->csr.mie))
+		if (!hart_wakes(h))
 			return 0;
 		if (sh->suspended == 2)
 			sbi_enter_s(h, sh->start_addr, id, sh->opaque);

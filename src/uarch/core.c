@@ -163,6 +163,7 @@ int core_setup(struct hart *h, const struct profile *p, bool models, char *err, 
 	h->skid = p->pmu.skid;
 	h->sstc = h->system && p->pmu.sstc;
 	hart_set_h(h, h->system && p->pmu.h);
+	h->aia = h->system && p->pmu.aia;
 	/* user mode: the kernel (rvpmu) would emulate them anyway */
 	h->misaligned_trap = h->system && p->misaligned_trap;
 	h->insn_hz = p->clock_hz;   /* time runs at the core clock, one cycle per instruction */

@@ -99,7 +99,7 @@ static int parse_pmu(struct pc *c, json_t *top)
 {
 	static const char *const keys[] = { "hpm_counters", "hpm_width", "s_mode", "u_mode",
 		"extensions", "skid", "selector_encoding", "classes", NULL };
-	static const char *const ext_keys[] = { "sscofpmf", "smcntrpmf", "smcdeleg", "smctr", "sstc", "h", NULL };
+	static const char *const ext_keys[] = { "sscofpmf", "smcntrpmf", "smcdeleg", "smctr", "sstc", "h", "aia", NULL };
 	static const char *const enc[] = { "sbi", "sifive", NULL };
 	struct profile *p = c->p;
 	char kp[KP], ep[KP], cp[KP];
@@ -121,12 +121,17 @@ static int parse_pmu(struct pc *c, json_t *top)
 	    get_bool(c, ext, ep, "smctr", false, false, &p->pmu.smctr) ||
 	    get_bool(c, ext, ep, "sstc", false, false, &p->pmu.sstc) ||
 	    get_bool(c, ext, ep, "h", false, false, &p->pmu.h) ||
+	    get_bool(c, ext, ep, "aia", false, false, &p->pmu.aia) ||
 	    member(c, o, kp, "classes", false, &cls, cp))
 		return -1;
 	p->pmu.encoding = e == 1 ? PROFILE_ENC_SIFIVE : PROFILE_ENC_SBI;
 	if (p->pmu.has_s && !p->pmu.has_u) {
 		join(cp, kp, "s_mode");
 		return fail(c, cp, "S mode requires U mode (u_mode: true)");
+	}
+	if (p->pmu.aia && !p->pmu.has_s) {
+		join(cp, ep, "aia");
+		return fail(c, cp, "Smaia/Ssaia adds S-level CSRs: it requires S mode (s_mode: true)");
 	}
 	if ((p->pmu.smcdeleg || p->pmu.sscofpmf) && !p->pmu.has_s) {
 		join(cp, ep, p->pmu.smcdeleg ? "smcdeleg" : "sscofpmf");
