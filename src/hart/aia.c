@@ -18,7 +18,8 @@
  *    its own bit, bits 1 and 9 as the spec makes them;
  *  - hvien: bit 13 writable, the rest read-only zero, so hvip bits 14-63
  *    are read-only zero too ("should be read-only zero in hvip");
- *  - hideleg bit 13 is writable while mideleg or mvien bit 13 is set;
+ *  - hideleg bit 13 is writable while mideleg or mvien bit 13 is set
+ *    (and acts only while one is);
  *  - hviprio1/hviprio2 are read-only zero (the spec's "minimal
  *    implementation"); hvictl implements all of IID's 12 bits;
  *  - no IMSIC (GEILEN = 0): mtopei and stopei do not exist (illegal
@@ -392,7 +393,8 @@ int rd_hideleg(struct hart *h, unsigned csr, uint64_t *v)
 int wr_hideleg(struct hart *h, unsigned csr, uint64_t v)
 {
 	(void)csr;
-	h->csr.hideleg = v & (HYP_VS_IRQS | (h->aia ? LOCAL_IRQS : 0));
+	uint64_t local = h->aia ? (h->csr.mideleg | h->csr.mvien) & LOCAL_IRQS : 0;
+	h->csr.hideleg = v & (HYP_VS_IRQS | local);
 	return 0;
 }
 
