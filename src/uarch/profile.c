@@ -129,14 +129,14 @@ static int parse_pmu(struct pc *c, json_t *top)
 		join(cp, kp, "s_mode");
 		return fail(c, cp, "S mode requires U mode (u_mode: true)");
 	}
-	if (p->pmu.aia && !p->pmu.has_s) {
-		join(cp, ep, "aia");
-		return fail(c, cp, "Smaia/Ssaia adds S-level CSRs: it requires S mode (s_mode: true)");
-	}
 	if ((p->pmu.smcdeleg || p->pmu.sscofpmf) && !p->pmu.has_s) {
 		join(cp, ep, p->pmu.smcdeleg ? "smcdeleg" : "sscofpmf");
 		return fail(c, cp, "%s adds S-level CSRs: it requires S mode (s_mode: true)",
 			    p->pmu.smcdeleg ? "Smcdeleg/Ssccfg" : "Sscofpmf");
+	}
+	if (p->pmu.aia && !p->pmu.has_s) {
+		join(cp, ep, "aia");
+		return fail(c, cp, "Smaia/Ssaia adds S-level CSRs: it requires S mode (s_mode: true)");
 	}
 	if (p->pmu.encoding == PROFILE_ENC_SIFIVE) {
 		if (!cls)

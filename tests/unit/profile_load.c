@@ -31,6 +31,7 @@ void test_load_virt(void)
 	CHECK_EQ(p->pmu.n_hpm, 16, "hpm counters");
 	CHECK_EQ(p->pmu.hpm_width, 64, "hpm width");
 	CHECK(p->pmu.sscofpmf && p->pmu.smcntrpmf && p->pmu.smcdeleg, "virt has every PMU extension");
+	CHECK(p->pmu.h && p->pmu.aia, "virt has H and the AIA CSRs (Smaia/Ssaia)");
 	CHECK(p->pmu.has_s && p->pmu.has_u, "S and U");
 	CHECK(p->clock_hz > 0 && p->n_sbi > 0 && p->n_events > 0, "clock, SBI map, events present");
 	CHECK(p->l1d.present && p->l1i.present && p->itlb.present && p->dtlb.present, "L1 and TLBs");
@@ -47,6 +48,7 @@ void test_load_u74(void)
 	CHECK_EQ(p->n_classes, 5, "SiFive's three event classes and rvpmu's 0xf0 and 0xf1");
 	CHECK_EQ(p->pmu.n_hpm, 2, "mhpmcounter3 and 4");
 	CHECK(!p->pmu.sscofpmf && !p->pmu.smcntrpmf && !p->pmu.smcdeleg, "U74 predates Sscofpmf/Smcntrpmf/Smcdeleg");
+	CHECK(!p->pmu.aia, "U74 has no AIA");
 	CHECK_EQ(p->pipe.issue_width, 2, "dual issue");
 	/* U74-MC: each core's own L1s, the L2 shared by the core complex */
 	CHECK(p->l2.shared && !p->l1d.shared && !p->l1i.shared, "L2 shared, L1s private");
