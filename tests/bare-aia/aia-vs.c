@@ -5,7 +5,7 @@
  * Linux KVM does for a guest's counter overflow) and a real counter
  * overflow delegated to VS by hideleg, both taken in VS with vscause =
  * interrupt 13, and the virtual-instruction cases (stopei, vstopei,
- * vsireg's inaccessible numbers, sip/sie under VTI). See
+ * vsireg's inaccessible numbers, sip/sie and stimecmp writes under VTI). See
  * docs/bare-tests.md. */
 #include "aia.h"
 
@@ -22,6 +22,7 @@ static long vs_try(long what)
 	case 7: TRY("csrr t0, 0x251"); break;   /* vsireg */
 	case 8: TRY("csrr t0, 0xdb0"); break;   /* stopi: vstopi */
 	case 9: TRY("csrw 0x150, %1", "r"(0x1a5ul)); break;   /* siselect: vsiselect */
+	case 10: TRY("csrw 0x14d, %1", "r"(~0ul)); break;     /* stimecmp: vstimecmp */
 	}
 	return (long)cause1();
 }
@@ -163,6 +164,16 @@ int main(void)
 	csrw(CSR_HVICTL, HVICTL_VTI | HVICTL_IID(9));
 	rt_eq(46, "VS: sip with VTI = 1 -> virtual", rt_run(PRV_VS, vs_try, 5), VIRT);
 	rt_eq(47, "VS: sie with VTI = 1 -> virtual", rt_run(PRV_VS, vs_try, 6), VIRT);
+	/* Sstc on for VS: a write of vstimecmp may clear vsip.STIP, so VTI
+	 * makes it virtual */
+	csrs(0x30a, 1ul << 63);          /* menvcfg.STCE */
+	csrs(CSR_HENVCFG, 1ul << 63);
+	csrw(mcounteren, ~0ul);
+	csrw(CSR_HCOUNTEREN, ~0ul);
+	rt_eq(48, "VS: stimecmp write with VTI = 1 -> virtual", rt_run(PRV_VS, vs_try, 10), VIRT);
 	csrw(CSR_HVICTL, 0);
+	rt_eq(49, "VS: stimecmp write with VTI = 0 runs", rt_run(PRV_VS, vs_try, 10), 0);
+	csrc(CSR_HENVCFG, 1ul << 63);
+	csrc(0x30a, 1ul << 63);
 	return rt_done();
 }
