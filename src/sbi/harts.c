@@ -6,6 +6,7 @@
  * start of a turn), so a remote fence has taken effect before its target
  * runs again, as OpenSBI's wait for the target guarantees.
  *
+ * The hypervisor fences (FIDs 3-6) go the same way as SFENCE.VMA.
  * Firmware events are counted where OpenSBI counts them: an RFENCE
  * call's ..._SENT once on the caller; IPI_SENT on the caller for each
  * other hart it signals; a fence's ..._RECEIVED once per request on each
@@ -76,6 +77,8 @@ static unsigned do_fences(struct machine *m, struct hart *h)
 {
 	static const enum sbi_fw_event received[SBI_RFENCE_KINDS] = {
 		SBI_FW_FENCE_I_RECEIVED, SBI_FW_SFENCE_VMA_RECEIVED, SBI_FW_SFENCE_VMA_ASID_RECEIVED,
+		SBI_FW_HFENCE_GVMA_VMID_RECEIVED, SBI_FW_HFENCE_GVMA_RECEIVED,
+		SBI_FW_HFENCE_VVMA_ASID_RECEIVED, SBI_FW_HFENCE_VVMA_RECEIVED,
 	};
 	uint32_t *pending = m->sbih[machine_hart_index(m, h)].rfence;
 	unsigned n = 0;
@@ -83,9 +86,16 @@ static unsigned do_fences(struct machine *m, struct hart *h)
 	 * and goes as OpenSBI's FENCE.I on this hart would flush it */
 	if (pending[SBI_RFENCE_I] && h->uarch)
 		uarch_fence_i(h->uarch);
-	/* sfence.vma: the whole TLB, more than asked, as allowed */
-	if (pending[SBI_RFENCE_VMA] || pending[SBI_RFENCE_VMA_ASID])
-		hart_sfence_vma(h);
+	/* sfence.vma and the hfences: the whole TLB, more than asked, as
+	 * allowed (the soft TLB keys every translation by V, so this drops
+	 * G-stage and VS-stage ones alike, as HFENCE.GVMA/VVMA with x0 would);
+	 * OpenSBI's HFENCE.VVMA runs under the caller's VMID, which the
+	 * whole flush covers */
+	for (unsigned k = SBI_RFENCE_VMA; k < SBI_RFENCE_KINDS; k++)
+		if (pending[k]) {
+			hart_sfence_vma(h);
+			break;
+		}
 	for (unsigned k = 0; k < SBI_RFENCE_KINDS; k++)
 		for (; pending[k]; pending[k]--, n++)
 			sbi_fw_event(sbi_of(m, h), received[k]);
@@ -127,8 +137,10 @@ static long send_ipi(struct machine *m, struct hart *h, uint64_t set)
 
 static long rfence(struct machine *m, struct hart *h, long fid, uint64_t set)
 {
-	static const enum sbi_fw_event sent[] = {
+	static const enum sbi_fw_event sent[SBI_RFENCE_KINDS] = {
 		SBI_FW_FENCE_I_SENT, SBI_FW_SFENCE_VMA_SENT, SBI_FW_SFENCE_VMA_ASID_SENT,
+		SBI_FW_HFENCE_GVMA_VMID_SENT, SBI_FW_HFENCE_GVMA_SENT,
+		SBI_FW_HFENCE_VVMA_ASID_SENT, SBI_FW_HFENCE_VVMA_SENT,
 	};
 	unsigned self = machine_hart_index(m, h);
 	sbi_fw_event(sbi_of(m, h), sent[fid]);
@@ -217,8 +229,13 @@ long sbi_harts_call(struct machine *m, struct hart *h, long eid, long fid, const
 			return err;
 		return send_ipi(m, h, set);
 	case EID_RFENCE:
-		if (fid > 2)
-			return SBI_ERR_NOT_SUPPORTED;  /* HFENCE: no hypervisor extension */
+		if (fid < 0 || fid >= SBI_RFENCE_KINDS)
+			return SBI_ERR_NOT_SUPPORTED;
+		/* the hfences (FIDs 3-6) need H; the harts share one core,
+		 * so the caller's misa.H answers for every target. Checked
+		 * before the hart list, as OpenSBI does. */
+		if (fid >= SBI_RFENCE_HFENCE_GVMA_VMID && !(rd(h, 0x301) >> 7 & 1))
+			return SBI_ERR_NOT_SUPPORTED;
 		if ((err = hart_list(m, a[0], a[1], &set)))
 			return err;
 		return rfence(m, h, fid, set);
