@@ -90,6 +90,7 @@ static u64 vs_l1[512] __attribute__((aligned(4096)));
 static u64 vs_l0[512] __attribute__((aligned(4096)));
 static u64 page_a[512] __attribute__((aligned(4096)));
 static u64 page_b[512] __attribute__((aligned(4096)));
+static u64 page_c[512] __attribute__((aligned(4096)));
 
 /* enter_vs(pc, arg): run pc in VS-mode with a0 = arg until it traps to
  * HS; returns its a0, vs_cause gets scause. vs_load loads a0's doubleword
@@ -242,6 +243,7 @@ int main(void)
 	/* G-stage: RAM identity-mapped by a gigapage, GPA -> page_a */
 	page_a[0] = 0xaaaa0001;
 	page_b[0] = 0xbbbb0002;
+	page_c[0] = 0xcccc0003;
 	g_root[2] = PTE(0x80000000ul, PTE_V | PTE_R | PTE_W | PTE_X | PTE_U | PTE_A | PTE_D);
 	g_root[GPA >> 30] = PTE(g_l1, PTE_V);
 	g_l1[0] = PTE(g_l0, PTE_V);
@@ -256,11 +258,11 @@ int main(void)
 	r = rfence(HFENCE_GVMA, SELF, 0, GPA, 4096, 0);
 	rt_eq(41, "remote_hfence_gvma(self, GPA page) succeeds", r.error, 0);
 	rt_eq(42, "after it VS reads page B", vs_read(GPA), 0xbbbb0002);
-	g_l0[0] = PTE(page_a, PTE_V | PTE_R | PTE_W | PTE_U | PTE_A | PTE_D);
+	g_l0[0] = PTE(page_c, PTE_V | PTE_R | PTE_W | PTE_U | PTE_A | PTE_D);
 	rt_info("gstage_vmid_before_fence", vs_read(GPA));
 	r = rfence(HFENCE_GVMA_VMID, SELF, 0, GPA, 4096, VMID);
 	rt_eq(43, "remote_hfence_gvma_vmid(self, GPA page, VMID) succeeds", r.error, 0);
-	rt_eq(44, "after it VS reads page A", vs_read(GPA), 0xaaaa0001);
+	rt_eq(44, "after it VS reads page C", vs_read(GPA), 0xcccc0003);
 
 	/* VS-stage: GVA -> page_a's address (guest-physical = physical in
 	 * the identity gigapage), RAM identity-mapped for VS's own code */
@@ -277,11 +279,11 @@ int main(void)
 	r = rfence(HFENCE_VVMA, SELF, 0, GVA, 4096, 0);
 	rt_eq(47, "remote_hfence_vvma(self, GVA page) succeeds", r.error, 0);
 	rt_eq(48, "after it VS reads page B", vs_read(GVA), 0xbbbb0002);
-	vs_l0[0] = PTE(page_a, PTE_V | PTE_R | PTE_W | PTE_A | PTE_D);
+	vs_l0[0] = PTE(page_c, PTE_V | PTE_R | PTE_W | PTE_A | PTE_D);
 	rt_info("vsstage_asid_before_fence", vs_read(GVA));
 	r = rfence(HFENCE_VVMA_ASID, SELF, 0, GVA, 4096, ASID);
 	rt_eq(49, "remote_hfence_vvma_asid(self, GVA page, ASID) succeeds", r.error, 0);
-	rt_eq(50, "after it VS reads page A", vs_read(GVA), 0xaaaa0001);
+	rt_eq(50, "after it VS reads page C", vs_read(GVA), 0xcccc0003);
 	asm volatile("csrw 0x280, zero\n\tcsrw 0x680, zero" ::: "memory");
 	return 0;
 }
