@@ -135,6 +135,10 @@ if riscv64-unknown-elf-gcc -nostdlib -nostartfiles -march=rv64i_zicsr -mabi=lp64
 	[ "$rc" = 0 ] && [ "$got" = "$want" ] &&
 		pass ":G/:H on HS, VS and VU: G = VS + VU, H = HS + M, Gk = VS, Gu = VU, G + H = all: $got" ||
 		fail ":G/:H" "exit $rc, got '$got' want '$want'"
+	st GHg --profile virt -a --no-uarch -e '{instructions,cycles}:Gu' system --bios none --kernel "$out/hv.elf"
+	got="$(count "$out/GHg.err" instructions:Gu) $(count "$out/GHg.err" cycles:Gu)"
+	[ "$rc" = 0 ] && [ "$got" = "3601 3601" ] &&
+		pass "a group's :Gu applies to each member: $got" || fail "group :Gu" "exit $rc, got '$got'"
 	st GHx -A -x, --profile virt --no-uarch -e instructions:Gu,instructions:Hk system --bios none \
 		--kernel "$out/hv.elf"
 	[ "$(tr '\n' ' ' < "$out/GHx.err")" = \
