@@ -8,8 +8,8 @@
  *
  * The hypervisor fences (FIDs 3-6) go the same way as SFENCE.VMA.
  * Firmware events are counted where OpenSBI counts them: an RFENCE
- * call's ..._SENT once on the caller; IPI_SENT on the caller for each
- * other hart it signals; a fence's ..._RECEIVED once per request on each
+ * call's ..._SENT once on the caller, even when its hart list is
+ * invalid; IPI_SENT on the caller for each other hart it signals; a fence's ..._RECEIVED once per request on each
  * hart that does it, the caller included when it is a target;
  * IPI_RECEIVED once per fence request and once for S-mode IPIs that
  * arrive without one (sbi_ipi_receive). An IPI a hart sends itself sets
@@ -137,13 +137,7 @@ static long send_ipi(struct machine *m, struct hart *h, uint64_t set)
 
 static long rfence(struct machine *m, struct hart *h, long fid, uint64_t set)
 {
-	static const enum sbi_fw_event sent[SBI_RFENCE_KINDS] = {
-		SBI_FW_FENCE_I_SENT, SBI_FW_SFENCE_VMA_SENT, SBI_FW_SFENCE_VMA_ASID_SENT,
-		SBI_FW_HFENCE_GVMA_VMID_SENT, SBI_FW_HFENCE_GVMA_SENT,
-		SBI_FW_HFENCE_VVMA_ASID_SENT, SBI_FW_HFENCE_VVMA_SENT,
-	};
 	unsigned self = machine_hart_index(m, h);
-	sbi_fw_event(sbi_of(m, h), sent[fid]);
 	for (unsigned t = 0; t < m->nharts; t++) {
 		if (!(set >> t & 1) || !interruptible(m, t))
 			continue;
@@ -216,6 +210,12 @@ static long hsm(struct machine *m, struct hart *h, long fid, const uint64_t *a, 
 	return SBI_ERR_NOT_SUPPORTED;
 }
 
+static const enum sbi_fw_event rfence_sent[SBI_RFENCE_KINDS] = {
+	SBI_FW_FENCE_I_SENT, SBI_FW_SFENCE_VMA_SENT, SBI_FW_SFENCE_VMA_ASID_SENT,
+	SBI_FW_HFENCE_GVMA_VMID_SENT, SBI_FW_HFENCE_GVMA_SENT,
+	SBI_FW_HFENCE_VVMA_ASID_SENT, SBI_FW_HFENCE_VVMA_SENT,
+};
+
 long sbi_harts_call(struct machine *m, struct hart *h, long eid, long fid, const uint64_t *a,
 		    uint64_t *value)
 {
@@ -236,6 +236,9 @@ long sbi_harts_call(struct machine *m, struct hart *h, long eid, long fid, const
 		 * before the hart list, as OpenSBI does. */
 		if (fid >= SBI_RFENCE_HFENCE_GVMA_VMID && !(rd(h, 0x301) >> 7 & 1))
 			return SBI_ERR_NOT_SUPPORTED;
+		/* ..._SENT counts every call, before the hart list is
+		 * checked, as OpenSBI's sbi_tlb_request counts it */
+		sbi_fw_event(sbi_of(m, h), rfence_sent[fid]);
 		if ((err = hart_list(m, a[0], a[1], &set)))
 			return err;
 		return rfence(m, h, fid, set);
