@@ -93,11 +93,12 @@ static u64 page_b[512] __attribute__((aligned(4096)));
 static u64 page_c[512] __attribute__((aligned(4096)));
 
 /* enter_vs(pc, arg): run pc in VS-mode with a0 = arg until it traps to
- * HS; returns its a0, vs_cause gets scause. vs_load loads a0's doubleword
+ * HS; returns its a0, vs_cause gets scause and vs_htval htval. vs_load
+ * loads a0's doubleword
  * and ecalls. */
 u64 enter_vs(void (*pc)(void), u64 arg);
 void vs_load(void);
-volatile u64 vs_cause, vs_saved_stvec;
+volatile u64 vs_cause, vs_htval, vs_saved_stvec;
 asm(".option push\n.option norelax\n"
     ".balign 4\n.globl enter_vs\nenter_vs:\n"
     "\tcsrr t0, stvec\n\tla t1, vs_saved_stvec\n\tsd t0, 0(t1)\n"
@@ -110,6 +111,7 @@ asm(".option push\n.option norelax\n"
     "\tla t1, vs_saved_stvec\n\tld t0, 0(t1)\n\tcsrw stvec, t0\n"
     "\tli t0, 0x80\n\tcsrc 0x600, t0\n"
     "\tcsrr t0, scause\n\tla t1, vs_cause\n\tsd t0, 0(t1)\n"
+    "\tcsrr t0, 0x643\n\tla t1, vs_htval\n\tsd t0, 0(t1)\n"
     "\tret\n"
     ".balign 4\n.globl vs_load\nvs_load:\n\tld a0, 0(a0)\n\tecall\n"
     ".option pop\n");
@@ -288,7 +290,15 @@ int main(void)
 	r = rfence(HFENCE_VVMA_ASID, SELF, 0, GVA, 4096, ASID);
 	rt_eq(51, "remote_hfence_vvma_asid(self, GVA page, ASID) succeeds", r.error, 0);
 	rt_eq(52, "after it VS reads page C", vs_read(GVA), 0xcccc0003);
-	asm volatile("csrw 0x280, zero\n\tcsrw 0x680, zero" ::: "memory");
+
+	/* a guest-page fault reaches HS (the firmware delegates it, as
+	 * OpenSBI does, or passes it on) with htval = the guest-physical
+	 * address >> 2 */
+	asm volatile("csrw 0x280, zero" ::: "memory");
+	rt_eq(53, "VS load from an unmapped guest-physical page: load guest-page fault (21) in HS",
+	      vs_read(GPA + 4096), 0xdead0000ul + 21);
+	rt_eq(54, "... with htval = that address >> 2", vs_htval, (GPA + 4096) >> 2);
+	asm volatile("csrw 0x680, zero" ::: "memory");
 	return 0;
 }
 #endif
