@@ -193,7 +193,7 @@ static int modifiers(const char *m, struct mods *o, int *sr, char *err, size_t e
 	}
 	/* perf: ":u" counts user only, ":k" kernel only, both = both; ":G"
 	 * guests only (exclude_host), ":H" the host only (exclude_guest),
-	 * both = both. Without G or H both sides count, as perf since 6.13
+	 * both = both. Without G or H both sides count, as later perf
 	 * has it outside perf kvm (6.1's :u alone also set exclude_guest). */
 	o->eu = k && !u;
 	o->ek = u && !k;
