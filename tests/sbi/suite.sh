@@ -19,6 +19,8 @@
 #       exactly the checks listed for that platform below, each with the
 #       recorded value; never reported as a plain PASS
 #   FAIL sbi <platform> <payload>: why
+# After the matrix: sbi-misaligned and sbi-hfence (the RFENCE hypervisor
+# fences, with and without H), each on its own platforms (below).
 # docs/sbi-tests.md describes every check and every deviation.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${RVPMU:=$here/../../build/rvpmu}" "${BUILD:=$here/../../build}"
