@@ -126,6 +126,7 @@ static u64 vs_read(u64 addr)
 
 /* hart 1's state for hart 0 */
 static volatile long h1_rcvd[5];   /* GVMA, GVMA_VMID, VVMA, VVMA_ASID, IPI_RECEIVED */
+static volatile u64 h1_hgatp, h1_read[2];
 static volatile int step, h1_done;
 u64 h1_stack[512] __attribute__((aligned(16)));
 
@@ -165,6 +166,17 @@ void h1_main(void)
 	for (int i = 0; i < 5; i++)
 		h1_rcvd[i] = c[i] < 0 ? -1 : fw_read(c[i]);
 	h1_done = 2;
+	/* G-stage through hart 0's tables: a read, then another after hart
+	 * 0 has changed the mapping and fenced this hart alone */
+	while (step < 3)
+		;
+	asm volatile("csrw 0x680, %0\n\tcsrw 0x280, zero" :: "r"(h1_hgatp) : "memory");
+	h1_read[0] = vs_read(GPA);
+	h1_done = 3;
+	while (step < 4)
+		;
+	h1_read[1] = vs_read(GPA);
+	h1_done = 4;
 	sbi0(SBI_EXT_HSM, 1);   /* hart_stop */
 	for (;;)
 		;
@@ -298,6 +310,20 @@ int main(void)
 	rt_eq(53, "VS load from an unmapped guest-physical page: load guest-page fault (21) in HS",
 	      vs_read(GPA + 4096), 0xdead0000ul + 21);
 	rt_eq(54, "... with htval = that address >> 2", vs_htval, (GPA + 4096) >> 2);
+
+	/* a remote fence: hart 1 reads GPA through the same G-stage (page C),
+	 * the leaf moves to page A, remote_hfence_gvma names hart 1 alone,
+	 * and hart 1 then reads page A */
+	h1_hgatp = ATP_SV39 | VMID << 44 | (u64)g_root >> 12;
+	step = 3;
+	wait_h1(3);
+	rt_eq(55, "hart 1 reads GPA through the G-stage: page C", h1_read[0], 0xcccc0003);
+	g_l0[0] = PTE(page_a, PTE_V | PTE_R | PTE_W | PTE_U | PTE_A | PTE_D);
+	r = rfence(HFENCE_GVMA, 1ul << H(1), 0, GPA, 4096, 0);
+	rt_eq(56, "remote_hfence_gvma(hart 1 alone, GPA page) succeeds", r.error, 0);
+	step = 4;
+	wait_h1(4);
+	rt_eq(57, "after it hart 1 reads page A", h1_read[1], 0xaaaa0001);
 	asm volatile("csrw 0x680, zero" ::: "memory");
 	return 0;
 }

@@ -294,7 +294,7 @@ hf() {	# NAME HAS_H DEVIATES COMMAND... (ending in its kernel option)
 	fi
 	timeout "$T" "$@" "$e" </dev/null 2>"$o.err" | tr -d '\r' > "$o"
 	n=7
-	[ "$hh" = 1 ] && n=54
+	[ "$hh" = 1 ] && n=57
 	if ! grep -q "^info has_h 0x$hh\$" "$o"; then
 		echo "FAIL sbi hfence $name: $(grep -E '^(FAIL|FATAL|checks|info has_h)' "$o" | head -n 3 | tr '\n' ' ')"
 	elif [ "$dev" = 0 ] && grep -q "^checks $n, all passed\$" "$o"; then
