@@ -6,7 +6,8 @@
  * start of a turn), so a remote fence has taken effect before its target
  * runs again, as OpenSBI's wait for the target guarantees.
  *
- * The hypervisor fences (FIDs 3-6) go the same way as SFENCE.VMA.
+ * The hypervisor fences (FIDs 3-6) go the same way as SFENCE.VMA; as
+ * with OpenSBI, start_addr and size are not checked (no INVALID_ADDRESS).
  * Firmware events are counted where OpenSBI counts them: an RFENCE
  * call's ..._SENT once on the caller, even when its hart list is
  * invalid; IPI_SENT on the caller for each other hart it signals; a fence's ..._RECEIVED once per request on each
