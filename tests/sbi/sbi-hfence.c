@@ -5,7 +5,8 @@
  * the return values, the firmware events they count (SBI PMU "Firmware
  * Events", codes 14-21, read with counter_fw_read) on the calling hart
  * and on the other, and that a changed G-stage (hgatp) or VS-stage
- * (vsatp) mapping is seen by VS-mode after the fence. docs/sbi-tests.md
+ * (vsatp) mapping is seen by VS-mode after the fence, on the calling hart
+ * and on the other one (hart 1, fenced alone). docs/sbi-tests.md
  * lists the checks. */
 #include "rt.h"
 
