@@ -37,6 +37,8 @@ enum { PRIV_U = 0, PRIV_S = 1, PRIV_M = 3 };
  * the privilege: priv | V << 2, so VU = 4 and VS = 5 (the PMU's encoding
  * too). A trap target of PRIV_VS means VS-mode. */
 enum { MODE_V = 4, PRIV_VU = PRIV_U | MODE_V, PRIV_VS = PRIV_S | MODE_V };
+/* hart_mode's values fit below this (a tally's rows: U, S, -, M, VU, VS) */
+#define HART_MODES 6
 
 enum hart_stop {
 	STOP_BUDGET,   /* the instruction budget ran out */
@@ -195,7 +197,7 @@ struct hart {
 	 * of UARCH_EV_*: tests that compare every model event set it) */
 	uint64_t uev_always;
 	/* a host tool's system-wide view (rvpmu stat ... system): every event
-	 * reported to the PMU is also added to tally[priv] (NULL: none), and
+	 * reported to the PMU is also added to tally[hart_mode] (NULL: none), and
 	 * the events in observed are raised as if a counter counted them */
 	uint64_t (*tally)[PMU_EV_MAX];
 	pmu_evset observed;
