@@ -9,7 +9,7 @@ BUILD   ?= build
 SRC := $(wildcard src/*/*.c)
 OBJ := $(SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan demo bench calibrate setup clean fuzz nopmu
+.PHONY: all test asan demo bench bench-real calibrate setup clean fuzz nopmu
 all: $(BUILD)/rvpmu
 
 $(BUILD)/rvpmu: $(OBJ)
@@ -52,6 +52,12 @@ bench: setup
 	@bench/run.sh
 
 # The U74 profiles against published silicon figures: writes
+# Real programs from Debian source packages against qemu-riscv64:
+# bench/results-real.md (bench/real.py; several minutes).
+bench-real: setup
+	@$(MAKE) --no-print-directory all
+	@python3 bench/real.py
+
 # docs/calibration.md (bench/calibrate.py; COREMARK_SRC=DIR adds CoreMark).
 calibrate: setup
 	@$(MAKE) --no-print-directory all

@@ -28,6 +28,8 @@ import subprocess
 import sys
 import time
 
+import debsrc
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build"))
 RVPMU = os.environ.get("RVPMU", os.path.join(BUILD, "rvpmu"))
@@ -64,50 +66,9 @@ def build_ubench():
     return exe
 
 
-def apt_sources():
-    """apt-get source into CACHE/src, with a deb-src list of its own"""
-    etc, src = os.path.join(CACHE, "apt"), os.path.join(CACHE, "src")
-    for d in ("lists/partial", "cache/archives/partial"):
-        os.makedirs(os.path.join(etc, d), exist_ok=True)
-    os.makedirs(src, exist_ok=True)
-    lines, deb822 = [], []
-    base = "/etc/apt/sources.list.d"
-    for f in sorted(os.listdir(base)) if os.path.isdir(base) else []:
-        text = open(os.path.join(base, f)).read()
-        if f.endswith(".sources"):
-            deb822.append(re.sub(r"^Types:\s*deb\s*$", "Types: deb-src", text, flags=re.M))
-        elif f.endswith(".list"):
-            lines += [l.replace("deb ", "deb-src ", 1) for l in text.splitlines()
-                      if l.startswith("deb ")]
-    if os.path.exists("/etc/apt/sources.list"):
-        lines += [l.replace("deb ", "deb-src ", 1) for l in open("/etc/apt/sources.list").read().splitlines()
-                  if l.startswith("deb ")]
-    parts = os.path.join(etc, "sources.list.d")
-    os.makedirs(parts, exist_ok=True)
-    open(os.path.join(parts, "deb-src.sources"), "w").write("\n\n".join(deb822))
-    open(os.path.join(etc, "sources.list"), "w").write("\n".join(lines) + "\n")
-    opts = ["-o", "Dir::Etc::sourcelist=" + os.path.join(etc, "sources.list"),
-            "-o", "Dir::Etc::sourceparts=" + parts,
-            "-o", "Dir::State::Lists=" + os.path.join(etc, "lists"),
-            "-o", "Dir::Cache=" + os.path.join(etc, "cache"), "-o", "Debug::NoLocking=1"]
-    return opts, src
-
-
 def fetch_source(pkg):
-    """the unpacked Debian source of pkg (apt-get source, cached)"""
-    opts, src = apt_sources()
-    tree = os.path.join(src, pkg)
-    if os.path.isdir(tree):
-        return tree
-    if not os.path.exists(os.path.join(CACHE, "apt", "updated")):
-        run(["apt-get", "-q"] + opts + ["update"], stdout=subprocess.DEVNULL)
-        open(os.path.join(CACHE, "apt", "updated"), "w").close()
-    run(["apt-get", "-q"] + opts + ["source", "--download-only", pkg], cwd=src,
-        stdout=subprocess.DEVNULL)
-    dsc = [f for f in os.listdir(src) if f.startswith(pkg + "_") and f.endswith(".dsc")]
-    run(["dpkg-source", "-x", "--no-check", os.path.join(src, sorted(dsc)[-1]), tree],
-        stdout=subprocess.DEVNULL)
-    return tree
+    """the unpacked Debian source of pkg (bench/debsrc.py, cached in CACHE)"""
+    return debsrc.fetch_source(pkg, CACHE)
 
 
 def build_mbw():

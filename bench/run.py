@@ -433,8 +433,9 @@ def threads_section(rvpmu, runs, timeout):
 		for k, cmd in kinds:
 			for n, args in shapes:
 				r = measure(cmd + ["--cpus", str(n), prog] + args, timeout)
-				with open(count) as f:   # run: the number; stat -x,: COUNT,,instructions,...
-					first = f.read().split(",")[0].strip()
+				with open(count) as f:   # run: the number; stat -x,: "# started on" then COUNT,,instructions,...
+					lines = [l for l in f.read().splitlines() if l.strip() and not l.startswith("#")]
+				first = lines[0].split(",")[0].strip() if lines else ""
 				r["insns"] = int(first) if first.isdigit() else None
 				res[(k, n)].append(r)
 				sys.stderr.write(".")

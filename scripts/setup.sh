@@ -4,7 +4,7 @@ set -e
 PKGS="gcc make gcc-riscv64-linux-gnu g++-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
 gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf qemu-user qemu-system-misc opensbi
 libelf-dev libdw-dev libiberty-dev libfdt-dev libjansson-dev device-tree-compiler linux-perf python3
-chromium linux-source-6.1 cpio"
+chromium linux-source-6.1 cpio dpkg-dev tcl"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

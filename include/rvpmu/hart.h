@@ -37,6 +37,8 @@ enum { PRIV_U = 0, PRIV_S = 1, PRIV_M = 3 };
  * the privilege: priv | V << 2, so VU = 4 and VS = 5 (the PMU's encoding
  * too). A trap target of PRIV_VS means VS-mode. */
 enum { MODE_V = 4, PRIV_VU = PRIV_U | MODE_V, PRIV_VS = PRIV_S | MODE_V };
+/* hart_mode's values fit below this (a tally's rows: U, S, -, M, VU, VS) */
+#define HART_MODES 6
 
 enum hart_stop {
 	STOP_BUDGET,   /* the instruction budget ran out */
@@ -199,11 +201,12 @@ struct hart {
 	 * index in the block, for the retire stream */
 	uint64_t jit_addr[HART_JIT_INSNS];
 	uint8_t jit_classes;   /* instruction-class events are counted this run */
+	struct hart_jit_prof *jprof;   /* RVPMU_JIT_STATS: NULL unless asked for */
 	/* model events translated code counts though no counter does (a mask
 	 * of UARCH_EV_*: tests that compare every model event set it) */
 	uint64_t uev_always;
 	/* a host tool's system-wide view (rvpmu stat ... system): every event
-	 * reported to the PMU is also added to tally[priv] (NULL: none), and
+	 * reported to the PMU is also added to tally[hart_mode] (NULL: none), and
 	 * the events in observed are raised as if a counter counted them */
 	uint64_t (*tally)[PMU_EV_MAX];
 	pmu_evset observed;
@@ -271,6 +274,21 @@ struct hart_jit_stats {
 	uint64_t bytes;                 /* code bytes of the blocks there now */
 };
 void hart_jit_stats(const struct hart *h, struct hart_jit_stats *s);
+
+/* Where a user-mode run leaves translated code (RVPMU_JIT_STATS; hart_run
+ * counts these while h->jprof is set). */
+struct hart_jit_prof {
+	uint64_t block_runs;    /* translated blocks entered */
+	uint64_t in_blocks;     /* instructions retired in them */
+	uint64_t short_budget;  /* block starts run stepped: a budget or cycle stop too near */
+	uint64_t side_exits;    /* slow accesses (MMIO-like, page-crossing) left to the step loop */
+	uint64_t given_back;    /* blocks given back after repeated exits into the step loop */
+	uint64_t untranslated;  /* decodes no block could start at */
+	uint64_t no_jit_page;   /* decodes on pages written while they held code */
+	/* step-loop instructions by kind: counted where the step loop
+	 * counts instruction classes (models or counting events on) */
+	uint64_t step[INSN_COUNT + 1];   /* [INSN_COUNT]: a page-end sentinel */
+};
 
 /* Modelled cycles so far (the timing model's, or one per instruction). */
 uint64_t hart_cycles(const struct hart *h);

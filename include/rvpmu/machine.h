@@ -54,7 +54,7 @@ struct machine_opts {
 	const volatile int *stop;   /* a sig_atomic_t: int on Linux */
 	/* a host tool's view of every hart (NULL: none): hart i's events
 	 * by privilege mode go to tally[i] (struct hart's tally, observed) */
-	uint64_t (*tally)[4][PMU_EV_MAX];
+	uint64_t (*tally)[HART_MODES][PMU_EV_MAX];
 	pmu_evset observe;
 };
 

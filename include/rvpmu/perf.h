@@ -19,6 +19,9 @@ struct evspec {
 	uint32_t event_idx;     /* SBI event_idx */
 	uint64_t event_data;
 	int exclude_user, exclude_kernel;
+	/* perf's :G (exclude_host: guests only, V=1) and :H (exclude_guest:
+	   the host only, V=0) */
+	int exclude_host, exclude_guest;
 	int group;              /* index of its group's leader, or -1 */
 	int weak;               /* the group is perf's :W: split it when it cannot fit */
 	int software;           /* counted by rvpmu's kernel, not the PMU: */
@@ -37,6 +40,10 @@ struct profile;
  * the number of events in out, or -1 with a message. */
 int evspec_parse(const char *list, const struct profile *p, struct evspec *out, int n, int max,
 		 char *err, size_t errlen);
+/* The modes event e counts in, as a mask of hart_mode values (bit 0 U,
+ * 1 S, 3 M, 4 VU, 5 VS): :u and :k choose user or supervisor and machine
+ * mode, :G and :H the guest (V=1) or host side, each within the other. */
+unsigned evspec_modes(const struct evspec *e);
 /* Refuse :u/:k (exclude_*) on hardware events of a core without
  * Sscofpmf, as Linux does: 0, or -1 with a message in err. */
 int evspec_check(const struct evspec *ev, int n, const struct profile *p, char *err, size_t errlen);
@@ -71,7 +78,8 @@ struct session {
 enum {  /* SBI PMU function ids and flags the driver uses */
 	SBI_PMU_NUM_COUNTERS = 0, SBI_PMU_GET_INFO = 1, SBI_PMU_CFG_MATCH = 2,
 	SBI_PMU_START = 3, SBI_PMU_STOP = 4,
-	SBI_CFG_CLEAR_VALUE = 1 << 1, SBI_CFG_SET_UINH = 1 << 5, SBI_CFG_SET_SINH = 1 << 6,
+	SBI_CFG_CLEAR_VALUE = 1 << 1, SBI_CFG_SET_VUINH = 1 << 3, SBI_CFG_SET_VSINH = 1 << 4,
+	SBI_CFG_SET_UINH = 1 << 5, SBI_CFG_SET_SINH = 1 << 6,
 	SBI_START_SET_INIT_VALUE = 1, SBI_STOP_RESET = 1,
 };
 
@@ -200,7 +208,7 @@ int stat_run(struct stat_opts *o, const void *linux_opts, int argc, char **argv,
  * harts in the cpus mask from each hart's tally by privilege mode (one
  * line per hart and event with per_cpu, as -A), secs of modelled time. */
 pmu_evset stat_system_set(const struct profile *p, int models, const struct evspec *e);
-void stat_system_print(const struct stat_opts *o, const uint64_t (*tally)[4][PMU_EV_MAX],
+void stat_system_print(const struct stat_opts *o, const uint64_t (*tally)[HART_MODES][PMU_EV_MAX],
 		       unsigned nharts, uint64_t cpus, int per_cpu, double secs);
 
 #endif

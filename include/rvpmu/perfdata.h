@@ -32,6 +32,7 @@ struct perfdata_event {
 	uint64_t sample_period;    /* or the frequency when freq is set */
 	int freq;
 	int exclude_user, exclude_kernel, exclude_hv;
+	int exclude_host, exclude_guest;   /* :G, :H */
 	int callchain;             /* samples carry PERF_SAMPLE_CALLCHAIN */
 	int branch_stack;          /* samples carry PERF_SAMPLE_BRANCH_STACK */
 	uint64_t branch_sample_type; /* PERF_SAMPLE_BRANCH_* (0: ANY|USER) */

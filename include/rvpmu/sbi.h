@@ -25,7 +25,11 @@ enum sbi_fw_event {
 	SBI_FW_IPI_SENT, SBI_FW_IPI_RECEIVED, SBI_FW_FENCE_I_SENT,
 	SBI_FW_FENCE_I_RECEIVED, SBI_FW_SFENCE_VMA_SENT, SBI_FW_SFENCE_VMA_RECEIVED,
 	SBI_FW_SFENCE_VMA_ASID_SENT, SBI_FW_SFENCE_VMA_ASID_RECEIVED,
-	SBI_FW_EVENT_MAX = 22,  /* codes 14..21 (hypervisor fences) never occur here */
+	SBI_FW_HFENCE_GVMA_SENT, SBI_FW_HFENCE_GVMA_RECEIVED,
+	SBI_FW_HFENCE_GVMA_VMID_SENT, SBI_FW_HFENCE_GVMA_VMID_RECEIVED,
+	SBI_FW_HFENCE_VVMA_SENT, SBI_FW_HFENCE_VVMA_RECEIVED,
+	SBI_FW_HFENCE_VVMA_ASID_SENT, SBI_FW_HFENCE_VVMA_ASID_RECEIVED,
+	SBI_FW_EVENT_MAX,       /* 22 */
 };
 
 struct sbi_counter {
@@ -55,8 +59,12 @@ enum sbi_hsm_state {
 
 /* The kinds of remote fence asked of a hart, done when its software
  * interrupt comes (RFENCE extension, as OpenSBI does them through IPIs),
- * in the order of the RFENCE function ids. */
-enum { SBI_RFENCE_I, SBI_RFENCE_VMA, SBI_RFENCE_VMA_ASID, SBI_RFENCE_KINDS };
+ * in the order of the RFENCE function ids (3-6 need the H extension). */
+enum {
+	SBI_RFENCE_I, SBI_RFENCE_VMA, SBI_RFENCE_VMA_ASID, SBI_RFENCE_HFENCE_GVMA_VMID,
+	SBI_RFENCE_HFENCE_GVMA, SBI_RFENCE_HFENCE_VVMA_ASID, SBI_RFENCE_HFENCE_VVMA,
+	SBI_RFENCE_KINDS
+};
 
 /* The firmware's view of one hart besides its PMU. */
 struct sbi_hart {

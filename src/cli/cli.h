@@ -15,7 +15,7 @@ int cmd_system(int argc, char **argv);
  * freed. */
 struct machine;
 struct system_view {
-	uint64_t (*tally)[4][PMU_EV_MAX];
+	uint64_t (*tally)[HART_MODES][PMU_EV_MAX];
 	pmu_evset observe;
 	const struct profile *profile;
 	int no_uarch;

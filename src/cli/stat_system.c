@@ -50,7 +50,7 @@ bad:
 	return 0;
 }
 
-static uint64_t tally[MACHINE_MAX_HARTS][4][PMU_EV_MAX];
+static uint64_t tally[MACHINE_MAX_HARTS][HART_MODES][PMU_EV_MAX];
 
 static void end(struct machine *m, void *ctx)
 {
@@ -62,7 +62,7 @@ static void end(struct machine *m, void *ctx)
 	}
 	const struct hart *h0 = &m->hart[0];
 	double secs = (double)hart_time(h0) / (double)h0->time_hz;
-	stat_system_print(c->o, (const uint64_t (*)[4][PMU_EV_MAX])tally, m->nharts, cpus,
+	stat_system_print(c->o, (const uint64_t (*)[HART_MODES][PMU_EV_MAX])tally, m->nharts, cpus,
 			  c->per_cpu, secs);
 	c->counted = 1;
 }

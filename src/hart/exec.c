@@ -61,6 +61,8 @@ void hart_free(struct hart *h)
 		free(h->dcache[i]);
 	jit_free(h->jit);
 	h->jit = NULL;
+	free(h->jprof);
+	h->jprof = NULL;
 	if (!h->mem_borrowed)
 		gmem_free(&h->mem);
 }
@@ -495,7 +497,10 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	 * on, no superblocks (not back and forth, each change a flush) */
 	if (jit && h->uarch && h->cycle_stop - h->uarch->tm.now <= UINT32_MAX)
 		jit_no_superblocks(jit);
-	int jit_skip = 0;  /* the next decode must not start a block */
+	/* the next decode must not start a block (the step loop does the
+	 * access a block left for it); its slot, reset once past it */
+	int jit_skip = 0;
+	struct dinsn *skipped = NULL;
 	/* with the models: stop once their cycles reach cstop (hart_horizon),
 	 * blocks running only as far as cmax cycles per instruction allow */
 	static const uint64_t no_cycles;
@@ -525,10 +530,16 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 #define GO_EV() do {                                                    \
 		if (jit && d->handler == jit_handler)                   \
 			goto do_JIT;                                    \
+		/* a slot a flush or a skip (below) reset: a block may  \
+		 * start there again */                                 \
+		if (jit && unlikely(d->handler == 0))                   \
+			goto do_NONE;                                   \
 		GO_EV_STEP();                                           \
 	} while (0)
 #define GO_EV_STEP() do {                                               \
 		h->evc[retire_refine[d->id]]++;  /* undone if it traps */ \
+		if (unlikely(h->jprof))                                 \
+			h->jprof->step[d->id]++;                        \
 		if (h->uarch || h->ctr_on || h->trace) {                \
 			/* CTR's time stamps read instret mid-run */    \
 			h->instret += budget_in - (uint64_t)budget - 1; \
@@ -631,6 +642,10 @@ do_NONE: {
 			d = &pg->s[(pc & (GPAGE_SIZE - 1)) >> 1];
 			GO();
 		}
+		if (skipped && skipped != d) {
+			skipped->handler = 0;
+			skipped = NULL;
+		}
 		uint32_t raw;
 		if (fetch(h, pg, pc, &raw))
 			goto trap;
@@ -642,7 +657,12 @@ do_NONE: {
 		if (jit && !jit_skip && !pg->no_jit && (b = jit_compile(jit, h, pc, d))) {
 			d->handler = jit_handler;
 			dpage_add_block(h, pg, b);
+		} else if (jit && unlikely(h->jprof)) {
+			h->jprof->no_jit_page += pg->no_jit != 0;
+			h->jprof->untranslated += !jit_skip && !pg->no_jit;
 		}
+		if (jit_skip)
+			skipped = d;
 		jit_skip = 0;
 		GO();
 	}
@@ -654,6 +674,13 @@ do_JIT: {
 			d->handler = 0;
 			goto do_NONE;
 		}
+		/* a slot stepped once for a side exit: a block may start
+		 * there next time, so that code around it is not given back
+		 * (each block that exits into a stepped slot is, in time) */
+		if (skipped) {
+			skipped->handler = 0;
+			skipped = NULL;
+		}
 		if (class_events)   /* the step loop's last instruction first */
 			retire_finish(h, pc);
 		int64_t cap = budget + 1;   /* what blocks may retire from here */
@@ -662,12 +689,20 @@ do_JIT: {
 			if ((uint64_t)cap > room)
 				cap = (int64_t)room;
 		}
-		if (unlikely(cap < (int64_t)b->n))  /* not all of it fits */
+		if (unlikely(cap < (int64_t)b->n)) {  /* not all of it fits */
+			if (unlikely(h->jprof))
+				h->jprof->short_budget++;
 			STEP();
+		}
 		const int64_t spare = budget + 1 - cap;
 		h->jit_budget = cap;
 		int side;
 		struct jit_block *last = jit_run(jit, h, b, &side);
+		if (unlikely(h->jprof)) {
+			h->jprof->block_runs++;
+			h->jprof->in_blocks += (uint64_t)(cap - h->jit_budget);
+			h->jprof->side_exits += side != 0;
+		}
 		budget = h->jit_budget + spare;
 		pc = h->pc;
 		LOOKUP();
@@ -678,8 +713,11 @@ do_JIT: {
 		}
 		/* a block that keeps leaving into the step loop costs more than
 		 * it saves: its first instruction goes back to the step loop */
-		if (d->handler != jit_handler && d->handler != 0 && ++last->exits_out == 16)
+		if (d->handler != jit_handler && d->handler != 0 && ++last->exits_out == 16) {
 			last->slot->handler = handlers[last->slot->id][last->slot->len == 4];
+			if (unlikely(h->jprof))
+				h->jprof->given_back++;
+		}
 		GO();
 	}
 
@@ -766,6 +804,8 @@ out_budget:
 	budget = 0;
 	stop = STOP_BUDGET;
 out:
+	if (skipped)
+		skipped->handler = 0;
 	if (stop != STOP_TRAP)
 		retire_finish(h, pc);
 	h->pc = pc;

@@ -175,7 +175,7 @@ static void report(struct hart *h, uint64_t to)
 	pmu_retire(&h->pmu, hart_mode(h), h->evc);
 	if (h->tally)
 		for (unsigned e = 0; e < PMU_EV_MAX; e++)
-			h->tally[h->priv][e] += h->evc[e];
+			h->tally[hart_mode(h)][e] += h->evc[e];
 	if (h->host_pmu) {
 		uint32_t of = pmu_retire(h->host_pmu, hart_mode(h), h->evc);
 		if (of)

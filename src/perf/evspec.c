@@ -168,25 +168,52 @@ static int lookup(const char *name, const struct profile *p, struct evspec *ev, 
 	return -1;
 }
 
-/* :u, :k and, on a group (sr not NULL), perf's S: leader sampling */
-static int modifiers(const char *m, int *eu, int *ek, int *sr, char *err, size_t errlen)
+/* What an event's modifiers exclude. */
+struct mods {
+	int eu, ek, eh, eg;   /* exclude user, kernel, host, guest */
+};
+
+/* :u, :k, :G, :H and, on a group (sr not NULL), perf's S: leader sampling */
+static int modifiers(const char *m, struct mods *o, int *sr, char *err, size_t errlen)
 {
-	int u = 0, k = 0;
+	int u = 0, k = 0, g = 0, h = 0;
 	for (; *m; m++) {
 		if (*m == 'u') u = 1;
 		else if (*m == 'k') k = 1;
+		else if (*m == 'G') g = 1;
+		else if (*m == 'H') h = 1;
 		else if (*m == 'S' && sr) *sr = 1;
 		else {
 			snprintf(err, errlen, *m == 'S' ? "modifier S is a group's ({a,b}:S: the leader "
 				 "samples, the others are read with it)" :
-				 "unknown event modifier '%c' (rvpmu knows u and k, and S on a group)", *m);
+				 "unknown event modifier '%c' (rvpmu knows u, k, G and H, and S on a group)",
+				 *m);
 			return -1;
 		}
 	}
-	/* perf: ":u" counts user only, ":k" kernel only, both = both */
-	*eu = k && !u;
-	*ek = u && !k;
+	/* perf: ":u" counts user only, ":k" kernel only, both = both; ":G"
+	 * guests only (exclude_host), ":H" the host only (exclude_guest),
+	 * both = both. Without G or H both sides count, as later perf
+	 * has it outside perf kvm (6.1's :u alone also set exclude_guest). */
+	o->eu = k && !u;
+	o->ek = u && !k;
+	o->eh = g && !h;
+	o->eg = h && !g;
 	return 0;
+}
+
+unsigned evspec_modes(const struct evspec *e)
+{
+	unsigned user = 1u << PRIV_U | 1u << PRIV_VU;
+	unsigned kernel = 1u << PRIV_S | 1u << PRIV_M | 1u << PRIV_VS;
+	unsigned host = 1u << PRIV_U | 1u << PRIV_S | 1u << PRIV_M;
+	unsigned guest = 1u << PRIV_VU | 1u << PRIV_VS;
+	unsigned m = user | kernel;
+	if (e->exclude_user) m &= ~user;
+	if (e->exclude_kernel) m &= ~kernel;
+	if (e->exclude_host) m &= ~host;
+	if (e->exclude_guest) m &= ~guest;
+	return m;
 }
 
 int evspec_parse(const char *list, const struct profile *prof, struct evspec *out, int n,
@@ -227,10 +254,12 @@ int evspec_parse(const char *list, const struct profile *prof, struct evspec *ou
 		char *colon = strchr(tok, ':');
 		if (colon)
 			*colon = 0;
+		struct mods md = {0, 0, 0, 0};
 		if (lookup(tok, prof, ev, err, errlen) ||
-		    (colon && modifiers(colon + 1, &ev->exclude_user, &ev->exclude_kernel, NULL, err,
-					errlen)))
+		    (colon && modifiers(colon + 1, &md, NULL, err, errlen)))
 			return -1;
+		ev->exclude_user = md.eu, ev->exclude_kernel = md.ek;
+		ev->exclude_host = md.eh, ev->exclude_guest = md.eg;
 		n++;
 		if (*p == '}') {
 			if (group < 0) {
@@ -247,11 +276,13 @@ int evspec_parse(const char *list, const struct profile *prof, struct evspec *ou
 				}
 				memcpy(mods, p + 1, ml);
 				mods[ml] = 0;
-				int eu, ek, sr = 0;
-				if (modifiers(mods, &eu, &ek, &sr, err, errlen))
+				struct mods md;
+				int sr = 0;
+				if (modifiers(mods, &md, &sr, err, errlen))
 					return -1;
 				for (int i = group_start; i < n; i++) {
-					out[i].exclude_user |= eu, out[i].exclude_kernel |= ek;
+					out[i].exclude_user |= md.eu, out[i].exclude_kernel |= md.ek;
+					out[i].exclude_host |= md.eh, out[i].exclude_guest |= md.eg;
 					out[i].sample_read = sr;
 					/* named as perf names them: "cycles:u" */
 					size_t nl = strlen(out[i].name);
@@ -285,9 +316,10 @@ int evspec_check(const struct evspec *ev, int n, const struct profile *p, char *
 	/* privilege filters are mhpmevent's xINH bits, which Sscofpmf adds;
 	 * Linux refuses exclude_* without it (PERF_PMU_CAP_NO_EXCLUDE) */
 	for (int i = 0; p && !p->pmu.sscofpmf && i < n; i++)
-		if ((ev[i].exclude_user || ev[i].exclude_kernel) && !ev[i].software) {
+		if ((ev[i].exclude_user || ev[i].exclude_kernel || ev[i].exclude_host ||
+		     ev[i].exclude_guest) && !ev[i].software) {
 			snprintf(err, errlen, "event '%s': the %s core has no Sscofpmf, so its counters "
-				 "cannot count user or kernel mode alone (:u/:k modifiers)",
+				 "cannot count some modes alone (:u/:k/:G/:H modifiers)",
 				 ev[i].name, p->name);
 			return -1;
 		}

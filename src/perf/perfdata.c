@@ -149,6 +149,8 @@ static void make_attr(const struct perfdata_event *e, struct perf_event_attr *a)
 	a->exclude_user = e->exclude_user ? 1 : 0;
 	a->exclude_kernel = e->exclude_kernel ? 1 : 0;
 	a->exclude_hv = e->exclude_hv ? 1 : 0;
+	a->exclude_host = e->exclude_host ? 1 : 0;
+	a->exclude_guest = e->exclude_guest ? 1 : 0;
 	a->disabled = 1;
 	a->enable_on_exec = 1;
 	a->mmap = 1;

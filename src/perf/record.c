@@ -490,6 +490,8 @@ void record_perf_attr(const struct evspec *e, struct perfdata_event *pe)
 	}
 	pe->exclude_user = e->exclude_user;
 	pe->exclude_kernel = e->exclude_kernel;
+	pe->exclude_host = e->exclude_host;
+	pe->exclude_guest = e->exclude_guest;
 }
 
 int record_run(const struct record_opts *o, const struct linux_opts *lo_in, int argc,

@@ -111,14 +111,18 @@ void record_system_attach(struct record_system *r, struct hart *h, unsigned i)
 	struct pmu *p = &r->pmu[i];
 	struct pmu_config cfg;
 	pmu_config_default(&cfg);
+	cfg.has_h = h->pmu.cfg.has_h;   /* VSINH/VUINH for :G/:H */
 	cfg.decode = decode;
 	cfg.decode_ctx = r;
 	memcpy(cfg.max_per_step, h->pmu.cfg.max_per_step, sizeof(cfg.max_per_step));
 	pmu_init(p, &cfg);
 	for (unsigned k = 0; k < (unsigned)r->o->nev; k++) {
 		const struct evspec *e = &r->o->ev[k];
-		uint64_t inh = (e->exclude_user ? PMU_UINH : 0) |
-			       (e->exclude_kernel ? PMU_SINH | PMU_MINH : 0);
+		/* the modes the event leaves out, as stat counts them */
+		unsigned md = evspec_modes(e);
+		uint64_t inh = (md >> PRIV_U & 1 ? 0 : PMU_UINH) | (md >> PRIV_S & 1 ? 0 : PMU_SINH) |
+			       (md >> PRIV_M & 1 ? 0 : PMU_MINH) | (md >> PRIV_VU & 1 ? 0 : PMU_VUINH) |
+			       (md >> PRIV_VS & 1 ? 0 : PMU_VSINH);
 		csr_write(p, PMU_CSR_MHPMEVENT3 + k, PMU_CSR_WRITE, (k + 1) | inh);
 		arm(r, p, k);
 		h->observed |= r->set[k];

@@ -152,7 +152,10 @@ long session_config_on(struct session *ss, unsigned cpu, const struct evspec *e,
 {
 	uint64_t flags = SBI_CFG_CLEAR_VALUE | extra_flags |
 			 (e->exclude_kernel ? SBI_CFG_SET_SINH : 0) |
-			 (e->exclude_user ? SBI_CFG_SET_UINH : 0);
+			 (e->exclude_user ? SBI_CFG_SET_UINH : 0) |
+			 /* :G and :H as Linux's SBI PMU driver passes them */
+			 (e->exclude_host ? SBI_CFG_SET_UINH | SBI_CFG_SET_SINH : 0) |
+			 (e->exclude_guest ? SBI_CFG_SET_VUINH | SBI_CFG_SET_VSINH : 0);
 	uint64_t v, info;
 	if (e->software || !session_countable(ss, e))   /* the kernel counts those */
 		return SBI_ERR_NOT_SUPPORTED;

@@ -71,7 +71,9 @@ static int stat_of(const struct stat_view *v, int i, uint32_t k, double *avg)
 		/* clock events are looked up without their context */
 		if (kind(f) != k || !v->r[j].supported ||
 		    (k != 0xffffffff && (f->exclude_user != e->exclude_user ||
-					  f->exclude_kernel != e->exclude_kernel)))
+					  f->exclude_kernel != e->exclude_kernel ||
+					  f->exclude_host != e->exclude_host ||
+					  f->exclude_guest != e->exclude_guest)))
 			continue;
 		sum += v->r[j].mean;   /* a clock's: ns */
 		n++;

@@ -5,7 +5,8 @@
  * counts what a counter programmed with it would count in every mode the
  * event's modifiers leave in: :u user mode, :k supervisor and machine
  * mode (the firmware is part of the system perf -a sees; machine mode has
- * no modifier of its own). */
+ * no modifier of its own), :G the guest's VS and VU modes (V=1), :H the
+ * host's (V=0), u and k then choosing within that side (evspec_modes). */
 #include <stdio.h>
 #include <string.h>
 #include "rvpmu/perf.h"
@@ -39,16 +40,17 @@ pmu_evset stat_system_set(const struct profile *p, int models, const struct evsp
 	return set;
 }
 
-static uint64_t count_of(const uint64_t tally[4][PMU_EV_MAX], pmu_evset set,
+static uint64_t count_of(const uint64_t tally[HART_MODES][PMU_EV_MAX], pmu_evset set,
 			 const struct evspec *e)
 {
 	uint64_t n = 0;
-	for (unsigned priv = 0; priv < 4; priv++) {
-		if (priv == 0 ? e->exclude_user : e->exclude_kernel)
+	unsigned modes = evspec_modes(e);
+	for (unsigned mode = 0; mode < HART_MODES; mode++) {
+		if (!(modes >> mode & 1))
 			continue;
 		for (unsigned ev = 0; ev < PMU_EV_MAX; ev++)
 			if (set >> ev & 1)
-				n += tally[priv][ev];
+				n += tally[mode][ev];
 	}
 	return n;
 }
@@ -82,7 +84,7 @@ static void print_line(const struct stat_opts *o, int cpu, int ok, uint64_t v,
 	fprintf(f, "     %s\n", e->name);
 }
 
-void stat_system_print(const struct stat_opts *o, const uint64_t (*tally)[4][PMU_EV_MAX],
+void stat_system_print(const struct stat_opts *o, const uint64_t (*tally)[HART_MODES][PMU_EV_MAX],
 		       unsigned nharts, uint64_t cpus, int per_cpu, double secs)
 {
 	FILE *f = o->out;

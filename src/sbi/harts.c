@@ -6,9 +6,11 @@
  * start of a turn), so a remote fence has taken effect before its target
  * runs again, as OpenSBI's wait for the target guarantees.
  *
+ * The hypervisor fences (FIDs 3-6) go the same way as SFENCE.VMA; as
+ * with OpenSBI, start_addr and size are not checked (no INVALID_ADDRESS).
  * Firmware events are counted where OpenSBI counts them: an RFENCE
- * call's ..._SENT once on the caller; IPI_SENT on the caller for each
- * other hart it signals; a fence's ..._RECEIVED once per request on each
+ * call's ..._SENT once on the caller, even when its hart list is
+ * invalid; IPI_SENT on the caller for each other hart it signals; a fence's ..._RECEIVED once per request on each
  * hart that does it, the caller included when it is a target;
  * IPI_RECEIVED once per fence request and once for S-mode IPIs that
  * arrive without one (sbi_ipi_receive). An IPI a hart sends itself sets
@@ -76,6 +78,8 @@ static unsigned do_fences(struct machine *m, struct hart *h)
 {
 	static const enum sbi_fw_event received[SBI_RFENCE_KINDS] = {
 		SBI_FW_FENCE_I_RECEIVED, SBI_FW_SFENCE_VMA_RECEIVED, SBI_FW_SFENCE_VMA_ASID_RECEIVED,
+		SBI_FW_HFENCE_GVMA_VMID_RECEIVED, SBI_FW_HFENCE_GVMA_RECEIVED,
+		SBI_FW_HFENCE_VVMA_ASID_RECEIVED, SBI_FW_HFENCE_VVMA_RECEIVED,
 	};
 	uint32_t *pending = m->sbih[machine_hart_index(m, h)].rfence;
 	unsigned n = 0;
@@ -83,9 +87,16 @@ static unsigned do_fences(struct machine *m, struct hart *h)
 	 * and goes as OpenSBI's FENCE.I on this hart would flush it */
 	if (pending[SBI_RFENCE_I] && h->uarch)
 		uarch_fence_i(h->uarch);
-	/* sfence.vma: the whole TLB, more than asked, as allowed */
-	if (pending[SBI_RFENCE_VMA] || pending[SBI_RFENCE_VMA_ASID])
-		hart_sfence_vma(h);
+	/* sfence.vma and the hfences: the whole TLB, more than asked, as
+	 * allowed (the soft TLB keys every translation by V, so this drops
+	 * G-stage and VS-stage ones alike, as HFENCE.GVMA/VVMA with x0 would);
+	 * OpenSBI's HFENCE.VVMA runs under the caller's VMID, which the
+	 * whole flush covers */
+	for (unsigned k = SBI_RFENCE_VMA; k < SBI_RFENCE_KINDS; k++)
+		if (pending[k]) {
+			hart_sfence_vma(h);
+			break;
+		}
 	for (unsigned k = 0; k < SBI_RFENCE_KINDS; k++)
 		for (; pending[k]; pending[k]--, n++)
 			sbi_fw_event(sbi_of(m, h), received[k]);
@@ -127,11 +138,7 @@ static long send_ipi(struct machine *m, struct hart *h, uint64_t set)
 
 static long rfence(struct machine *m, struct hart *h, long fid, uint64_t set)
 {
-	static const enum sbi_fw_event sent[] = {
-		SBI_FW_FENCE_I_SENT, SBI_FW_SFENCE_VMA_SENT, SBI_FW_SFENCE_VMA_ASID_SENT,
-	};
 	unsigned self = machine_hart_index(m, h);
-	sbi_fw_event(sbi_of(m, h), sent[fid]);
 	for (unsigned t = 0; t < m->nharts; t++) {
 		if (!(set >> t & 1) || !interruptible(m, t))
 			continue;
@@ -204,6 +211,12 @@ static long hsm(struct machine *m, struct hart *h, long fid, const uint64_t *a, 
 	return SBI_ERR_NOT_SUPPORTED;
 }
 
+static const enum sbi_fw_event rfence_sent[SBI_RFENCE_KINDS] = {
+	SBI_FW_FENCE_I_SENT, SBI_FW_SFENCE_VMA_SENT, SBI_FW_SFENCE_VMA_ASID_SENT,
+	SBI_FW_HFENCE_GVMA_VMID_SENT, SBI_FW_HFENCE_GVMA_SENT,
+	SBI_FW_HFENCE_VVMA_ASID_SENT, SBI_FW_HFENCE_VVMA_SENT,
+};
+
 long sbi_harts_call(struct machine *m, struct hart *h, long eid, long fid, const uint64_t *a,
 		    uint64_t *value)
 {
@@ -217,8 +230,16 @@ long sbi_harts_call(struct machine *m, struct hart *h, long eid, long fid, const
 			return err;
 		return send_ipi(m, h, set);
 	case EID_RFENCE:
-		if (fid > 2)
-			return SBI_ERR_NOT_SUPPORTED;  /* HFENCE: no hypervisor extension */
+		if (fid < 0 || fid >= SBI_RFENCE_KINDS)
+			return SBI_ERR_NOT_SUPPORTED;
+		/* the hfences (FIDs 3-6) need H; the harts share one core,
+		 * so the caller's misa.H answers for every target. Checked
+		 * before the hart list, as OpenSBI does. */
+		if (fid >= SBI_RFENCE_HFENCE_GVMA_VMID && !(rd(h, 0x301) >> 7 & 1))
+			return SBI_ERR_NOT_SUPPORTED;
+		/* ..._SENT counts every call, before the hart list is
+		 * checked, as OpenSBI's sbi_tlb_request counts it */
+		sbi_fw_event(sbi_of(m, h), rfence_sent[fid]);
 		if ((err = hart_list(m, a[0], a[1], &set)))
 			return err;
 		return rfence(m, h, fid, set);

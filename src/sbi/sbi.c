@@ -36,15 +36,33 @@ static void hart_setup(struct machine *m, struct hart *h)
 	s->prof = m->o.profile;
 	s->no_snapshot = m->o.sbi_no_snapshot;
 	/* delegate what an OS handles itself, as OpenSBI does: misaligned
-	 * fetch, breakpoint, U-mode ecall and page faults; S interrupts */
-	wr(h, 0x302, HART_CSR_WRITE, 1u << 0 | 1u << 3 | 1u << 8 | 1u << 12 | 1u << 13 | 1u << 15);
+	 * fetch, breakpoint, U-mode ecall and page faults; with H also
+	 * VS-mode ecalls, guest-page faults and virtual instructions, which
+	 * the hypervisor handles (WARL drops them without H); S interrupts */
+	wr(h, 0x302, HART_CSR_WRITE, 1u << 0 | 1u << 3 | 1u << 8 | 1u << 12 | 1u << 13 | 1u << 15 |
+	   1u << 10 | 0xfu << 20);
 	wr(h, 0x303, HART_CSR_WRITE, MIP(IRQ_SSI) | MIP(IRQ_STI) | MIP(IRQ_SEI) | MIP(IRQ_LCOFI));
 	/* mie: the software interrupt other harts' IPIs and fences come by */
 	wr(h, 0x304, HART_CSR_SET, MIP(IRQ_MSI));
 	wr(h, 0x306, HART_CSR_WRITE, 0xffffffff);   /* mcounteren: S may read all */
-	/* menvcfg: CDE and STCE where implemented (WARL drops the rest), so
-	 * S counts with Smcdeleg and times with stimecmp as OpenSBI sets up */
-	wr(h, 0x30a, HART_CSR_WRITE, 1ull << 60 | 1ull << 63);
+	/* menvcfg as OpenSBI's mstatus_init sets it for the extensions the
+	 * hart has: CBZE, CBCFE, CBIE = 3, PBMTE, STCE, CDE (WARL drops the
+	 * bits of absent extensions; ADUE and DTE stay 0, its default) */
+	wr(h, 0x30a, HART_CSR_WRITE, 1ull << 7 | 1ull << 6 | 3ull << 4 | 1ull << 62 | 1ull << 63 |
+	   1ull << 60);
+	/* With H, OpenSBI clears hstatus and leaves henvcfg to the
+	 * hypervisor (it never writes it), as here: both stay at reset. */
+	if (rd(h, 0x301) >> 7 & 1)
+		wr(h, 0x600, HART_CSR_WRITE, 0);
+	/* Smstateen: OpenSBI opens STATEN, ENVCFG (henvcfg/senvcfg),
+	 * CONTEXT, and AIA, IMSIC, SVSLCT, CTR and SRMCFG where their
+	 * extensions exist; mstateen1-3 get STATEN alone. A hart without
+	 * Smstateen rejects the writes (OpenSBI probes the CSR first); the
+	 * bits of absent features are read-only zero, as the spec has them. */
+	wr(h, 0x30c, HART_CSR_WRITE, 1ull << 63 | 1ull << 62 | 1ull << 57 | 1ull << 58 |
+	   1ull << 59 | 1ull << 60 | 1ull << 54 | 1ull << 55);
+	for (unsigned k = 1; k < 4; k++)
+		wr(h, 0x30c + k, HART_CSR_WRITE, 1ull << 63);
 	/* PMP: S and U may reach all of memory (the firmware itself lives
 	 * outside the guest's address space, so nothing needs guarding) */
 	wr(h, 0x3b0, HART_CSR_WRITE, ~0ull);         /* pmpaddr0: NAPOT, everything */

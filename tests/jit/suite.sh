@@ -302,4 +302,37 @@ for n in 1 2 3 1000 123457; do
 		fail "max-insns-$n" "retired '$got'"
 	fi
 done
+# 6. restart.c: after a side exit at a loop's head and after a flush, the
+# loops run translated again (before, the first sent the loop to the step
+# loop one block at a time, the second the head of every block in counting
+# runs: 56% and 46% translated); the same output as qemu, the same count
+# as the step loop (the same environment: it moves the stack), and at least 99% of the instructions translated
+prog=$out/restart
+if ! $CC -static -O2 -o "$prog" "$here/restart.c" >&2; then
+	fail restart "does not build"
+else
+	timeout "$T" "$QEMU" "$prog" >"$out/restart.qemu" 2>/dev/null
+	RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" run --no-jit --insn-count "$out/restart.n0" "$prog" >"$out/restart.step" 2>/dev/null
+	for mode in run u74; do
+		if [ $mode = run ]; then
+			set -- run --insn-count "$out/restart.n"
+		else
+			set -- stat -x, -e instructions -o "$out/restart.stat" --profile u74
+		fi
+		RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" "$@" "$prog" >"$out/restart.out" \
+			2>"$out/restart.err"; r=$?
+		[ $mode = u74 ] && sed -n 's/^\([0-9]*\),,instructions.*/\1/p' "$out/restart.stat" >"$out/restart.n"
+		share=$(sed -n 's/^rvpmu: jit: [0-9]* of [0-9]* instructions (\([0-9.]*\)%) in translated.*/\1/p' \
+			"$out/restart.err")
+		if [ "$r" != 0 ] || ! cmp -s "$out/restart.out" "$out/restart.qemu"; then
+			fail "restart-$mode" "exit $r, or output differs from qemu's"
+		elif ! cmp -s "$out/restart.n" "$out/restart.n0"; then
+			fail "restart-$mode" "instructions $(cat "$out/restart.n") translated, $(cat "$out/restart.n0") in the step loop"
+		elif ! awk -v s="${share:-0}" 'BEGIN { exit !(s >= 99.0) }'; then
+			fail "restart-$mode" "${share:-no}% of the instructions translated, expected at least 99%"
+		else
+			pass "restart-$mode"
+		fi
+	done
+fi
 exit 0

@@ -19,6 +19,8 @@
 #       exactly the checks listed for that platform below, each with the
 #       recorded value; never reported as a plain PASS
 #   FAIL sbi <platform> <payload>: why
+# After the matrix: sbi-misaligned and sbi-hfence (the RFENCE hypervisor
+# fences, with and without H), each on its own platforms (below).
 # docs/sbi-tests.md describes every check and every deviation.
 here=$(cd "$(dirname "$0")" && pwd)
 : "${RVPMU:=$here/../../build/rvpmu}" "${BUILD:=$here/../../build}"
@@ -271,6 +273,55 @@ mis rvpmu-opensbi-trap 1 "$RVPMU" system --profile "$trap_prof" --no-uarch --bio
 mis rvpmu-handle 0 "$RVPMU" system --profile virt --no-uarch --max-insns 50000000 --kernel
 [ "$have_qemu" = 1 ] && mis qemu 0 "$QEMU" -machine virt -cpu rv64,sscofpmf=true -m 256M -nographic \
 	-monitor none -bios "$FW" -kernel || echo "FAIL sbi misaligned qemu: $QEMU or $FW not installed"
+
+# The RFENCE extension's hypervisor fences (sbi-hfence.c) on 2 harts:
+# built with -DHAS_H=1 for a core with H (rvpmu's virt profile, QEMU with
+# h=true) and -DHAS_H=0 for one without (rvpmu with no profile, QEMU
+# h=false), where each answers NOT_SUPPORTED. OpenSBI 1.1 (on QEMU and
+# on rvpmu) drops a hart id past the last hart from the mask instead of
+# answering INVALID_PARAM (check 17, as sbi-harts check 29): the one
+# deviation, reported as such.
+hf() {	# NAME HAS_H DEVIATES COMMAND... (ending in its kernel option)
+	name=$1 hh=$2 dev=$3
+	shift 3
+	e=$out/sbi-hfence-$hh.elf o=$out/sbi-hfence.$name.out
+	if ! $CC -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany -nostdlib -nostartfiles \
+		-ffreestanding -fno-builtin -O2 -g -Wall -Wextra -Werror -I"$here" -DHAS_H="$hh" \
+		-T "$here/link.ld" -Wl,--no-relax -Wl,--no-warn-rwx-segments -o "$e" \
+		"$here/crt0.S" "$here/rt.c" "$here/pmu-asm.S" "$here/sbi-hfence.c" >&2; then
+		echo "FAIL sbi hfence $name: build failed"
+		return
+	fi
+	timeout "$T" "$@" "$e" </dev/null 2>"$o.err" | tr -d '\r' > "$o"
+	n=7
+	[ "$hh" = 1 ] && n=57
+	if ! grep -q "^info has_h 0x$hh\$" "$o"; then
+		echo "FAIL sbi hfence $name: $(grep -E '^(FAIL|FATAL|checks|info has_h)' "$o" | head -n 3 | tr '\n' ' ')"
+	elif [ "$dev" = 0 ] && grep -q "^checks $n, all passed\$" "$o"; then
+		echo "PASS sbi hfence $name"
+	elif [ "$dev" = 1 ] && grep -q "^checks $n, first failing 17\$" "$o" && [ "$(grep -c '^FAIL ' "$o")" = 1 ] &&
+		grep -q '^FAIL 17 .*: got 0x0 want 0xfffffffffffffffd$' "$o"; then
+		echo "PASS sbi hfence $name-deviation: check 17: a hart past the last one in hart_mask is dropped, not INVALID_PARAM"
+	else
+		echo "FAIL sbi hfence $name: $(grep -E '^(FAIL|FATAL|checks)' "$o" | head -n 3 | tr '\n' ' ')"
+	fi
+}
+hf rvpmu 1 0 "$RVPMU" system --profile virt --no-uarch --smp 2 --max-insns 50000000 --kernel
+hf rvpmu-no-h 0 0 "$RVPMU" system --smp 2 --max-insns 50000000 --kernel
+if [ -r "$FW" ]; then
+	hf rvpmu-opensbi 1 1 "$RVPMU" system --profile virt --no-uarch --bios "$FW" --smp 2 --max-insns 50000000 --kernel
+	hf rvpmu-opensbi-no-h 0 0 "$RVPMU" system --bios "$FW" --smp 2 --max-insns 50000000 --kernel
+else
+	echo "FAIL sbi hfence rvpmu-opensbi: $FW not installed"
+fi
+if [ "$have_qemu" = 1 ]; then
+	hf qemu 1 1 "$QEMU" -machine virt -cpu rv64,h=true,sscofpmf=true -m 256M -nographic \
+		-monitor none -smp 2 -bios "$FW" -kernel
+	hf qemu-no-h 0 0 "$QEMU" -machine virt -cpu rv64,h=false,sscofpmf=true -m 256M -nographic \
+		-monitor none -smp 2 -bios "$FW" -kernel
+else
+	echo "FAIL sbi hfence qemu: $QEMU or $FW not installed"
+fi
 
 # --trace-sbi: one line per call with the extension, function, arguments
 # and result; --no-sbi-snapshot: FID 7 answers SBI_ERR_NOT_SUPPORTED (-2)

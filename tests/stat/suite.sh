@@ -105,6 +105,18 @@ else
 	fail "-e given three times" "$(tr '\n' '|' < "$out/e3.csv")"
 fi
 
+# perf's :G (guests only) and :H (host only) on a program: it runs in the
+# host, so :G counts nothing and :H all of it, as Linux's SBI PMU driver
+# has them (exclude_host: SINH|UINH, exclude_guest: VSINH|VUINH); software
+# events ignore them, as Linux's do
+"$RVPMU" stat --no-uarch -x, -e instructions:G,instructions:H,instructions:Gu,instructions:Hu,instructions:GH,task-clock:G \
+	"$out/loop" 2>"$out/gh.csv"
+rc=$?
+got=$(cut -d, -f1,3 "$out/gh.csv" | tr '\n' ' ')
+[ "$rc" = 0 ] && [ "$got" = "0,instructions:G 6005,instructions:H 0,instructions:Gu 6005,instructions:Hu 6005,instructions:GH 0.01,task-clock:G " ] &&
+	pass ":G counts 0 and :H all of a program's 6005 instructions" ||
+	fail ":G/:H on a program" "exit $rc, got '$got'"
+
 # bad input: one clear line, non-zero exit, no crash
 echo '{"name": "bad", "pmu": 5}' > "$out/bad.json"
 bad() {  # name expected-text args...
@@ -130,6 +142,7 @@ bad "junk after group" "event syntax error" -e '{cycles}x' "$out/loop"
 bad "group without comma" "event syntax error: 'cycles{instructions}'" -e 'cycles{instructions}' "$out/loop"
 bad "groups without comma" "event syntax error: '{cycles}{instructions}'" -e '{cycles}{instructions}' "$out/loop"
 bad "unknown modifier" "unknown event modifier 'z'" -e cycles:z "$out/loop"
+bad "unknown modifier after G" "unknown event modifier 'g' (rvpmu knows u, k, G and H" -e cycles:Gg "$out/loop"
 bad "unterminated group" "unterminated group" -e '{cycles,instructions' "$out/loop"
 bad "unmatched brace" "unmatched" -e 'cycles}' "$out/loop"
 bad "trailing comma" "trailing" -e 'cycles,' "$out/loop"
@@ -179,6 +192,7 @@ bad ":u without Sscofpmf" "event 'cycles:u': the nosscof core has no Sscofpmf" \
 bad "group :k without Sscofpmf" "event 'branches:k': the nosscof core has no Sscofpmf" \
 	--profile "$out/nosscof.json" -e '{branches,instructions}:k' "$out/loop"
 bad ":u on u74" "the u74 core has no Sscofpmf" --profile u74 -e instructions:u "$out/loop"
+bad ":G on u74" "event 'instructions:G': the u74 core has no Sscofpmf" --profile u74 -e instructions:G "$out/loop"
 "$RVPMU" stat --profile "$out/nosscof.json" -x, -e cycles:uk,instructions "$out/loop" 2>"$out/uk.csv"
 grep -q '^[0-9]*,,cycles:uk,' "$out/uk.csv" && grep -q '^6005,,instructions,' "$out/uk.csv" &&
 	pass "no Sscofpmf: :uk (no filter) and plain events still count" ||

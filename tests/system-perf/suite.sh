@@ -120,6 +120,47 @@ got=$(awk '/^ +([0-9,]+|<not supported>) +[a-z-]+$/ { printf "%s ", $NF }' "$out
 	[ "$(count "$out/def.err" instructions)" = 1000000 ] &&
 	pass "no -e on a system-mode run: $got" ||
 	fail "no -e on a system-mode run" "exit $rc, events '$got': $(tr '\n' '|' < "$out/def.err")"
+# perf's :G (guest: V=1) and :H (host: V=0) on hv.S, whose instructions
+# are known by mode (its header): HS 2009, VS 3007, VU 3601, M 21; u and
+# k choose within the side; the names as typed, as perf prints them
+if riscv64-unknown-elf-gcc -nostdlib -nostartfiles -march=rv64i_zicsr -mabi=lp64 \
+	-Wl,--no-relax,--no-warn-rwx-segments -T "$here/../smp/link.ld" -o "$out/hv.elf" "$here/hv.S" >&2; then
+	evs=instructions,instructions:G,instructions:H,instructions:Gk,instructions:Gu,instructions:Hk
+	evs=$evs,instructions:Hu,instructions:u,instructions:k,cycles:GH,instructions:kG,cycles:H
+	st GH --profile virt -a --no-uarch -e "$evs" system --bios none --kernel "$out/hv.elf"
+	got=$(awk '/^ +[0-9,]+ +[a-z:GHuk]+$/ { printf "%s=%s ", $2, $1 }' "$out/GH.err")
+	want="instructions=8,638 instructions:G=6,608 instructions:H=2,030 instructions:Gk=3,007"
+	want="$want instructions:Gu=3,601 instructions:Hk=2,030 instructions:Hu=0 instructions:u=3,601"
+	want="$want instructions:k=5,037 cycles:GH=8,638 instructions:kG=3,007 cycles:H=2,030 "
+	[ "$rc" = 0 ] && [ "$got" = "$want" ] &&
+		pass ":G/:H on HS, VS and VU: G = VS + VU, H = HS + M, Gk = VS, Gu = VU, G + H = all: $got" ||
+		fail ":G/:H" "exit $rc, got '$got' want '$want'"
+	st GHg --profile virt -a --no-uarch -e '{instructions,cycles}:Gu' system --bios none --kernel "$out/hv.elf"
+	got="$(count "$out/GHg.err" instructions:Gu) $(count "$out/GHg.err" cycles:Gu)"
+	[ "$rc" = 0 ] && [ "$got" = "3601 3601" ] &&
+		pass "a group's :Gu applies to each member: $got" || fail "group :Gu" "exit $rc, got '$got'"
+	st GHx -A -x, --profile virt --no-uarch -e instructions:Gu,instructions:Hk system --bios none \
+		--kernel "$out/hv.elf"
+	[ "$(tr '\n' ' ' < "$out/GHx.err")" = \
+	  "CPU0,3601,,instructions:Gu,8600,100.00,, CPU0,2030,,instructions:Hk,8600,100.00,, " ] &&
+		pass "-A -x, with :Gu and :Hk: perf's CSV, names as typed" ||
+		fail "-A -x, :Gu/:Hk" "$(tr '\n' '|' < "$out/GHx.err")"
+	# record: floor(count / 100) samples, each in the mode's own code
+	for e in instructions:Gu=36=vu instructions:Gk=30=vs instructions:Hk=20=hs; do
+		ev=${e%%=*} n=${e#*=} n=${n%%=*} sym=${e##*=}
+		"$R" record --profile virt -a --no-uarch -c 100 -e "$ev" -o "$out/gh.data" system --bios none \
+			--kernel "$out/hv.elf" >/dev/null 2>"$out/gh.err"
+		rc=$?
+		syms=$("$R" script -i "$out/gh.data" -F ip,sym 2>/dev/null | awk '{ print $2 }' | sort | uniq -c |
+			awk '{ printf "%s:%s ", $2, $1 }')
+		[ "$rc" = 0 ] && [ "$syms" = "$sym:$n " ] &&
+			pass "record -a -c 100 -e $ev: $n samples, all in $sym" ||
+			fail "record -a $ev" "exit $rc, samples by symbol '$syms', want '$sym:$n'"
+	done
+else
+	fail build "hv.S does not build"
+fi
+
 # record -a: each hart samples its own events every -c; CPU c has
 # floor(count / period) samples, every one in busy.S's user loop (:u) or
 # its machine-mode start (:k), as rvpmu script and Debian's perf read them
@@ -203,6 +244,8 @@ bad "--no-uarch after system" 2 "^rvpmu stat: give --no-uarch before 'system'" s
 bad "-r with system" 2 "^rvpmu stat: -r and -j are not available for a system-mode run" -r 2 system --bios none \
 	--kernel "$out/busy.elf"
 bad "no kernel" 2 "no --kernel" -a system --bios none
+bad "an unknown modifier" 2 "^rvpmu stat: unknown event modifier 'X' (rvpmu knows u, k, G and H" \
+	-a -e instructions:GX system --bios none --kernel "$out/busy.elf"
 rbad() {	# rbad DESCRIPTION PATTERN RECORD-ARGS...
 	what=$1 pat=$2; shift 2
 	rm -f "$out/bad.data"
@@ -213,5 +256,7 @@ rbad() {	# rbad DESCRIPTION PATTERN RECORD-ARGS...
 		fail "bad input: record $what" "exit $rc: $(tr '\n' '|' < "$out/bad.err")"
 }
 rbad "-a with a program" "^rvpmu record: -a samples a system-mode run" -a /bin/true
+rbad "an unknown modifier" "^rvpmu record: unknown event modifier 'h' (rvpmu knows u, k, G and H" \
+	-a -e cycles:h system --bios none --kernel "$out/busy.elf"
 rbad "-g with system" "^rvpmu record: a system-mode run takes -e" -g system --bios none --kernel "$out/busy.elf"
 exit 0
