@@ -183,6 +183,32 @@ MODES = [("qemu", lambda argv, cnt: [QEMU] + argv),
                                      "--"] + argv)]
 
 
+JIT_SHARE = re.compile(r"rvpmu: jit: (\d+) of (\d+) instructions \(([0-9.]+)%\) in translated code, "
+                       r"(\d+) block runs; the step loop's: (\d+) block starts with too little budget, "
+                       r"(\d+) side exits, (\d+) blocks given back, (\d+) decodes untranslatable, "
+                       r"(\d+) on written code pages")
+JIT_KINDS = re.compile(r"rvpmu: jit: step loop by kind: (.*)")
+
+
+def jit_profile(argv, cnt, timeout):
+    """where a u74 run of argv leaves translated code (RVPMU_JIT_STATS):
+    the cells of its row in the second table"""
+    env = dict(os.environ, RVPMU_JIT_STATS="1")
+    try:
+        r = subprocess.run([RVPMU, "stat", "-x,", "-o", cnt + ".jit", "--profile", "u74", "--"] + argv,
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           timeout=timeout, text=True, errors="replace")
+    except subprocess.TimeoutExpired:
+        return ["timeout"] + [""] * 6
+    m = JIT_SHARE.search(r.stderr)
+    if not m:
+        return ["no jit line"] + [""] * 6
+    k = JIT_KINDS.search(r.stderr)
+    kinds = ", ".join(k.group(1).split(", ")[:6]) if k else "none"
+    return [f"{float(m.group(3)):.1f}%", f"{int(m.group(4)):,}", m.group(5), m.group(6), m.group(7),
+            m.group(8), kinds]
+
+
 def geomean(xs):
     xs = [x for x in xs if x]
     if not xs:
@@ -204,7 +230,7 @@ def main():
         todo = [j for j in jobs() if not filt or j[0] in filt]
     except (subprocess.CalledProcessError, RuntimeError, OSError) as e:
         bench.die(f"building the real programs failed: {e}")
-    rows, ratios = [], {m: [] for m, _ in MODES[1:]}
+    rows, ratios, jrows = [], {m: [] for m, _ in MODES[1:]}, []
     for name, argv, keep in todo:
         cnt = os.path.join(OUT, name + ".count")
         res = {m: [] for m, _ in MODES}
@@ -236,6 +262,7 @@ def main():
         row += [f"{insns / cpu['u74'] / 1e6:.0f}" if insns and cpu["u74"] else "?", status]
         rows.append(row)
         log(" | ".join(row))
+        jrows.append([name] + jit_profile(argv, cnt, timeout))
     geo = ["geomean", "", ""]
     for m, _ in MODES[1:]:
         g = geomean(ratios[m])
@@ -264,6 +291,21 @@ def main():
   says which differed and is left out of the geomeans.
 
 {table}
+
+## Where the u74 runs leave translated code
+
+One more `rvpmu stat --profile u74` run of each job with
+`RVPMU_JIT_STATS=1`: the share of the retired instructions run in
+translated blocks, block entries from the dispatcher, and why the step
+loop ran the rest: block starts with too little budget or cycles left
+before a stop (run stepped), side exits (an access a block leaves to the
+step loop: a page's first touch, a page-crossing access), blocks given back
+(their exits kept landing in stepped code), decodes no block could start
+at, and the instruction kinds the step loop ran most (count, share of all
+instructions).
+
+{bench.md_table(["job", "translated", "block runs", "short budget", "side exits", "given back",
+                 "untranslatable", "step loop's kinds"], jrows)}
 """
     with open(REPORT, "w") as f:
         f.write(text)

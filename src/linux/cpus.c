@@ -598,7 +598,7 @@ static void jit_report(struct lx *p)
 	 * instruction classes: models or counting events on) */
 	static uint64_t top[INSN_COUNT][2];
 	unsigned n = 0;
-	for (unsigned id = 0; id < INSN_COUNT; id++)
+	for (unsigned id = INSN_NONE + 1; id < INSN_COUNT; id++)   /* NONE: a slot on its way to decode */
 		if (f.step[id])
 			top[n][0] = f.step[id], top[n++][1] = id;
 	if (!n)
