@@ -73,4 +73,13 @@ init_boot() {
 	fi
 }
 init_boot init-builtin $builtin
-init_boot init-opensbi $opensbi
+# OpenSBI 1.1's hart_start marks a hart START_PENDING before it stores
+# the hart's start address (sbi_hsm_hart_start; later OpenSBI stores it
+# first, "atomic_cmpxchg() is an implicit barrier"): a hart polling its
+# state in the turn in which the starting hart's turn ended between the
+# two jumps to the stale address (the kernel's _start, where it clears
+# the running kernel's BSS) and never comes online. Whether a boot meets
+# that window is a matter of where the turns fall; with this /init and the
+# default 10000-instruction turns, it does (hart 1 ends in a trap storm at
+# .Lsecondary_park), so this boot takes turns of a prime length.
+init_boot init-opensbi $opensbi --quantum 9973
