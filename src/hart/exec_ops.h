@@ -112,6 +112,12 @@ LBL(HSV_B): LBL(HSV_H): LBL(HSV_W): LBL(HSV_D): {
 		goto trap;
 	if (r < 0)
 		goto illegal;
+	/* HLV/HLVX and HSV are loads and stores (the models see them as
+	 * system instructions: no data access of theirs is modelled) */
+	if (d->id >= INSN_HLV_B && d->id <= INSN_HLV_D)
+		EV(PMU_EV_LOAD);
+	else if (d->id >= INSN_HSV_B && d->id <= INSN_HSV_D)
+		EV(PMU_EV_STORE);
 	pc = h->pc;
 	stop = r ? STOP_WFI : STOP_SYNC;
 	goto out;

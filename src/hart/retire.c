@@ -47,7 +47,9 @@ static uint8_t refine(const char *n, unsigned cls)
 	case UARCH_CLS_LOAD: return n[0] == 'f' ? PROF_EV_FP_LOAD : PROF_EV_INT_LOAD;
 	case UARCH_CLS_STORE: return n[0] == 'f' ? PROF_EV_FP_STORE : PROF_EV_INT_STORE;
 	case UARCH_CLS_ALU: return strncmp(n, "fence", 5) ? PROF_EV_INT_ARITH : PROF_EV_SYSTEM_OTHER;
-	case UARCH_CLS_SYSTEM: return PROF_EV_SYSTEM_OTHER;
+	case UARCH_CLS_SYSTEM:   /* the hypervisor's loads and stores are integer ones */
+		return !strncmp(n, "hlv", 3) ? PROF_EV_INT_LOAD :
+		       !strncmp(n, "hsv", 3) ? PROF_EV_INT_STORE : PROF_EV_SYSTEM_OTHER;
 	case UARCH_CLS_FP_DIV: return PROF_EV_FP_DIVSQRT;
 	case UARCH_CLS_FP:
 		if (!strncmp(n, "fadd", 4) || !strncmp(n, "fsub", 4))

@@ -105,6 +105,23 @@ int main(void)
 	csrw(CSR_MINSTRETCFG, 0);
 	csrw(CSR_MCYCLECFG, 0);
 	csrc(mstatus, MSTATUS_MPV);
+
+	/* HLV/HLVX and HSV are loads and stores: from M, with vsatp and
+	 * hgatp Bare, three HLVs and two HSVs between two counter reads
+	 * (the virt profile's LOADS and STORES, 0x1000003 and 0x1000004) */
+	u64 word = 42, l0, l1, s0, s1;
+	csrw(CSR_HGATP, 0);
+	csrw(CSR_VSATP, 0);
+	csrw(CSR_MHPMEVENT3, 0x1000003ul);
+	csrw(CSR_MHPMEVENT4, 0x1000004ul);
+	asm volatile("csrr %0, mhpmcounter3\n\tcsrr %2, mhpmcounter4\n\t"
+		     H_INSN("hlv.d t0, (%4)\n\thlv.wu t0, (%4)\n\thlv.b t0, (%4)\n\t"
+			    "hsv.d t0, (%4)\n\thsv.b t0, (%4)")
+		     "\n\tcsrr %1, mhpmcounter3\n\tcsrr %3, mhpmcounter4"
+		     : "=&r"(l0), "=&r"(l1), "=&r"(s0), "=&r"(s1) : "r"(&word) : "t0", "memory");
+	rt_eq(38, "M: three HLVs count as three loads", l1 - l0, 3);
+	rt_eq(39, "M: two HSVs count as two stores", s1 - s0, 2);
 	csrw(CSR_MHPMEVENT3, 0);
+	csrw(CSR_MHPMEVENT4, 0);
 	return rt_done();
 }
