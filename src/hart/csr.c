@@ -363,6 +363,11 @@ static int ireg_access(struct hart *h, unsigned csr, enum csr_op op, uint64_t va
 						(enum ctr_csr_op)op, val, writes, old);
 			return c == CTR_OK ? 0 : c == CTR_VIRTUAL ? HART_VIRTUAL_INSN : -1;
 		}
+		/* Smcdeleg's counter window is not virtualized: from VS it is
+		 * illegal while menvcfg.CDE = 0, else virtual (Smcdeleg, "with
+		 * the H extension") */
+		if (h->virt && vsel >= 0x40 && vsel <= 0x5f && !(h->csr.menvcfg & (1ull << 60)))
+			return -1;
 		return h->virt ? HART_VIRTUAL_INSN : -1;
 	}
 	uint64_t sel = lvl == 3 ? h->csr.miselect : h->csr.siselect;

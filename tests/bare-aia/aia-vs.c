@@ -175,5 +175,14 @@ int main(void)
 	rt_eq(49, "VS: stimecmp write with VTI = 0 runs", rt_run(PRV_VS, vs_try, 10), 0);
 	csrc(CSR_HENVCFG, 1ul << 63);
 	csrc(0x30a, 1ul << 63);
+	/* the counter window from VS (Smcdeleg: not virtualized): sireg at
+	 * vsiselect 0x40-0x5F is illegal while menvcfg.CDE = 0 and a
+	 * virtual instruction with CDE = 1, for a hypervisor to emulate */
+	csrw(CSR_VSISELECT, 0x42);
+	csrc(0x30a, 1ul << 60);
+	rt_eq(50, "VS: sireg at vsiselect 0x42, CDE = 0 -> illegal", rt_run(PRV_VS, vs_try, 4), 2);
+	csrs(0x30a, 1ul << 60);
+	rt_eq(51, "VS: sireg at vsiselect 0x42, CDE = 1 -> virtual", rt_run(PRV_VS, vs_try, 4), VIRT);
+	csrc(0x30a, 1ul << 60);
 	return rt_done();
 }
