@@ -276,7 +276,8 @@ struct hart_jit_stats {
 void hart_jit_stats(const struct hart *h, struct hart_jit_stats *s);
 
 /* Where a user-mode run leaves translated code (RVPMU_JIT_STATS; hart_run
- * counts these while h->jprof is set). */
+ * counts these while h->jprof is set). Only uint64_t fields: the report
+ * sums the harts' as arrays. */
 struct hart_jit_prof {
 	uint64_t block_runs;    /* translated blocks entered */
 	uint64_t in_blocks;     /* instructions retired in them */

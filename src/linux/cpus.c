@@ -85,12 +85,18 @@ int lx_cpu_of(const struct hart *h)
 	return -1;
 }
 
+/* RVPMU_JIT_STATS: h counts where it leaves translated code (jit_report) */
+static void jprof_on(struct hart *h)
+{
+	if (getenv("RVPMU_JIT_STATS") && !h->jprof)
+		h->jprof = calloc(1, sizeof(*h->jprof));
+}
+
 void linux_add_cpu(struct hart *h)
 {
 	if (lx_k.ncpus < LX_MAX_CPUS && lx_k.ncpus)
 		lx_k.cpu[lx_k.ncpus++] = h;
-	if (getenv("RVPMU_JIT_STATS") && !h->jprof)
-		h->jprof = calloc(1, sizeof(struct hart_jit_prof));
+	jprof_on(h);
 }
 
 uint64_t lx_cpu_mask(void)
@@ -630,10 +636,8 @@ int linux_run(struct hart *h, const struct linux_opts *o)
 	/* --max-insns counts retired instructions and the traps taken with
 	 * none retired since the trap before (h->storm.idle) */
 	r.start = all_insns();
-	if (getenv("RVPMU_JIT_STATS"))
-		for (unsigned i = 0; i < lx_k.ncpus; i++)
-			if (!lx_k.cpu[i]->jprof)
-				lx_k.cpu[i]->jprof = calloc(1, sizeof(struct hart_jit_prof));
+	for (unsigned i = 0; i < lx_k.ncpus; i++)
+		jprof_on(lx_k.cpu[i]);
 	r.idle_start = idle_traps();
 	lx_k.stop = o->stop;
 	lx_k.o = o;
