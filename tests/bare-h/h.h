@@ -39,16 +39,7 @@
 #define HS_VTW (1ul << 21)
 #define HS_VTSR (1ul << 22)
 
-/* Sv39 / Sv39x4 page-table entries */
-#define PTE_V 1ul
-#define PTE_R 2ul
-#define PTE_W 4ul
-#define PTE_X 8ul
-#define PTE_U 16ul
-#define PTE_A 64ul
-#define PTE_D 128ul
-#define PTE(pa, bits) ((((u64)(pa)) >> 12) << 10 | (bits))
-#define ATP_SV39 (8ul << 60)
+#include "sv39.h"
 
 /* An instruction of the H extension in TRY() */
 #define H_INSN(s) ".option push\n.option arch, +h\n" s "\n.option pop"

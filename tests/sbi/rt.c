@@ -45,6 +45,21 @@ struct sbiret pmu_fw_read(u64 idx)
 	return sbi1(SBI_EXT_PMU, SBI_PMU_COUNTER_FW_READ, idx);
 }
 
+long fw_counter(u64 idx)
+{
+	struct pmu_layout l;
+	pmu_probe(&l);
+	struct sbiret r = pmu_cfg(0, l.fw_mask, SBI_PMU_CFG_FLAG_AUTO_START |
+				  SBI_PMU_CFG_FLAG_CLEAR_VALUE, idx, 0);
+	return r.error ? -1 : r.value;
+}
+
+long fw_read(long ctr)
+{
+	struct sbiret r = pmu_fw_read((u64)ctr);
+	return r.error ? -1000 + r.error : r.value;
+}
+
 void pmu_probe(struct pmu_layout *l)
 {
 	struct sbiret r = sbi0(SBI_EXT_PMU, SBI_PMU_NUM_COUNTERS);

@@ -112,6 +112,11 @@ struct pmu_layout {
 	long err[64];	/* get_info error per id */
 };
 void pmu_probe(struct pmu_layout *l);
+/* A started firmware counter on this hart counting event idx, or -1
+ * (each hart finds its firmware counters: the layout is per hart). */
+long fw_counter(u64 idx);
+/* Its value, or -1000 + the SBI error. */
+long fw_read(long ctr);
 /* Read the counter CSR numbered csr (0xC00..0xC1F); *ok = 0 if outside. */
 u64 rt_read_counter(u32 csr, int *ok);
 

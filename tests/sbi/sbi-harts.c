@@ -47,23 +47,6 @@ asm(".option push\n.option norelax\n"
     "\tld t0, 0(sp)\n\tld t1, 8(sp)\n\taddi sp, sp, 16\n\tsret\n"
     ".option pop\n");
 
-/* A started firmware counter on this hart counting event idx, or -1
- * (each hart finds its firmware counters: the layout is per hart). */
-static long fw_counter(u64 idx)
-{
-	struct pmu_layout l;
-	pmu_probe(&l);
-	struct sbiret r = pmu_cfg(0, l.fw_mask, SBI_PMU_CFG_FLAG_AUTO_START |
-				  SBI_PMU_CFG_FLAG_CLEAR_VALUE, idx, 0);
-	return r.error ? -1 : r.value;
-}
-
-static long fw_read(long ctr)
-{
-	struct sbiret r = pmu_fw_read((u64)ctr);
-	return r.error ? -1000 + r.error : r.value;
-}
-
 static void wait_step(int s)
 {
 	while (step < s)

@@ -68,15 +68,7 @@ int main(void)
 #define CSR_HSTATUS 0x600
 #define CSR_HGATP 0x680
 #define CSR_VSATP 0x280
-#define PTE_V 1ul
-#define PTE_R 2ul
-#define PTE_W 4ul
-#define PTE_X 8ul
-#define PTE_U 16ul
-#define PTE_A 64ul
-#define PTE_D 128ul
-#define PTE(pa, bits) ((((u64)(pa)) >> 12) << 10 | (bits))
-#define ATP_SV39 (8ul << 60)   /* Sv39 in vsatp, Sv39x4 in hgatp */
+#include "../bare-h/sv39.h"
 #define VMID 1ul
 #define ASID 5ul
 #define GPA 0x100000000ul      /* a guest-physical page outside RAM's range */
@@ -138,21 +130,6 @@ asm(".option push\n.option norelax\n"
     "\tcall h1_main\n"
     "1:\tj 1b\n"
     ".option pop\n");
-
-static long fw_counter(u64 idx)
-{
-	struct pmu_layout l;
-	pmu_probe(&l);
-	struct sbiret r = pmu_cfg(0, l.fw_mask, SBI_PMU_CFG_FLAG_AUTO_START |
-				  SBI_PMU_CFG_FLAG_CLEAR_VALUE, idx, 0);
-	return r.error ? -1 : r.value;
-}
-
-static long fw_read(long ctr)
-{
-	struct sbiret r = pmu_fw_read((u64)ctr);
-	return r.error ? -1000 + r.error : r.value;
-}
 
 void h1_main(void)
 {
