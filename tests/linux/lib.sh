@@ -2,16 +2,13 @@
 # is, a boot of it on rvpmu, and the guest's result lines as suite lines
 # "PASS $suite ..." / "FAIL $suite ...: why".
 
-# linux_setup SUITE [SUB]: $suite, $out (made), $img (the directory
-# holding the shared image, shared/linux/SUB, default prebuilt: found in
-# $RVPMU_LINUX_DIR (the prebuilt one) or beside it, in the workspace copy
-# for clones made elsewhere, inside the clone or beside it) and $fw (OpenSBI's
-# fw_jump); says FAIL and returns 1 when the image or the firmware is
-# missing
-linux_setup() {
-	suite=$1 sub=${2:-prebuilt}
-	out="$BUILD/tests/$1"
-	mkdir -p "$out"
+# linux_image [SUB]: $img, the directory holding the shared image,
+# shared/linux/SUB (default prebuilt), found in $RVPMU_LINUX_DIR (the
+# prebuilt one) or beside it, in the workspace copy for clones made
+# elsewhere, inside the clone or beside it (run from the clone's top);
+# empty when there is none
+linux_image() {
+	sub=${1:-prebuilt}
 	img=""
 	given=${RVPMU_LINUX_DIR:-/nonexistent}
 	[ "$sub" = prebuilt ] || given=$given/../$sub
@@ -19,6 +16,16 @@ linux_setup() {
 		 ../shared/linux/$sub; do
 		[ -f "$d/Image" ] && img=$d && break
 	done
+}
+
+# linux_setup SUITE [SUB]: $suite, $out (made), $img (linux_image SUB)
+# and $fw (OpenSBI's fw_jump); says FAIL and returns 1 when the image or
+# the firmware is missing
+linux_setup() {
+	suite=$1 sub=${2:-prebuilt}
+	out="$BUILD/tests/$1"
+	mkdir -p "$out"
+	linux_image "$sub"
 	fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
 	if [ -z "$img" ] || [ ! -f "$fw" ]; then
 		echo "FAIL $1 image: no shared/linux/$sub/Image or no $fw"

@@ -95,8 +95,9 @@ grep -q '<not supported>      L1-dcache-load-misses$' "$out/U.err" &&
 
 # The shared Linux image on two harts: each CPU's user and kernel counts,
 # which add up to its cycles without the models, and the guest's own tests
-img=$here/../../../shared/linux/prebuilt
-if [ -f "$img/Image" ]; then
+. "$here/../linux/lib.sh"
+linux_image
+if [ -n "$img" ]; then
 	st L -A --no-uarch -e instructions:u,instructions:k,cycles system --smp 2 --no-sbi-snapshot \
 		--kernel "$img/Image" --initrd "$img/initramfs.cpio.gz" --append console=hvc0
 	ok=1
@@ -109,7 +110,7 @@ if [ -f "$img/Image" ]; then
 		pass "Linux on 2 harts: each CPU's :u + :k = its cycles; $(grep '^SUMMARY' "$out/L.out")" ||
 		fail "Linux on 2 harts" "exit $rc, $(grep '^SUMMARY' "$out/L.out"), $(tail -n 8 "$out/L.err" | tr '\n' '|')"
 else
-	fail "Linux on 2 harts" "no image in $img"
+	fail "Linux on 2 harts" "no shared/linux/prebuilt/Image (tests/linux/lib.sh linux_image)"
 fi
 
 # no -e: perf's hardware defaults (its software events would be the guest
