@@ -549,13 +549,15 @@ struct uarch_block;
  * now (the cycles) by dnow, add evn[i] to ev[ev[i]] (unused pairs add 0),
  * and set the state to sout | the new redirect penalty. */
 #define UARCH_XC 4
-#define UARCH_XC_EV 4
+/* five: the SiFive 7-series rules' blocks often raise five timing events,
+ * and a block whose record cannot hold them goes to C every time */
+#define UARCH_XC_EV 5
 struct uarch_xc {
 	uint64_t sin;           /* the state's key | its UARCH_IB bits; UINT64_MAX: empty */
 	uint64_t sout;          /* a state's key without a penalty */
 	uint32_t dnow;
-	uint8_t ev[UARCH_XC_EV];
-	uint16_t evn[UARCH_XC_EV];
+	uint8_t ev[UARCH_XC_EV], pad;
+	uint16_t evn[UARCH_XC_EV], pad2[2];
 };
 /* A block may go on past conditional branches not taken and direct jumps
  * (a superblock): up to UARCH_IB of them before its last instruction.

@@ -936,17 +936,24 @@ static void movups(struct em *e, int store, int x, int32_t disp)
 	op_mem(e, 0, 0, 1, store ? 0x11 : 0x10, x, RSI, -1, 0, disp);
 }
 
-/* the 32-byte uarch_xc at rsi + from to rsi + to, through xmm x, x + 1 */
-static void xc_move(struct em *e, int32_t from, int32_t to, int x)
+/* the 40-byte uarch_xc at rsi + from: loaded into xmm x, x + 1 and
+ * register r (store 0), or stored from them to rsi + from */
+static void xc_io(struct em *e, int store, int32_t from, int x, int r)
 {
-	movups(e, 0, x, from);
-	movups(e, 0, x + 1, from + 16);
-	movups(e, 1, x, to);
-	movups(e, 1, x + 1, to + 16);
+	movups(e, store, x, from);
+	movups(e, store, x + 1, from + 16);
+	op_mem(e, 0, 1, 0, store ? 0x89 : 0x8b, r, RSI, -1, 0, from + 32);
 }
 
-_Static_assert(UARCH_XC == 4 && sizeof(struct uarch_xc) == 32,
-	       "xc_rest() moves four 32-byte records");
+/* the uarch_xc at rsi + from to rsi + to, through xmm2, xmm3 and rcx */
+static void xc_move(struct em *e, int32_t from, int32_t to)
+{
+	xc_io(e, 0, from, 2, RCX);
+	xc_io(e, 1, to, 2, RCX);
+}
+
+_Static_assert(UARCH_XC == 4 && sizeof(struct uarch_xc) == 40,
+	       "xc_rest() moves four 40-byte records");
 
 /* timing()'s checks failed, the state in rax: when it is the sin of
  * xc[2] or xc[3], that record is moved first (the order block.c's
@@ -961,18 +968,15 @@ static void xc_rest(struct jm *m)
 	uint8_t *at2 = jcc8(e, CC_E);
 	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, 3 * sz + XC(sin));
 	uint8_t *none = jcc32(e, CC_NE);
-	movups(e, 0, 0, 3 * sz);                 /* xmm0:1 = xc[3], xc[2] one down */
-	movups(e, 0, 1, 3 * sz + 16);
-	xc_move(e, 2 * sz, 3 * sz, 2);
+	xc_io(e, 0, 3 * sz, 0, RAX);             /* xmm0:1, rax = xc[3], xc[2] one down */
+	xc_move(e, 2 * sz, 3 * sz);
 	uint8_t *down = jmp8(e);
 	patch8(at2, e->p);
-	movups(e, 0, 0, 2 * sz);                 /* xmm0:1 = xc[2] */
-	movups(e, 0, 1, 2 * sz + 16);
+	xc_io(e, 0, 2 * sz, 0, RAX);             /* xmm0:1, rax = xc[2] */
 	patch8(down, e->p);
-	xc_move(e, sz, 2 * sz, 2);               /* xc[1] and xc[0] one down */
-	xc_move(e, 0, sz, 2);
-	movups(e, 1, 0, 0);                      /* xc[0] = the state's */
-	movups(e, 1, 1, 16);
+	xc_move(e, sz, 2 * sz);                  /* xc[1] and xc[0] one down */
+	xc_move(e, 0, sz);
+	xc_io(e, 1, 0, 0, RAX);                  /* xc[0] = the state's */
 	replay(m);
 	patch32(jmp32(e), m->cont);
 	patch32(none, e->p);
