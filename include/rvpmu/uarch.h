@@ -484,6 +484,9 @@ struct uarch_prefetcher {
 	/* the last UARCH_PF_TRACK sent, by number % UARCH_PF_TRACK: the line
 	 * (+ 1; 0 once a demand access used it) and the number */
 	uint64_t line[UARCH_PF_TRACK], seq[UARCH_PF_TRACK];
+	/* how many of line[] are lines x + 1 with x % 64 = i: most L2 hits
+	 * are no prefetch's, and uarch_prefetch_used() then looks no further */
+	uint8_t held[64];
 };
 int uarch_prefetch_init(struct uarch_prefetcher *p, const struct uarch_prefetch_config *c,
 			uint32_t page_lines);

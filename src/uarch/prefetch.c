@@ -50,9 +50,12 @@ void uarch_prefetch_reset(struct uarch_prefetcher *p)
 
 unsigned uarch_prefetch_used(struct uarch_prefetcher *p, uint64_t line)
 {
+	if (!p->held[line & 63])
+		return 0;
 	for (unsigned j = 0; j < UARCH_PF_TRACK; j++)
 		if (p->line[j] == line + 1) {
 			p->line[j] = 0;
+			p->held[line & 63]--;
 			return (unsigned)(p->sent - 1 - p->seq[j]) + 1;
 		}
 	return 0;
@@ -72,6 +75,9 @@ static uint32_t send(struct uarch *u, uint64_t y)
 		mc += UARCH_MC_WB(1);
 	}
 	const unsigned j = (unsigned)(p->sent % UARCH_PF_TRACK);
+	if (p->line[j])
+		p->held[(p->line[j] - 1) & 63]--;
+	p->held[y & 63]++;
 	p->line[j] = y + 1;
 	p->seq[j] = p->sent++;
 	return mc;
