@@ -38,7 +38,7 @@ HERE = os.path.join(ROOT, "bench", "system")
 OUT = os.path.join(ROOT, "build", "bench-system")
 CC = os.environ.get("CC_RISCV_ELF", "riscv64-unknown-elf-gcc")
 LINUX_CC = os.environ.get("CC_RISCV") or "riscv64-linux-gnu-gcc"
-CFLAGS = ["--specs=picolibc.specs", "-O2", "-g", "-march=rv64gc", "-mabi=lp64d",
+CFLAGS = ["--specs=picolibc.specs", "--picolibc-buildtype=release", "-O2", "-g", "-march=rv64gc", "-mabi=lp64d",
 	  "-mcmodel=medany", "-Wall", "-Wextra"]
 # picolibc.ld's regions: code and the .data image in the first 2 MiB of
 # RAM, then .data, .bss and the stack up to 64 MiB (memory's 32 MiB ring
