@@ -9,7 +9,7 @@ BUILD   ?= build
 SRC := $(wildcard src/*/*.c)
 OBJ := $(SRC:%.c=$(BUILD)/obj/%.o)
 
-.PHONY: all test asan demo bench bench-real calibrate setup clean fuzz nopmu
+.PHONY: all test asan demo bench bench-real bench-system calibrate setup clean fuzz nopmu
 all: $(BUILD)/rvpmu
 
 $(BUILD)/rvpmu: $(OBJ)
@@ -51,13 +51,20 @@ bench: setup
 	@$(MAKE) --no-print-directory all nopmu $(BUILD)/model-cost
 	@bench/run.sh
 
-# The U74 profiles against published silicon figures: writes
 # Real programs from Debian source packages against qemu-riscv64:
 # bench/results-real.md (bench/real.py; several minutes).
 bench-real: setup
 	@$(MAKE) --no-print-directory all
 	@python3 bench/real.py
 
+# System mode against qemu-system-riscv64: the bench workloads bare metal
+# and the Linux boot to init, without and with the models:
+# bench/results-system.md (bench/system.py; several minutes).
+bench-system: setup
+	@$(MAKE) --no-print-directory all
+	@python3 bench/system.py
+
+# The U74 profiles against published silicon figures: writes
 # docs/calibration.md (bench/calibrate.py; COREMARK_SRC=DIR adds CoreMark).
 calibrate: setup
 	@$(MAKE) --no-print-directory all

@@ -228,9 +228,10 @@ def proc_cpu(pid):
 	return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def boot_once(argv, timeout):
-	"""Boot to the test init's first line and on to power-off. Returns
-	(CPU s at the init line, CPU s at exit, guest SUMMARY line) or None."""
+def boot_once(argv, timeout, mark=INIT_MARK):
+	"""Boot to the init's first line (mark) and on to power-off. Returns
+	(CPU s at the init line, CPU s at exit, guest SUMMARY line, exit
+	status) or None."""
 	p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
 			     stderr=subprocess.STDOUT, preexec_fn=pinned)
 	t_init, summary = None, ""
@@ -238,7 +239,7 @@ def boot_once(argv, timeout):
 	signal.setitimer(signal.ITIMER_REAL, timeout)
 	try:
 		for line in p.stdout:
-			if t_init is None and INIT_MARK in line:
+			if t_init is None and mark in line:
 				t_init = proc_cpu(p.pid)
 			if line.startswith(b"SUMMARY:"):
 				summary = line.decode(errors="replace").strip()
@@ -253,7 +254,8 @@ def boot_once(argv, timeout):
 	p.returncode = 0
 	if t_init is None:
 		return None
-	return t_init, ru.ru_utime + ru.ru_stime, summary
+	code = 128 + os.WTERMSIG(st) if os.WIFSIGNALED(st) else os.WEXITSTATUS(st)
+	return t_init, ru.ru_utime + ru.ru_stime, summary, code
 
 
 def linux_boot(rvpmu, runs, timeout):
