@@ -10,6 +10,7 @@
 #include "fp_insns.h"
 #include "jit.h"
 #include "jit_models.h"
+#include "jit_ops.h"
 #include "retire.h"
 #include "x86emit.h"
 
@@ -396,6 +397,20 @@ static int translate_alu(struct tx *t, const struct dinsn *d, uint64_t pc)
 		imul_rr(e, w, RAX, b);
 	}
 	put_rax(e, rd, sext);
+	return 1;
+}
+
+/* Zba, Zbb, Zbs and mulhsu (jit_bitmanip.c) */
+static int translate_bitmanip(struct tx *t, const struct dinsn *d)
+{
+	const int n = jit_bitmanip_srcs(d->id);
+	if (!n)
+		return 0;
+	if (d->rd == 32)
+		return 1;  /* x0: no effect, nothing can trap */
+	int a = src(t, d->rs1, RAX);
+	int b = n == 2 ? src(t, d->rs2, RDX) : -1;
+	jit_bitmanip(&t->e, d, a, b, dst(t, d->rd));
 	return 1;
 }
 
@@ -956,6 +971,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		/* each translate_ returns 0 having emitted nothing when the
 		 * instruction is not its kind; one no one takes ends the block */
 		if (!translate_alu(&t, &d, at) && !translate_muldiv(&t, &d) &&
+		    !translate_bitmanip(&t, &d) &&
 		    !translate_load(&t, &d, at) && !translate_store(&t, &d, at) &&
 		    !translate_fmem(&t, &d, at) && !translate_fp(&t, &d, at) &&
 		    d.id != INSN_FENCE)
