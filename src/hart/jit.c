@@ -313,6 +313,25 @@ static int translate_store(struct tx *t, const struct dinsn *d, uint64_t pc)
 	return 1;
 }
 
+/* AMOs, LR and SC (jit_atomic.c): at rs1 alone (the decoder leaves the
+ * raw bits in their imm), aligned (else the step loop raises the
+ * misaligned exception), readable, and for all but LR writable in a page
+ * without decoded code, as the step loop's amo_ptr() asks: else a side
+ * exit. An SC that will fail needs the same, as there. */
+static int translate_atomic(struct tx *t, const struct dinsn *d, uint64_t pc)
+{
+	const unsigned size = jit_atomic_size(d->id);
+	if (!size || two_lines(t, size))
+		return 0;
+	const int writes = jit_atomic_writes(d->id);
+	int v = writes && d->rs2 ? pool_get(t, d->rs2, 1) : -1;  /* before the checks clobber rcx */
+	struct dinsn at = *d;
+	at.imm = 0;
+	address(t, &at, size, writes ? GP_R | GP_W | GP_CODE : GP_R, writes ? GP_R | GP_W : GP_R, pc);
+	jit_atomic(&t->e, d, v, dst(t, d->rd));
+	return 1;
+}
+
 /* rd = rax, or its low 32 bits sign-extended (the W forms) */
 static void put_rax(struct em *e, int rd, int sext)
 {
@@ -973,6 +992,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		if (!translate_alu(&t, &d, at) && !translate_muldiv(&t, &d) &&
 		    !translate_bitmanip(&t, &d) &&
 		    !translate_load(&t, &d, at) && !translate_store(&t, &d, at) &&
+		    !translate_atomic(&t, &d, at) &&
 		    !translate_fmem(&t, &d, at) && !translate_fp(&t, &d, at) &&
 		    d.id != INSN_FENCE)
 			break;
