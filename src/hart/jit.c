@@ -10,6 +10,7 @@
 #include "fp_insns.h"
 #include "jit.h"
 #include "jit_models.h"
+#include "jit_ops.h"
 #include "retire.h"
 #include "x86emit.h"
 
@@ -312,6 +313,25 @@ static int translate_store(struct tx *t, const struct dinsn *d, uint64_t pc)
 	return 1;
 }
 
+/* AMOs, LR and SC (jit_atomic.c): at rs1 alone (the decoder leaves the
+ * raw bits in their imm), aligned (else the step loop raises the
+ * misaligned exception), readable, and for all but LR writable in a page
+ * without decoded code, as the step loop's amo_ptr() asks: else a side
+ * exit. An SC that will fail needs the same, as there. */
+static int translate_atomic(struct tx *t, const struct dinsn *d, uint64_t pc)
+{
+	const unsigned size = jit_atomic_size(d->id);
+	if (!size || two_lines(t, size))
+		return 0;
+	const int writes = jit_atomic_writes(d->id);
+	int v = writes && d->rs2 ? pool_get(t, d->rs2, 1) : -1;  /* before the checks clobber rcx */
+	struct dinsn at = *d;
+	at.imm = 0;
+	address(t, &at, size, writes ? GP_R | GP_W | GP_CODE : GP_R, writes ? GP_R | GP_W : GP_R, pc);
+	jit_atomic(&t->e, d, v, dst(t, d->rd));
+	return 1;
+}
+
 /* rd = rax, or its low 32 bits sign-extended (the W forms) */
 static void put_rax(struct em *e, int rd, int sext)
 {
@@ -396,6 +416,20 @@ static int translate_alu(struct tx *t, const struct dinsn *d, uint64_t pc)
 		imul_rr(e, w, RAX, b);
 	}
 	put_rax(e, rd, sext);
+	return 1;
+}
+
+/* Zba, Zbb, Zbs and mulhsu (jit_bitmanip.c) */
+static int translate_bitmanip(struct tx *t, const struct dinsn *d)
+{
+	const int n = jit_bitmanip_srcs(d->id);
+	if (!n)
+		return 0;
+	if (d->rd == 32)
+		return 1;  /* x0: no effect, nothing can trap */
+	int a = src(t, d->rs1, RAX);
+	int b = n == 2 ? src(t, d->rs2, RDX) : -1;
+	jit_bitmanip(&t->e, d, a, b, dst(t, d->rd));
 	return 1;
 }
 
@@ -956,7 +990,9 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		/* each translate_ returns 0 having emitted nothing when the
 		 * instruction is not its kind; one no one takes ends the block */
 		if (!translate_alu(&t, &d, at) && !translate_muldiv(&t, &d) &&
+		    !translate_bitmanip(&t, &d) &&
 		    !translate_load(&t, &d, at) && !translate_store(&t, &d, at) &&
+		    !translate_atomic(&t, &d, at) &&
 		    !translate_fmem(&t, &d, at) && !translate_fp(&t, &d, at) &&
 		    d.id != INSN_FENCE)
 			break;

@@ -332,7 +332,7 @@ void retire_static(struct retire_rec *r, uint8_t ev[3], const struct dinsn *d, u
 		[UARCH_CLS_BRANCH] = PMU_EV_BRANCH, [UARCH_CLS_JAL] = PMU_EV_JAL,
 		[UARCH_CLS_JALR] = PMU_EV_JALR, [UARCH_CLS_MUL] = PMU_EV_INT_MUL,
 		[UARCH_CLS_DIV] = PMU_EV_INT_DIV, [UARCH_CLS_FP] = PMU_EV_FP,
-		[UARCH_CLS_FP_DIV] = PMU_EV_FP,
+		[UARCH_CLS_FP_DIV] = PMU_EV_FP, [UARCH_CLS_ATOMIC] = PMU_EV_ATOMIC,
 	};
 	ev[0] = retire_refine[d->id];
 	ev[1] = class_ev[r->cls];
@@ -341,6 +341,10 @@ void retire_static(struct retire_rec *r, uint8_t ev[3], const struct dinsn *d, u
 		ev[2] = PMU_EV_CALL;
 	else if (r->cls == UARCH_CLS_JALR && is_link(d->rs1))
 		ev[2] = PMU_EV_RET;
+	else if (d->id == INSN_LR_W || d->id == INSN_LR_D)
+		ev[2] = PMU_EV_LOAD;    /* LR and SC count as a load / store too */
+	else if (d->id == INSN_SC_W || d->id == INSN_SC_D)
+		ev[2] = PMU_EV_STORE;
 }
 
 void retire_jblock_init(struct retire_jblock *b, const struct uarch *u, const struct retire_rec *r,

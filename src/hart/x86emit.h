@@ -11,7 +11,8 @@
 
 enum { RAX, RCX, RDX, RBX, RSP, RBP, RSI, RDI, R8, R9, R10, R11, R12, R13, R14, R15 };
 /* condition codes (the low nibble of Jcc/SETcc) */
-enum { CC_B = 2, CC_AE = 3, CC_E = 4, CC_NE = 5, CC_BE = 6, CC_A = 7, CC_L = 0xc, CC_GE = 0xd };
+enum { CC_B = 2, CC_AE = 3, CC_E = 4, CC_NE = 5, CC_BE = 6, CC_A = 7, CC_L = 0xc, CC_GE = 0xd,
+       CC_LE = 0xe, CC_G = 0xf };
 /* the /digit of the group-1 (81), shift (C1/D3) and group-3 (F7) opcodes */
 enum { G1_ADD = 0, G1_OR = 1, G1_AND = 4, G1_SUB = 5, G1_XOR = 6, G1_CMP = 7 };
 enum { SH_ROL = 0, SH_ROR = 1, SH_SHL = 4, SH_SHR = 5, SH_SAR = 7 };
@@ -146,6 +147,23 @@ static inline void grp3(struct em *e, int w, unsigned g3, int r)
 	b1(e, 0xc0 | g3 << 3 | (r & 7));
 }
 static inline void imul_rr(struct em *e, int w, int dst, int src) { op0f_rr(e, w, 0xaf, dst, src); }
+/* dst = src when cc holds (cmovcc) */
+static inline void cmov(struct em *e, int w, unsigned cc, int dst, int src) { op0f_rr(e, w, 0x40 | cc, dst, src); }
+/* the bit-test group with a register bit index (0F A3 bt, AB bts, B3 btr,
+ * BB btc: the index taken modulo the width) and with an imm8 (0F BA /4../7) */
+enum { BT = 4, BTS = 5, BTR = 6, BTC = 7 };
+static inline void bt_rr(struct em *e, unsigned bt, int r, int index)
+{
+	op0f_rr(e, 1, 0xa3 | (bt - BT) << 3, index, r);
+}
+static inline void bt_ri(struct em *e, unsigned bt, int r, unsigned bit)
+{
+	rex(e, 1, 0, 0, r, 0);
+	b1(e, 0x0f); b1(e, 0xba);
+	b1(e, 0xc0 | bt << 3 | (r & 7));
+	b1(e, bit);
+}
+static inline void bswap64(struct em *e, int r) { rex(e, 1, 0, 0, r, 0); b1(e, 0x0f); b1(e, 0xc8 | (r & 7)); }
 static inline void mov_ri(struct em *e, int r, uint64_t v)
 {
 	if (v <= UINT32_MAX) {           /* B8+r: a 32-bit move zero-extends */

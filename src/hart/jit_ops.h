@@ -1,0 +1,34 @@
+/* Instruction forms the block translator (jit.c) emits from files of
+ * their own: Zba/Zbb/Zbs and mulhsu (jit_bitmanip.c), the A extension's
+ * AMOs and LR/SC (jit_atomic.c). jit.c gives them host registers and
+ * checks the access; these emit the operation, with rax, rcx and rdx as
+ * scratch (x86emit.h's numbering), exactly as the step loop computes it
+ * (exec_ops.h). */
+#ifndef RVPMU_HART_JIT_OPS_H
+#define RVPMU_HART_JIT_OPS_H
+#include <stdint.h>
+#include "rvpmu/isa.h"
+#include "x86emit.h"
+
+/* How many source registers bit-manipulation instruction id reads (1:
+ * rs1, with an immediate or none; 2: rs1 and rs2); 0 when it is not one
+ * jit_bitmanip() does. */
+int jit_bitmanip_srcs(unsigned id);
+/* rd = d's operation on a (rs1) and b (rs2, or -1): host registers; a
+ * may be rax and b rdx (a zeroed scratch for x0), rd may be either
+ * source's. */
+void jit_bitmanip(struct em *e, const struct dinsn *d, int a, int b, int rd);
+
+/* The access size of A-extension instruction id (4 or 8); 0 when it is
+ * not one. */
+unsigned jit_atomic_size(unsigned id);
+/* Whether id writes memory when it can (an AMO or SC: its access needs
+ * the page writable and free of decoded code, as the step loop's
+ * amo_ptr() does) */
+int jit_atomic_writes(unsigned id);
+/* d's operation at guest address rax (aligned, and allowed: checked),
+ * guest memory's host base in r15, the hart in rbx: v is the host
+ * register of rs2 (-1: x0), rd rd's (-1: x0). */
+void jit_atomic(struct em *e, const struct dinsn *d, int v, int rd);
+
+#endif
