@@ -581,10 +581,15 @@ struct uarch_block {
 	uint32_t hint;          /* the memo entry it used last */
 	struct uarch_xc xc[2][UARCH_XC];
 	/* the same for runs whole with one or two misses, by way out (the
-	 * latest first): their struct uarch_misses words, 0 past the second */
+	 * latest first): their struct uarch_misses words, 0 past the second;
+	 * for misses the memory system times, the form of its times they
+	 * start from (uarch_timing's mform, only ever the idle form: its
+	 * number names it whatever the cycles since) and leave (mout,
+	 * relative to the cycle they end in); 0, 0 for others */
 	struct uarch_xm {
 		struct uarch_xc x;
 		uint32_t m[4];
+		uint32_t min, mout;
 	} xm[2][UARCH_XM];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * 64];

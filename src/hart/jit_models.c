@@ -1138,21 +1138,38 @@ void jm_exit_stubs(struct jm *m)
 	for (unsigned i = 0; i < UARCH_XM; i++) {   /* a mismatch tries the next */
 		const int32_t at = (int32_t)(i * sizeof(struct uarch_xm));
 		const int32_t mw = at + (int32_t)offsetof(struct uarch_xm, m);
-		uint8_t *other[3];
+		const int32_t mf = (int32_t)offsetof(struct uarch_xm, min);
+		const int32_t mo = (int32_t)offsetof(struct uarch_xm, mout);
+		uint8_t *other[4];
 		op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, at + XC(sin));
 		other[0] = jcc32(e, CC_NE);
 		op_mem(e, 0, 1, 0, 0x3b, RDX, RSI, -1, 0, mw);
 		other[1] = jcc32(e, CC_NE);
 		op_mem(e, 0, 1, 0, 0x3b, RDI, RSI, -1, 0, mw + 8);
 		other[2] = jcc32(e, CC_NE);
+		/* misses the memory system times: from its form min only */
+		op_mem(e, 0, 0, 0, 0x8b, RCX, RSI, -1, 0, at + mf);
+		op_rr(e, 0, 0x85, RCX, RCX);                               /* test ecx, ecx */
+		uint8_t *untimed = jcc8(e, CC_E);
+		op_mem(e, 0, 0, 0, 0x3b, RCX, MB, -1, 0, U(tm.mform));
+		other[3] = jcc32(e, CC_NE);
+		patch8(untimed, e->p);
 		if (i)
 			alu_ri(e, 1, G1_ADD, RSI, at);
 		replay(m);
+		/* leaving form mout at the new now (mstate_apply()) */
+		op_mem(e, 0, 0, 0, 0x8b, RCX, RSI, -1, 0, mo);
+		op_rr(e, 0, 0x85, RCX, RCX);
+		untimed = jcc8(e, CC_E);
+		op_mem(e, 0, 0, 0, 0x89, RCX, MB, -1, 0, U(tm.mform));
+		op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(tm.now));
+		op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(tm.mform_at));
+		patch8(untimed, e->p);
 		_Static_assert(offsetof(struct uarch_misses, op) == 4, "n and op clear as one");
 		op_mem(e, 0, 1, 0, 0xc7, 0, MB, -1, 0, U(jmiss));       /* jmiss.n = op = 0 */
 		d4(e, 0);
 		patch32(jmp32(e), m->cont);
-		for (unsigned k = 0; k < 3; k++)
+		for (unsigned k = 0; k < 4; k++)
 			patch32(other[k], e->p);
 	}
 	patch32(none, e->p);

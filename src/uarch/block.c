@@ -292,7 +292,7 @@ static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct me
 static void keep_xm(struct uarch_timing *t, struct uarch_xm *xm, const struct memo_entry *e,
 		    int redirect, const struct uarch_misses *ms)
 {
-	struct uarch_xm x = { .m = { 0 } };
+	struct uarch_xm x = { .m = { 0 }, .min = e->min, .mout = e->mout };
 	memcpy(x.m, ms->m, ms->n * sizeof(ms->m[0]));
 	unsigned at = 0;
 	while (at < UARCH_XM && (xm[at].x.sin != e->sin || memcmp(xm[at].m, x.m, sizeof(x.m))))
@@ -334,8 +334,9 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	after(&u->tm, redirect, pen);
 	if (e && e->tag == b->tag && !ms->n)
 		keep_xc(&u->tm, b->xc[taken], e, redirect);
-	else if (e && e->tag == b->tag && (ms->n == 2 || ms->n == 4) && !memory_timed(&u->tm, ms))
-		keep_xm(&u->tm, b->xm[taken], e, redirect, ms);   /* replayed without a check */
+	else if (e && e->tag == b->tag && (ms->n == 2 || ms->n == 4) &&
+		 (!memory_timed(&u->tm, ms) || e->min == MSTATE_IDLE))
+		keep_xm(&u->tm, b->xm[taken], e, redirect, ms);
 }
 
 /* op i's miss cycles c, in ms */

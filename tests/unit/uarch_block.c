@@ -234,6 +234,13 @@ static void memo_run(const struct uarch_config *c, int sifive7)
 	      (unsigned long long)a.ev[UARCH_EV_L1D_READ_MISS],
 	      (unsigned long long)a.ev[UARCH_EV_STALL_LONG_LATENCY],
 	      (unsigned long long)a.ev[UARCH_EV_BRANCH_DIR_MISPREDICT]);
+	int timed_kept = 0;   /* records of runs whose misses the memory system timed */
+	for (int i = 0; i < NBLOCKS; i++)
+		for (int w = 0; w < 2; w++)
+			for (int j = 0; j < UARCH_XM; j++)
+				timed_kept += blocks[i].ub.xm[w][j].min != 0;
+	CHECK(sifive7 ? timed_kept > 0 : timed_kept == 0,
+	      "%d records of blocks with timed misses kept for translated code", timed_kept);
 	if (sifive7) {
 		/* translated code replays those from the block's records too */
 		CHECK(five > 100 && five_kept > five / 2,
