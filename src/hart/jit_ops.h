@@ -1,6 +1,7 @@
 /* Instruction forms the block translator (jit.c) emits from files of
  * their own: Zba/Zbb/Zbs and mulhsu (jit_bitmanip.c), the A extension's
- * AMOs and LR/SC (jit_atomic.c). jit.c gives them host registers and
+ * AMOs and LR/SC (jit_atomic.c), the M extension's high multiplies and
+ * divides (jit_muldiv.c). jit.c gives them host registers and
  * checks the access; these emit the operation, with rax, rcx and rdx as
  * scratch (x86emit.h's numbering), exactly as the step loop computes it
  * (exec_ops.h). */
@@ -18,6 +19,12 @@ int jit_bitmanip_srcs(unsigned id);
  * may be rax and b rdx (a zeroed scratch for x0), rd may be either
  * source's. */
 void jit_bitmanip(struct em *e, const struct dinsn *d, int a, int b, int rd);
+
+/* Whether id is mulh, mulhu, a divide or a remainder (jit_muldiv()) */
+int jit_muldiv_is(unsigned id);
+/* rd = d's operation on a (rs1) and b (rs2): host registers, any of
+ * them rax, rcx or rdx (x0's a zeroed scratch); rd may be a source's. */
+void jit_muldiv(struct em *e, const struct dinsn *d, int a, int b, int rd);
 
 /* The access size of A-extension instruction id (4 or 8); 0 when it is
  * not one. */
