@@ -6,7 +6,8 @@
  * model event equal; and again with those models in a coherence domain
  * with another hart's, which holds half the data's lines Modified and
  * shares the rest with this hart (so its stores upgrade, and its misses
- * take lines from the other), every event of both harts equal. Built and
+ * take lines from the other), every event of both harts equal; and with
+ * the SiFive 7-series rules and a timed memory system. Built and
  * run by tests/fuzz/run_jit.sh (clang -fsanitize=fuzzer,address,undefined);
  * with -DFUZZ_JIT_REPLAY, a program (tests/jit/suite.sh, gcc) that runs
  * the files it is given and prints what the coherent runs did. */
@@ -47,7 +48,25 @@ static void share(struct uarch *u, struct uarch *p)
 	memset(p->ev, 0, sizeof(p->ev));
 }
 
-/* models: 0 none, 1 the default ones, 2 in a domain with another hart's */
+/* the default models, or (sifive7) with the SiFive 7-series rules and a
+ * timed memory system (MSHRs, a limited channel, the L2 prefetcher) */
+static void config(struct uarch_config *c, int sifive7)
+{
+	uarch_config_default(c);
+	if (!sifive7)
+		return;
+	c->l1d.sets = 16;   /* small enough for misses */
+	c->timing.pairing = UARCH_PAIR_PIPES;
+	c->timing.late_alu = 1;
+	c->timing.l1d_mshrs = 3;
+	c->timing.l2_mshrs = 6;
+	c->timing.bus_read = 7;
+	c->timing.bus_write = 5;
+	c->prefetch = (struct uarch_prefetch_config){ .streams = 4, .distance = 3, .window = 4 };
+}
+
+/* models: 0 none, 1 the default ones, 2 in a domain with another hart's,
+ * 3 the SiFive 7-series rules with a timed memory system */
 static void run(const uint8_t *code, size_t n, int no_jit, int models, struct outcome *o)
 {
 	static struct hart h;
@@ -59,7 +78,7 @@ static void run(const uint8_t *code, size_t n, int no_jit, int models, struct ou
 	h.no_jit = (uint8_t)no_jit;
 	if (models) {
 		struct uarch_config c;
-		uarch_config_default(&c);
+		config(&c, models == 3);
 		if (uarch_init(&u, &c, NULL, 0))
 			__builtin_trap();
 		h.uarch = &u;
@@ -134,6 +153,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	run(data, size, 1, 1, &d);
 	if (differ(&c, &d, all) || differ(&a, &c, state))
 		__builtin_trap();  /* with the models: counts or state differ */
+	run(data, size, 0, 3, &c);
+	run(data, size, 1, 3, &d);
+	if (differ(&c, &d, all) || differ(&a, &c, state))
+		__builtin_trap();  /* timed memory: counts or state differ */
 	run(data, size, 0, 2, &c);
 	run(data, size, 1, 2, &d);
 	if (differ(&c, &d, all) || differ(&a, &c, state))
