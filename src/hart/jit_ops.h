@@ -22,8 +22,8 @@ void jit_bitmanip(struct em *e, const struct dinsn *d, int a, int b, int rd);
 
 /* Whether id is mulh, mulhu, a divide or a remainder (jit_muldiv()) */
 int jit_muldiv_is(unsigned id);
-/* rd = d's operation on a (rs1) and b (rs2): host registers, any of
- * them rax, rcx or rdx (x0's a zeroed scratch); rd may be a source's. */
+/* rd = d's operation on a (rs1) and b (rs2): host registers; a may be
+ * rax and b rcx (scratch, zeroed for x0), rd may be a source's. */
 void jit_muldiv(struct em *e, const struct dinsn *d, int a, int b, int rd);
 
 /* The access size of A-extension instruction id (4 or 8); 0 when it is
