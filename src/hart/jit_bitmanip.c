@@ -81,6 +81,13 @@ static void bit_scan(struct em *e, int w, unsigned op, uint32_t zero_value)
 	patch8(nonzero, e->p);
 }
 
+/* rax = host register a (rs1) */
+static void to_rax(struct em *e, int a)
+{
+	if (a != RAX)
+		mov_rr(e, RAX, a);
+}
+
 void jit_bitmanip(struct em *e, const struct dinsn *d, int a, int b, int rd)
 {
 	const unsigned imm = (unsigned)d->imm;
@@ -111,21 +118,18 @@ void jit_bitmanip(struct em *e, const struct dinsn *d, int a, int b, int rd)
 	case INSN_ORN:
 		mov_rr(e, RDX, RCX);
 		grp3(e, 1, G3_NOT, RDX);
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		alu_rr(e, 1, d->id == INSN_ANDN ? G1_AND : G1_OR, RAX, RDX);
 		break;
 	case INSN_XNOR:
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		alu_rr(e, 1, G1_XOR, RAX, RCX);
 		grp3(e, 1, G3_NOT, RAX);
 		break;
 	case INSN_CLZ:    /* 63 - index = 63 ^ index; 127 ^ 63 = 64 */
 	case INSN_CLZW: { /* 31 ^ index; 63 ^ 31 = 32 */
 		const int w = d->id == INSN_CLZ;
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		bit_scan(e, w, 0xbd, w ? 127 : 63);
 		alu_ri(e, 0, G1_XOR, RCX, w ? 63 : 31);
 		res = RCX;
@@ -134,8 +138,7 @@ void jit_bitmanip(struct em *e, const struct dinsn *d, int a, int b, int rd)
 	case INSN_CTZ:
 	case INSN_CTZW: {
 		const int w = d->id == INSN_CTZ;
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		bit_scan(e, w, 0xbc, w ? 64 : 32);
 		res = RCX;
 		break;
@@ -144,16 +147,15 @@ void jit_bitmanip(struct em *e, const struct dinsn *d, int a, int b, int rd)
 	case INSN_CPOPW:
 		if (d->id == INSN_CPOPW)
 			mov_rr32(e, RAX, a);
-		else if (a != RAX)
-			mov_rr(e, RAX, a);
+		else
+			to_rax(e, a);
 		popcount(e);
 		break;
 	case INSN_MAX: case INSN_MAXU: case INSN_MIN: case INSN_MINU: {
 		/* rs2 replaces rs1 when rs1 is below (max) or above (min) it */
 		const unsigned cc = d->id == INSN_MAX ? CC_L : d->id == INSN_MAXU ? CC_B :
 				    d->id == INSN_MIN ? CC_G : CC_A;
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		alu_rr(e, 1, G1_CMP, RAX, RCX);
 		cmov(e, 1, cc, RAX, RCX);
 		break;
@@ -171,41 +173,35 @@ void jit_bitmanip(struct em *e, const struct dinsn *d, int a, int b, int rd)
 		/* x86 takes the count modulo 64 (32 for the W forms), as
 		 * RISC-V takes rs2's low six (five) bits */
 		const int w = d->id == INSN_ROL || d->id == INSN_ROR;
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		shift_cl(e, w, d->id == INSN_ROL || d->id == INSN_ROLW ? SH_ROL : SH_ROR, RAX);
 		sext = !w;
 		break;
 	}
 	case INSN_RORI:
 	case INSN_RORIW:
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		shift_ri(e, d->id == INSN_RORI, SH_ROR, RAX, imm);
 		sext = d->id == INSN_RORIW;
 		break;
 	case INSN_ORC_B:
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		orc_b(e);
 		res = RCX;
 		break;
 	case INSN_REV8:
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		bswap64(e, RAX);
 		break;
 	case INSN_BCLR: case INSN_BINV: case INSN_BSET: case INSN_BEXT:
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		bt_rr(e, d->id == INSN_BCLR ? BTR : d->id == INSN_BINV ? BTC : d->id == INSN_BSET ? BTS : BT,
 		      RAX, RCX);
 		if (d->id == INSN_BEXT)
 			setcc_eax(e, CC_B);   /* the bit tested is in CF */
 		break;
 	case INSN_BCLRI: case INSN_BINVI: case INSN_BSETI: case INSN_BEXTI:
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		bt_ri(e, d->id == INSN_BCLRI ? BTR : d->id == INSN_BINVI ? BTC : d->id == INSN_BSETI ? BTS : BT,
 		      RAX, imm);
 		if (d->id == INSN_BEXTI)
@@ -214,8 +210,7 @@ void jit_bitmanip(struct em *e, const struct dinsn *d, int a, int b, int rd)
 	case INSN_MULHSU:
 		/* the unsigned high half, less rs2 when rs1 is negative
 		 * (rs1 = u - 2^64 then); nothing to take when rs1 is x0 */
-		if (a != RAX)
-			mov_rr(e, RAX, a);
+		to_rax(e, a);
 		grp3(e, 1, G3_MUL, RCX);
 		if (a != RAX) {
 			mov_rr(e, RAX, a);
