@@ -38,6 +38,7 @@ struct machine_opts {
 	int sbi_trace;           /* built-in SBI: log each call to stderr */
 	int sbi_no_snapshot;     /* built-in SBI: no PMU snapshot (FID 7) */
 	int no_uarch;            /* the profile's PMU without its models */
+	int no_jit;              /* the step loop only, never translated blocks */
 	const char *dtb;         /* a device tree file instead of rvpmu's */
 	unsigned smp;            /* harts, 1..MACHINE_MAX_HARTS (0 = 1) */
 	uint64_t quantum;        /* instructions a hart runs before the next

@@ -31,10 +31,10 @@ int system_main(int argc, char **argv, const struct system_view *view)
 		{"--initrd", NULL, 1}, {"--append", NULL, 1}, {"--profile", NULL, 1}, {"-m", NULL, 1},
 		{"--max-insns", NULL, 1}, {"--trace-sbi", NULL, 0}, {"--no-sbi-snapshot", NULL, 0},
 		{"--no-uarch", NULL, 0}, {"-q", "--quiet", 0}, {"--smp", "-smp", 1},
-		{"--quantum", NULL, 1}, {NULL, NULL, 0},
+		{"--quantum", NULL, 1}, {"--no-jit", NULL, 0}, {NULL, NULL, 0},
 	};
 	enum { O_BIOS, O_KERNEL, O_DUMP_DTB, O_DTB, O_INITRD, O_APPEND, O_PROFILE, O_MEM,
-	       O_MAX_INSNS, O_TRACE_SBI, O_NO_SNAPSHOT, O_NO_UARCH, O_QUIET, O_SMP, O_QUANTUM };
+	       O_MAX_INSNS, O_TRACE_SBI, O_NO_SNAPSHOT, O_NO_UARCH, O_QUIET, O_SMP, O_QUANTUM, O_NO_JIT };
 	static struct profile prof;
 	char err[512];
 	const char *v;
@@ -97,6 +97,7 @@ int system_main(int argc, char **argv, const struct system_view *view)
 			o.no_uarch = 1;
 			break;
 		case O_QUIET: quiet = 1; break;   /* no progress line */
+		case O_NO_JIT: o.no_jit = 1; break;
 		}
 	}
 	int end = cli_end("system", k);

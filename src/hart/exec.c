@@ -484,15 +484,31 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		~(PMU_EV_BIT(PMU_EV_CYCLES) | PMU_EV_BIT(PMU_EV_INSTRET))) |
 		(h->uarch != NULL) | h->ctr_on | h->vm_fetch | h->vm_data | (h->trace != NULL);
 #endif
-	/* user mode translates blocks; while something counts per
-	 * instruction they are counting blocks, which feed the retire stream
-	 * (not CTR's nor a trace's, which stay in the step loop) */
-	if (!h->jit && !h->system && !h->no_jit && !(h->jit = jit_new()))
+	/* below M in system mode, a page's PMP summary bits let an access take
+	 * the fast path; with a locked PMP entry every M access is checked */
+	const int pmp_below_m = h->system && mmu_data_priv(h) < PRIV_M;
+	const uint8_t rmask = pmp_below_m ? PMP_PAGE_R : GP_R;
+	const uint8_t wmask = pmp_below_m ? PMP_PAGE_W : GP_W;
+	const int pmp_all = h->system && h->pmp_locked && (h->priv == PRIV_M || !pmp_below_m);
+	const uint64_t limit = pmp_all && !pmp_below_m ? 0 : h->mem.size;
+	/* blocks are translated in user mode, and in system mode while
+	 * addresses are physical (the MMU off for fetches and data, no
+	 * virtualization) and PMP needs no check per access; while something
+	 * counts per instruction they are counting blocks, which feed the
+	 * retire stream (not CTR's nor a trace's, which stay in the step
+	 * loop) */
+	const int can_jit = !h->system || (!h->vm_fetch && !h->vm_data && !h->virt && !pmp_all);
+	if (!h->jit && can_jit && !h->no_jit && !(h->jit = jit_new()))
 		h->no_jit = 1;
 	h->jit_classes = (class_events & ~PMU_EV_BIT(PMU_EV_NONE)) != 0;
-	struct jit *const jit = h->system || h->ctr_on || h->trace || !h->jit ||
+	struct jit *const jit = !can_jit || h->ctr_on || h->trace || !h->jit ||
 		!jit_set_counting(h->jit, class_events != 0, h->uarch, h->jit_classes,
 				  retire_observed(h, in_use)) ? NULL : h->jit;
+	/* a block runs in the mode it was made for: its fetches were allowed
+	 * there, and its FP instructions need no check of mstatus.FS */
+	if (jit && h->system)
+		jit_set_access(jit, 1u | h->priv << 1 | (unsigned)pmp_below_m << 3 |
+			       (unsigned)h->fp_slow << 4, rmask, wmask);
 	/* a cycle stop within 2^32 cycles is sampling on cycles: from then
 	 * on, no superblocks (not back and forth, each change a flush) */
 	if (jit && h->uarch && h->cycle_stop - h->uarch->tm.now <= UINT32_MAX)
@@ -511,12 +527,6 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	uint64_t *restrict f = h->f;
 	uint8_t *const base = h->mem.base;
 	const uint8_t *const pf = h->mem.pflags;
-	/* below M in system mode, a page's PMP summary bits let an access take
-	 * the fast path; with a locked PMP entry every M access is checked */
-	const int pmp_below_m = h->system && mmu_data_priv(h) < PRIV_M;
-	const uint8_t rmask = pmp_below_m ? PMP_PAGE_R : GP_R;
-	const uint8_t wmask = pmp_below_m ? PMP_PAGE_W : GP_W;
-	const uint64_t limit = h->system && h->pmp_locked && !pmp_below_m ? 0 : h->mem.size;
 	if (budget_in > INT64_MAX)
 		budget_in = INT64_MAX;
 	int64_t budget = (int64_t)budget_in;
@@ -654,7 +664,8 @@ do_NONE: {
 		insn_decode(raw, d);
 		d->handler = handlers[d->id][d->len == 4];
 		struct jit_block *b;
-		if (jit && !jit_skip && !pg->no_jit && (b = jit_compile(jit, h, pc, d))) {
+		if (jit && !jit_skip && !pg->no_jit &&
+		    !fetch_pmp_partial(h, pg->vpn << GPAGE_SHIFT) && (b = jit_compile(jit, h, pc, d))) {
 			d->handler = jit_handler;
 			dpage_add_block(h, pg, b);
 		} else if (jit && unlikely(h->jprof)) {
@@ -668,7 +679,10 @@ do_NONE: {
 	}
 
 do_JIT: {
-		/* a translated block starts here */
+		/* a translated block starts here; without translation in
+		 * this mode (system mode with the MMU on), the instruction */
+		if (unlikely(!jit))
+			STEP();
 		struct jit_block *b = jit_find(jit, pc);
 		if (unlikely(!b)) {  /* cannot be: a block's slot is reset with it */
 			d->handler = 0;

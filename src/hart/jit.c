@@ -44,6 +44,10 @@ struct jit {
 	 * (retire_block), from records made at translation */
 	uint8_t counting, classes;
 	uint8_t superblocks;            /* blocks go on past branches and jumps */
+	/* the page flags an access needs (jit_set_access), and the mode the
+	 * blocks were made for */
+	uint8_t rbit, wbit;
+	uint32_t access_key;
 	const struct uarch *uarch;      /* the models they were made for */
 	uint8_t coherent;               /* with other harts' (uarch->dom): stores' L1D parts in C */
 	uint64_t uev;                   /* and the model events they count */
@@ -221,12 +225,21 @@ static void leave(struct tx *t, uint8_t *site, int side)
 	patch32(j, t->j->leave);
 }
 
+/* The page-flag bits of v (GP_R, GP_W, GP_CODE) in the mode's terms:
+ * below M in system mode, reads and writes are PMP's (pmp.h). */
+static unsigned access_bits(const struct jit *j, unsigned v)
+{
+	return (v & GP_R ? j->rbit : 0) | (v & GP_W ? j->wbit : 0) | (v & GP_CODE);
+}
+
 /* rax = guest address rs1 + imm; side exit unless the access is aligned,
  * in memory and allowed (flags need, compared under mask). */
 static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned mask,
 		    unsigned need, uint64_t pc)
 {
 	struct em *e = &t->e;
+	mask = access_bits(t->j, mask);
+	need = access_bits(t->j, need);
 	int a = src(t, d->rs1, RAX);
 	if (a != RAX)
 		mov_rr(e, RAX, a);
@@ -808,6 +821,8 @@ struct jit *jit_new(void)
 		pop(&e, saved[i]);
 	b1(&e, 0xc3);
 	j->free = j->blocks_start = e.p;
+	j->rbit = GP_R;
+	j->wbit = GP_W;
 	memset(j->index, -1, sizeof(j->index));
 	memset(j->jc, 0xff, sizeof(j->jc));
 	return j;
@@ -851,6 +866,16 @@ void jit_flush(struct jit *j)
 		memset(j->hints->sub, 0, sizeof(j->hints->sub));
 	memset(j->index, -1, sizeof(j->index));
 	memset(j->jc, 0xff, sizeof(j->jc));
+}
+
+void jit_set_access(struct jit *j, uint32_t key, uint8_t rbit, uint8_t wbit)
+{
+	if (key == j->access_key && rbit == j->rbit && wbit == j->wbit)
+		return;
+	jit_flush(j);
+	j->access_key = key;
+	j->rbit = rbit;
+	j->wbit = wbit;
 }
 
 uint64_t jit_generation(const struct jit *j)
@@ -921,8 +946,10 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		hi_at = at + d.len > hi_at ? at + d.len : hi_at;
 		t.r.pinned = 0;
 		t.index = n;
-		if (t.rb)
+		if (t.rb) {
 			retire_static(&j->rec[j->nrec + n], j->ev[j->nrec + n], &d, at);
+			j->rec[j->nrec + n].flags |= h->rr_bare;   /* system mode: the MMU is off */
+		}
 		const int jump = translate_jump(&t, &d, at);
 		if (jump) {
 			n++;

@@ -55,6 +55,12 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
  * cycles per instruction, which a longer block does less often: the step
  * loop would run more. */
 void jit_no_superblocks(struct jit *j);
+/* The page flags (struct gmem's pflags) a load (rbit) and a store (wbit)
+ * need: GP_R and GP_W in user mode (the default) and for M in system
+ * mode, PMP's page bits below M. key names the mode blocks are made for
+ * (system mode: the privilege, PMP's view of data, FP's state): a change
+ * of either forgets every block. */
+void jit_set_access(struct jit *j, uint32_t key, uint8_t rbit, uint8_t wbit);
 /* Forget every block; each one's slot is reset to "decode on next use". */
 void jit_flush(struct jit *j);
 /* Changes at each flush: a block made in another generation is gone. */

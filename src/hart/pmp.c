@@ -2,6 +2,7 @@
  * the first entry that matches any byte of an access decides, and it must
  * match all of them. M-mode is checked only against locked entries; an
  * S or U access that no entry matches fails. */
+#include "jit.h"
 #include "pmp.h"
 
 enum { PMP_R = 1, PMP_W = 2, PMP_X = 4, PMP_A = 0x18, PMP_L = 0x80 };
@@ -93,6 +94,9 @@ void pmp_update(struct hart *h)
 			h->pmp_locked |= (e[n].cfg & PMP_L) || ((e[n].lo | e[n].hi) & 4);
 			n++;
 		}
+	/* translated blocks chain past the fetch checks of their pages */
+	if (h->jit)
+		jit_flush(h->jit);
 	uint8_t *pf = h->mem.pflags;
 	for (uint64_t p = h->ram_base >> GPAGE_SHIFT; p < h->ram_end >> GPAGE_SHIFT; p++)
 		pf[p] = (uint8_t)((pf[p] & ~(PMP_PAGE_R | PMP_PAGE_W | PMP_PAGE_X)) |

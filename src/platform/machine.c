@@ -117,6 +117,7 @@ static int boot(struct machine *m, char *err, size_t errlen)
 		h->csr.mhartid = i;
 		if (m->o.profile && core_setup(h, m->o.profile, !m->o.no_uarch, err, errlen))
 			return -1;
+		h->no_jit = (uint8_t)m->o.no_jit;
 		h->mmio = mmio;
 		h->mmio_ctx = m;
 		h->tally = m->o.tally ? m->o.tally[i] : NULL;
