@@ -231,7 +231,7 @@ static void fetch(struct jm *m, const struct retire_rec *r, uint64_t off, unsign
 	const uint64_t page = va >> u->itlb.c.line_shift;
 	/* after op 0, a fetch in its page finds it first in the ITLB's
 	 * filter (only fetches look the ITLB up): a hit changing nothing */
-	if (u->itlb.c.present) {
+	if (u->itlb.c.present && !m->bare) {
 		if (i && page == m->page)
 			count(m, UARCH_EV_ITLB_ACCESS, by);
 		else
@@ -276,7 +276,7 @@ static void data(struct jm *m, unsigned k, int write, unsigned i)
 {
 	const struct uarch *u = m->u;
 	struct em *e = m->e;
-	if (u->dtlb.c.present) {
+	if (u->dtlb.c.present && !m->bare) {
 		data_key(e, k, u->dtlb.c.line_shift);
 		lookup(m, U(dtlb.c), ~0ull, 0, i << 1, UARCH_EV_DTLB_ACCESS,
 		       write ? UARCH_EV_DTLB_WRITE_ACCESS : 0, -1);
@@ -303,7 +303,7 @@ static void data_after(struct jm *m, unsigned k, unsigned pk, int write, unsigne
 	const struct uarch *u = m->u;
 	struct em *e = m->e;
 	unsigned shift = 63;
-	if (u->dtlb.c.present)
+	if (u->dtlb.c.present && !m->bare)
 		shift = u->dtlb.c.line_shift;
 	if (u->l1d.present && u->l1d.line_shift < shift)
 		shift = u->l1d.line_shift;
@@ -320,7 +320,7 @@ static void data_after(struct jm *m, unsigned k, unsigned pk, int write, unsigne
 	if (m->uev & ev)
 		done = jmp32(e);
 	patch32(same, e->p);
-	if (u->dtlb.c.present) {
+	if (u->dtlb.c.present && !m->bare) {
 		count(m, UARCH_EV_DTLB_ACCESS, -1);
 		if (write)
 			count(m, UARCH_EV_DTLB_WRITE_ACCESS, -1);
@@ -993,8 +993,14 @@ int jm_ok(const struct uarch *u, const struct uarch_block *ub)
 	    (u->bp.ind_entries & (u->bp.ind_entries - 1)) ||           /* indexed by a mask */
 	    3 * (uint64_t)(u->bp.btb_set_mask + 1) * u->bp.btb_ways * 8 > INT32_MAX)   /* by a disp32 */
 		return 0;
-	for (uint32_t k = 0; k < ub->n; k++)   /* user mode: nothing bare, nothing uncached */
-		if (ub->r[k].flags & (UARCH_RF_UNCACHED | UARCH_RF_BARE_FETCH | UARCH_RF_BARE_DATA))
+	/* nothing uncached (translated code leaves device accesses to the
+	 * step loop); untranslated (system mode, the MMU off: no TLB
+	 * lookups) all of it or none */
+	const unsigned bare = UARCH_RF_BARE_FETCH | UARCH_RF_BARE_DATA;
+	for (uint32_t k = 0; k < ub->n; k++)
+		if ((ub->r[k].flags & UARCH_RF_UNCACHED) ||
+		    (ub->r[k].flags & bare) != (ub->r[0].flags & bare) ||
+		    (ub->r[k].flags & bare && (ub->r[k].flags & bare) != bare))
 			return 0;
 	return 1;
 }
@@ -1020,6 +1026,7 @@ void jm_begin(struct jm *m, struct em *e, struct em *cold, const struct uarch *u
 	m->uev = uev;
 	m->ub = ub;
 	m->hints = hints;
+	m->bare = (ub->r[0].flags & UARCH_RF_BARE_FETCH) != 0;   /* jm_ok(): all of it */
 	m->nlook = 0;
 	m->nbtb = 0;
 	m->nstamp = 0;

@@ -52,6 +52,7 @@ struct jm {
 	struct uarch_block *ub;
 	struct jm_hints *hints;
 	uint64_t page;         /* its first fetch's ITLB line */
+	int bare;              /* its addresses untranslated: no TLB lookups */
 	uint32_t nstamp, nstamp0;   /* LRU stamp numbers taken, and by jm_begin()'s code */
 	unsigned nlook;        /* its lookups' out-of-line paths */
 	struct jm_stub look[2 * 3 * 64];
