@@ -192,11 +192,14 @@ struct hart {
 	int (*mmio)(void *ctx, uint64_t addr, unsigned size, uint64_t *val, int write);
 	void *mmio_ctx;
 
-	/* user mode's block translator (src/hart/jit.c; NULL: not made yet or
+	/* the block translator (src/hart/jit.c; NULL: not made yet or
 	 * off): budget (above) and last exit are shared with its code */
 	struct jit *jit;
 	uint8_t no_jit;        /* --no-jit: the step loop only */
 	uint32_t jit_last;
+	/* system mode with paging: the TLB keys of this run's data accesses
+	 * and fetches, which translated code compares */
+	uint64_t jit_dkey, jit_fkey;
 	/* with counting blocks: each memory instruction's address, by its
 	 * index in the block, for the retire stream */
 	uint64_t jit_addr[HART_JIT_INSNS];

@@ -497,18 +497,25 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	 * counts per instruction they are counting blocks, which feed the
 	 * retire stream (not CTR's nor a trace's, which stay in the step
 	 * loop) */
-	const int can_jit = !h->system || (!h->vm_fetch && !h->vm_data && !h->virt && !pmp_all);
+	const int can_jit = !h->system || (!h->virt && !pmp_all && !(h->uarch && (h->vm_fetch || h->vm_data)));
 	if (!h->jit && can_jit && !h->no_jit && !(h->jit = jit_new()))
 		h->no_jit = 1;
 	h->jit_classes = (class_events & ~PMU_EV_BIT(PMU_EV_NONE)) != 0;
 	struct jit *const jit = !can_jit || h->ctr_on || h->trace || !h->jit ||
-		!jit_set_counting(h->jit, class_events != 0, h->uarch, h->jit_classes,
+		!jit_set_counting(h->jit, h->uarch || h->jit_classes, h->uarch, h->jit_classes,
 				  retire_observed(h, in_use)) ? NULL : h->jit;
 	/* a block runs in the mode it was made for: its fetches were allowed
-	 * there, and its FP instructions need no check of mstatus.FS */
-	if (jit && h->system)
-		jit_set_access(jit, 1u | h->priv << 1 | (unsigned)pmp_below_m << 3 |
-			       (unsigned)h->fp_slow << 4, rmask, wmask);
+	 * there, its accesses are checked and translated as there, and its
+	 * FP instructions need no check of mstatus.FS */
+	if (jit && h->system) {
+		jit_set_mode(jit, 1u | h->priv << 1 | (unsigned)pmp_below_m << 3 |
+			     (unsigned)h->fp_slow << 4 | (unsigned)h->vm_fetch << 5 |
+			     (unsigned)h->vm_data << 6, rmask, wmask, h->vm_data, h->vm_fetch);
+		if (h->vm_data)
+			h->jit_dkey = mmu_tlb_key(h, mmu_data_mode(h));
+		if (h->vm_fetch)
+			h->jit_fkey = mmu_tlb_key(h, hart_mode(h));
+	}
 	/* a cycle stop within 2^32 cycles is sampling on cycles: from then
 	 * on, no superblocks (not back and forth, each change a flush) */
 	if (jit && h->uarch && h->cycle_stop - h->uarch->tm.now <= UINT32_MAX)
@@ -630,6 +637,8 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 		NEXT();                                                 \
 	}
 
+/* the physical address of pc, in page pg */
+#define PC_PA() ((pg->vpn << GPAGE_SHIFT) | (pc & (GPAGE_SIZE - 1)))
 /* the slot of pc, charged to the budget */
 #define LOOKUP() do {                                                   \
 		pg = dpage_get(h, pc);                                  \
@@ -665,7 +674,8 @@ do_NONE: {
 		d->handler = handlers[d->id][d->len == 4];
 		struct jit_block *b;
 		if (jit && !jit_skip && !pg->no_jit &&
-		    !fetch_pmp_partial(h, pg->vpn << GPAGE_SHIFT) && (b = jit_compile(jit, h, pc, d))) {
+		    !fetch_pmp_partial(h, pg->vpn << GPAGE_SHIFT) &&
+		    (b = jit_compile(jit, h, pc, PC_PA(), d))) {
 			d->handler = jit_handler;
 			dpage_add_block(h, pg, b);
 		} else if (jit && unlikely(h->jprof)) {
@@ -683,7 +693,7 @@ do_JIT: {
 		 * this mode (system mode with the MMU on), the instruction */
 		if (unlikely(!jit))
 			STEP();
-		struct jit_block *b = jit_find(jit, pc);
+		struct jit_block *b = jit_find(jit, pc, PC_PA());
 		if (unlikely(!b)) {  /* cannot be: a block's slot is reset with it */
 			d->handler = 0;
 			goto do_NONE;

@@ -11,6 +11,7 @@
 #include "jit.h"
 #include "jit_models.h"
 #include "jit_ops.h"
+#include "mmu.h"
 #include "retire.h"
 #include "x86emit.h"
 
@@ -34,7 +35,7 @@ struct jit {
 	uint64_t chain_pc;            /* and where it went */
 	/* blocks entered lately by pc, which jalr's code looks up before
 	 * leaving (pc ~0 = empty: a jalr target is even) */
-	struct { uint64_t pc; uint8_t *code; } jc[JUMP_CACHE];
+	struct jc { uint64_t pc; uint8_t *code; uint64_t ppn; uint32_t mode; } jc[JUMP_CACHE];
 	struct jit_block blocks[MAX_BLOCKS];
 	uint32_t nblocks;
 	uint64_t translated, flushes;  /* since jit_new */
@@ -44,10 +45,12 @@ struct jit {
 	 * (retire_block), from records made at translation */
 	uint8_t counting, classes;
 	uint8_t superblocks;            /* blocks go on past branches and jumps */
-	/* the page flags an access needs (jit_set_access), and the mode the
-	 * blocks were made for */
+	/* the mode blocks are made for and run in (jit_set_mode): the page
+	 * flags an access needs, and whether data addresses are translated */
+	uint32_t mode;
 	uint8_t rbit, wbit;
-	uint32_t access_key;
+	uint8_t paged, fpaged;          /* data, fetches translated */
+	uint32_t chain_from;            /* the block whose exit chain_site is */
 	const struct uarch *uarch;      /* the models they were made for */
 	uint8_t coherent;               /* with other harts' (uarch->dom): stores' L1D parts in C */
 	uint64_t uev;                   /* and the model events they count */
@@ -80,7 +83,8 @@ struct regs {
 
 /* An exit taken on a slow access: written back from this state. */
 struct side {
-	uint8_t *at[3];        /* the jumps to it (one per check) */
+	uint8_t *at[6];        /* the jumps to it (one per check: alignment, three
+				  of the TLB's with paging, size, flags) */
 	unsigned nat;
 	uint64_t pc;
 	uint32_t index;        /* of its instruction in the block */
@@ -232,10 +236,39 @@ static unsigned access_bits(const struct jit *j, unsigned v)
 	return (v & GP_R ? j->rbit : 0) | (v & GP_W ? j->wbit : 0) | (v & GP_CODE);
 }
 
-/* rax = guest address rs1 + imm; side exit unless the access is aligned,
- * in memory and allowed (flags need, compared under mask). */
+/* rax = the physical address of virtual rax as the hart's TLB holds it
+ * (mmu_translate()'s first look: the entry of its page, under this run's
+ * key, allowing acc without an A/D update); side exit when it does not. */
+static void tlb_probe(struct tx *t, enum mmu_access acc, uint64_t pc)
+{
+	_Static_assert(sizeof(struct hart_tlb) == 32 && HART_TLB_SIZE == 256, "indexed below");
+	struct em *e = &t->e;
+	const int32_t tlb = OFF(tlb);
+	mov_rr(e, RDX, RAX);
+	shift_ri(e, 1, SH_SHR, RDX, 12);
+	mov_rr32(e, RCX, RDX);
+	alu_ri(e, 0, G1_AND, RCX, HART_TLB_SIZE - 1);
+	shift_ri(e, 0, SH_SHL, RCX, 5);
+	op_mem(e, 0, 1, 0, 0x3b, RDX, RBX, RCX, 0, tlb + (int32_t)offsetof(struct hart_tlb, vpn));
+	side_exit(t, CC_NE, pc);
+	op_rm(e, 1, 0x8b, RDX, RBX, OFF(jit_dkey));
+	op_mem(e, 0, 1, 0, 0x3b, RDX, RBX, RCX, 0, tlb + (int32_t)offsetof(struct hart_tlb, key));
+	side_exit(t, CC_NE, pc);
+	op_mem(e, 0, 0, 0, 0xf6, 0, RBX, RCX, 0, tlb + (int32_t)offsetof(struct hart_tlb, perm));
+	b1(e, 1u << acc);                                 /* test byte [perm], 1 << acc */
+	side_exit(t, CC_E, pc);
+	op_mem(e, 0, 1, 0, 0x8b, RDX, RBX, RCX, 0, tlb + (int32_t)offsetof(struct hart_tlb, ppn));
+	shift_ri(e, 1, SH_SHL, RDX, 12);
+	alu_ri(e, 0, G1_AND, RAX, 0xfff);
+	alu_rr(e, 1, G1_OR, RAX, RDX);
+}
+
+/* rax = guest address rs1 + imm; side exit unless the access is aligned
+ * (atomic, or when the hart traps misaligned accesses or the models look
+ * its line up: else within its page), in memory and allowed (flags need,
+ * compared under mask). */
 static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned mask,
-		    unsigned need, uint64_t pc)
+		    unsigned need, uint64_t pc, int atomic)
 {
 	struct em *e = &t->e;
 	mask = access_bits(t->j, mask);
@@ -247,10 +280,17 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 		alu_ri(e, 1, G1_ADD, RAX, d->imm);
 	if (t->rb && t->j->uarch)   /* for the models */
 		store_rax(e, &t->h->jit_addr[t->index]);
-	if (size > 1) {
+	if (size > 1 && (atomic || t->h->misaligned_trap || (t->rb && t->j->uarch))) {
 		b1(e, 0xa8); b1(e, size - 1);  /* test al, size-1 */
 		side_exit(t, CC_NE, pc);
+	} else if (size > 1) {   /* as the step loop's load_slow()/store_slow() */
+		mov_rr32(e, RDX, RAX);
+		alu_ri(e, 0, G1_AND, RDX, GPAGE_SIZE - 1);
+		alu_ri(e, 0, G1_CMP, RDX, (int32_t)(GPAGE_SIZE - size));
+		side_exit(t, CC_A, pc);
 	}
+	if (t->j->paged)
+		tlb_probe(t, need & GP_W ? MMU_STORE : MMU_LOAD, pc);
 	op_rm(e, 1, 0x3b, RAX, RBX, OFF(mem.size));  /* cmp rax, size */
 	side_exit(t, CC_AE, pc);
 	mov_rr(e, RDX, RAX);
@@ -297,7 +337,7 @@ static int translate_load(struct tx *t, const struct dinsn *d, uint64_t pc)
 	}
 	if (two_lines(t, f[k].size))
 		return 0;
-	address(t, d, f[k].size, GP_R, GP_R, pc);
+	address(t, d, f[k].size, GP_R, GP_R, pc, 0);
 	int rd = dst(t, d->rd);
 	op_sib(&t->e, 0, f[k].w, f[k].esc, f[k].op, rd < 0 ? RCX : rd, R15, RAX, 0);
 	return 1;
@@ -316,7 +356,7 @@ static int translate_store(struct tx *t, const struct dinsn *d, uint64_t pc)
 	if (two_lines(t, size))
 		return 0;
 	int v = d->rs2 ? pool_get(t, d->rs2, 1) : -1;  /* before the checks clobber rcx */
-	address(t, d, size, GP_W | GP_CODE, GP_W, pc);
+	address(t, d, size, GP_W | GP_CODE, GP_W, pc, 0);
 	if (v < 0) {
 		xor_zero(&t->e, RCX);
 		v = RCX;
@@ -340,8 +380,18 @@ static int translate_atomic(struct tx *t, const struct dinsn *d, uint64_t pc)
 	int v = writes && d->rs2 ? pool_get(t, d->rs2, 1) : -1;  /* before the checks clobber rcx */
 	struct dinsn at = *d;
 	at.imm = 0;
-	address(t, &at, size, writes ? GP_R | GP_W | GP_CODE : GP_R, writes ? GP_R | GP_W : GP_R, pc);
-	jit_atomic(&t->e, d, v, dst(t, d->rd));
+	address(t, &at, size, writes ? GP_R | GP_W | GP_CODE : GP_R, writes ? GP_R | GP_W : GP_R, pc, 1);
+	/* the reservation is at rs1, the step loop's: translated with
+	 * paging, rax is not it */
+	int resv = RAX;
+	if (t->j->paged && (d->id == INSN_LR_W || d->id == INSN_LR_D || d->id == INSN_SC_W ||
+			    d->id == INSN_SC_D)) {
+		resv = src(t, d->rs1, RDX);
+		if (resv != RDX)
+			mov_rr(&t->e, RDX, resv);
+		resv = RDX;
+	}
+	jit_atomic(&t->e, d, v, dst(t, d->rd), resv);
 	return 1;
 }
 
@@ -533,7 +583,7 @@ static int translate_fmem(struct tx *t, const struct dinsn *d, uint64_t pc)
 	switch (d->id) {
 	case INSN_FLW:
 	case INSN_FLD:
-		address(t, d, w ? 8 : 4, GP_R, GP_R, pc);
+		address(t, d, w ? 8 : 4, GP_R, GP_R, pc, 0);
 		op_sib(e, 0, w, 0, 0x8b, RCX, R15, RAX, 0);
 		if (!w) {  /* NaN-box */
 			mov_ri(e, RDX, 0xffffffff00000000ull);
@@ -543,7 +593,7 @@ static int translate_fmem(struct tx *t, const struct dinsn *d, uint64_t pc)
 		return 1;
 	case INSN_FSW:
 	case INSN_FSD:
-		address(t, d, w ? 8 : 4, GP_W | GP_CODE, GP_W, pc);
+		address(t, d, w ? 8 : 4, GP_W | GP_CODE, GP_W, pc, 0);
 		op_rm(e, 1, 0x8b, RCX, RBX, FREG(d->rs2));
 		op_sib(e, 0, w, 0, 0x89, RCX, R15, RAX, 0);
 		return 1;
@@ -662,6 +712,53 @@ static int go_on(const struct tx *t)
 	return t->j->superblocks && t->nib < UARCH_IB && t->index + 1 < BLOCK_INSNS;
 }
 
+/* rax = a guest pc the block leaves for (in h->pc, every register
+ * written back): go straight to the block entered there before, if it is
+ * of this mode and, with paging, pc's page still maps to its page (the
+ * hart's TLB holds that translation for fetches, as dpage_get() would
+ * find it: the fetch was allowed when the block was made, and a PMP
+ * change forgets every block). Else on, to leave. */
+static void jump_cached(struct tx *t)
+{
+	_Static_assert(sizeof(struct jc) == 32, "indexed below");
+	struct em *e = &t->e;
+	mov_rr32(e, RDX, RAX);
+	shift_ri(e, 0, SH_SHR, RDX, 1);
+	alu_ri(e, 0, G1_AND, RDX, JUMP_CACHE - 1);
+	shift_ri(e, 0, SH_SHL, RDX, 5);
+	mov_ri(e, RCX, (uint64_t)(uintptr_t)t->j->jc);
+	alu_rr(e, 1, G1_ADD, RDX, RCX);                       /* rdx = the entry */
+	op_rm(e, 1, 0x3b, RAX, RDX, (int32_t)offsetof(struct jc, pc));
+	uint8_t *miss[6];
+	unsigned n = 0;
+	miss[n++] = jcc32(e, CC_NE);
+	op_rm(e, 0, 0x81, G1_CMP, RDX, (int32_t)offsetof(struct jc, mode));
+	d4(e, t->j->mode);
+	miss[n++] = jcc32(e, CC_NE);
+	if (t->j->fpaged) {   /* the pool's registers are free: all written back */
+		const int32_t tlb = OFF(tlb);
+		mov_rr(e, RSI, RAX);
+		shift_ri(e, 1, SH_SHR, RSI, 12);
+		mov_rr32(e, RDI, RSI);
+		alu_ri(e, 0, G1_AND, RDI, HART_TLB_SIZE - 1);
+		shift_ri(e, 0, SH_SHL, RDI, 5);
+		op_mem(e, 0, 1, 0, 0x3b, RSI, RBX, RDI, 0, tlb + (int32_t)offsetof(struct hart_tlb, vpn));
+		miss[n++] = jcc32(e, CC_NE);
+		op_rm(e, 1, 0x8b, RSI, RBX, OFF(jit_fkey));
+		op_mem(e, 0, 1, 0, 0x3b, RSI, RBX, RDI, 0, tlb + (int32_t)offsetof(struct hart_tlb, key));
+		miss[n++] = jcc32(e, CC_NE);
+		op_mem(e, 0, 0, 0, 0xf6, 0, RBX, RDI, 0, tlb + (int32_t)offsetof(struct hart_tlb, perm));
+		b1(e, 1u << MMU_FETCH);                           /* test byte [perm], fetch */
+		miss[n++] = jcc32(e, CC_E);
+		op_mem(e, 0, 1, 0, 0x8b, RSI, RBX, RDI, 0, tlb + (int32_t)offsetof(struct hart_tlb, ppn));
+		op_rm(e, 1, 0x3b, RSI, RDX, (int32_t)offsetof(struct jc, ppn));
+		miss[n++] = jcc32(e, CC_NE);
+	}
+	op_rm(e, 0, 0xff, 4, RDX, (int32_t)offsetof(struct jc, code));   /* jmp [rdx+code] */
+	for (unsigned i = 0; i < n; i++)
+		patch32(miss[i], e->p);
+}
+
 /* The block's last instruction when it is a control transfer: 1, or 2
  * when the block goes on past it (a conditional branch not taken, a
  * jump) at t->go_on; 0 when id is none. */
@@ -715,16 +812,7 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 			emit_whole(t, 0, 1, 0);
 			op_rm(e, 1, 0x8b, RAX, RBX, OFF(pc));
 		}
-		/* a block entered at the target before: go straight there */
-		mov_rr32(e, RDX, RAX);
-		shift_ri(e, 0, SH_SHR, RDX, 1);
-		alu_ri(e, 0, G1_AND, RDX, JUMP_CACHE - 1);
-		shift_ri(e, 0, SH_SHL, RDX, 4);
-		mov_ri(e, RCX, (uint64_t)(uintptr_t)t->j->jc);
-		op_sib(e, 0, 1, 0, 0x3b, RAX, RCX, RDX, 0);   /* cmp rax, [rcx+rdx] */
-		uint8_t *miss = jcc8(e, CC_NE);
-		b1(e, 0xff); b1(e, 0x64); b1(e, 0x11); b1(e, 8); /* jmp [rcx+rdx+8] */
-		patch8(miss, e->p);
+		jump_cached(t);
 		leave(t, NULL, 0);
 		way_stubs(t);
 		return 1;
@@ -868,14 +956,13 @@ void jit_flush(struct jit *j)
 	memset(j->jc, 0xff, sizeof(j->jc));
 }
 
-void jit_set_access(struct jit *j, uint32_t key, uint8_t rbit, uint8_t wbit)
+void jit_set_mode(struct jit *j, uint32_t mode, uint8_t rbit, uint8_t wbit, int paged, int fpaged)
 {
-	if (key == j->access_key && rbit == j->rbit && wbit == j->wbit)
-		return;
-	jit_flush(j);
-	j->access_key = key;
+	j->mode = mode;
 	j->rbit = rbit;
 	j->wbit = wbit;
+	j->paged = (uint8_t)paged;
+	j->fpaged = (uint8_t)fpaged;
 }
 
 uint64_t jit_generation(const struct jit *j)
@@ -883,18 +970,20 @@ uint64_t jit_generation(const struct jit *j)
 	return j->flushes;
 }
 
-struct jit_block *jit_find(const struct jit *j, uint64_t pc)
+struct jit_block *jit_find(const struct jit *j, uint64_t pc, uint64_t pa)
 {
 	for (unsigned i = hash(pc);; i = (i + 1) & (INDEX_SIZE - 1)) {
 		int32_t b = j->index[i];
 		if (b < 0)
 			return NULL;
-		if (j->blocks[b].pc == pc)
-			return (struct jit_block *)&j->blocks[b];
+		const struct jit_block *k = &j->blocks[b];
+		if (k->pc == pc && k->pa == pa && k->mode == j->mode)
+			return (struct jit_block *)k;
 	}
 }
 
-struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct dinsn *slot)
+struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64_t pa,
+			      struct dinsn *slot)
 {
 	if (j->nblocks == MAX_BLOCKS || (size_t)(j->end - j->free) < BLOCK_ROOM ||
 	    (size_t)(j->cold + COLD_BYTES - j->cold_free) < BLOCK_ROOM ||
@@ -929,16 +1018,20 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	uint64_t at = pc, lo_at = pc, hi_at = pc;  /* bytes read: [lo_at, hi_at) */
 	int ended = 0;
 	while (n < BLOCK_INSNS) {
+		/* within the page the step loop fetched pc from: its bytes
+		 * and translation are the ones checked, and a write into them
+		 * finds the block (dpage_add_block()) */
 		uint64_t off = at & (GPAGE_SIZE - 1);
-		if (off > GPAGE_SIZE - 2)
+		if ((at ^ pc) >> GPAGE_SHIFT || off > GPAGE_SIZE - 2)
 			break;
+		const uint8_t *bytes = h->mem.base + (pa & ~(uint64_t)(GPAGE_SIZE - 1)) + off;
 		uint16_t lo;
-		memcpy(&lo, h->mem.base + at, 2);
+		memcpy(&lo, bytes, 2);
 		uint32_t raw = lo;
 		if (insn_length(lo) == 4) {
 			if (off > GPAGE_SIZE - 4)
 				break;
-			memcpy(&raw, h->mem.base + at, 4);
+			memcpy(&raw, bytes, 4);
 		}
 		struct dinsn d;
 		insn_decode(raw, &d);
@@ -947,8 +1040,10 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 		t.r.pinned = 0;
 		t.index = n;
 		if (t.rb) {
-			retire_static(&j->rec[j->nrec + n], j->ev[j->nrec + n], &d, at);
-			j->rec[j->nrec + n].flags |= h->rr_bare;   /* system mode: the MMU is off */
+			struct retire_rec *r = &j->rec[j->nrec + n];
+			retire_static(r, j->ev[j->nrec + n], &d, at);
+			r->fetch_pa = (pa & ~(uint64_t)(GPAGE_SIZE - 1)) | (at & (GPAGE_SIZE - 1));
+			r->flags |= h->rr_bare;   /* system mode: untranslated */
 		}
 		const int jump = translate_jump(&t, &d, at);
 		if (jump) {
@@ -1008,7 +1103,13 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 	for (unsigned i = 0; i < t.nout; i++) {
 		patch32(t.out[i].at, e->p);
 		set_pc(e, t.out[i].pc);
-		leave(&t, t.out[i].at, 0);
+		if (j->fpaged && (t.out[i].pc ^ pc) >> GPAGE_SHIFT) {
+			/* another page's translation may change: never chained */
+			jump_cached(&t);
+			leave(&t, NULL, 0);
+		} else {
+			leave(&t, t.out[i].at, 0);
+		}
 	}
 	patch32(short_at, e->p);
 	set_pc(e, pc);
@@ -1018,6 +1119,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 
 	struct jit_block *b = &j->blocks[j->nblocks++];
 	b->pc = pc;
+	b->pa = pa;
+	b->mode = j->mode;
 	b->code = head;
 	b->slot = slot;
 	b->n = n;
@@ -1043,16 +1146,24 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct
 
 struct jit_block *jit_run(struct jit *j, struct hart *h, struct jit_block *b, int *side)
 {
-	/* the last exit went to b's pc and can go straight there from now on */
-	if (j->chain_site && j->chain_pc == b->pc)
+	/* the last exit went to b's pc and can go straight there from now on:
+	 * from a block of b's mode, and with paging from b's page (whose
+	 * translation it was entered under) */
+	const struct jit_block *from = &j->blocks[j->chain_from];
+	if (j->chain_site && j->chain_pc == b->pc && from->mode == b->mode &&
+	    (!j->fpaged || ((from->pc ^ b->pc) >> GPAGE_SHIFT == 0 &&
+			   (from->pa ^ b->pa) >> GPAGE_SHIFT == 0)))
 		patch32(j->chain_site, b->code);
-	unsigned k = (unsigned)(b->pc >> 1) & (JUMP_CACHE - 1);
-	j->jc[k].pc = b->pc;
-	j->jc[k].code = b->code;
+	struct jc *c = &j->jc[(b->pc >> 1) & (JUMP_CACHE - 1)];   /* for jump_cached() */
+	c->pc = b->pc;
+	c->code = b->code;
+	c->ppn = b->pa >> GPAGE_SHIFT;
+	c->mode = b->mode;
 	void *(*enter)(struct hart *, uint8_t *, uintptr_t) =
 		(void *(*)(struct hart *, uint8_t *, uintptr_t))(void *)j->enter;
 	j->chain_site = enter(h, b->code, j->uarch ? jm_base(j->uarch) : 0);
 	j->chain_pc = h->pc;
+	j->chain_from = h->jit_last & 0x7fffffff;
 	*side = (int)(h->jit_last >> 31);
 	return &j->blocks[h->jit_last & 0x7fffffff];
 }

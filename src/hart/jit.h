@@ -19,6 +19,8 @@
 
 struct jit_block {
 	uint64_t pc;
+	uint64_t pa;          /* where pc's bytes are (system mode: translated) */
+	uint32_t mode;        /* the mode it was made for (jit_set_mode) */
 	uint8_t *code;
 	struct dinsn *slot;   /* the step loop's slot of its first instruction */
 	uint32_t n;           /* instructions, all retired when it runs through */
@@ -29,11 +31,13 @@ struct jit_block {
 /* NULL when the host refuses executable memory (the step loop is used). */
 struct jit *jit_new(void);
 void jit_free(struct jit *j);
-/* Translate the block at pc (user mode: addresses are physical), whose
- * first instruction the step loop decoded into slot; NULL when that
- * instruction is not translated. */
-struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, struct dinsn *slot);
-struct jit_block *jit_find(const struct jit *j, uint64_t pc);
+/* Translate the block at pc, whose bytes are at physical pa (user mode:
+ * pc) and whose first instruction the step loop decoded into slot, for
+ * the current mode; NULL when that instruction is not translated. */
+struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64_t pa,
+			      struct dinsn *slot);
+/* The block of the current mode at pc, whose bytes are at pa. */
+struct jit_block *jit_find(const struct jit *j, uint64_t pc, uint64_t pa);
 /* Run from block b until a block exits; h->jit_budget is the budget in
  * and out, h->pc the next pc. Returns the block that exited; *side is set
  * when it left before an access for the step loop to do. The exit's jump
@@ -55,12 +59,19 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
  * cycles per instruction, which a longer block does less often: the step
  * loop would run more. */
 void jit_no_superblocks(struct jit *j);
-/* The page flags (struct gmem's pflags) a load (rbit) and a store (wbit)
- * need: GP_R and GP_W in user mode (the default) and for M in system
- * mode, PMP's page bits below M. key names the mode blocks are made for
- * (system mode: the privilege, PMP's view of data, FP's state): a change
- * of either forgets every block. */
-void jit_set_access(struct jit *j, uint32_t key, uint8_t rbit, uint8_t wbit);
+/* The mode blocks are made for and run in from now on (0 in user mode,
+ * the default). In system mode it names the privilege, whether fetches
+ * and data are translated (paged), PMP's view of data and FP's state;
+ * blocks of other modes stay but do not run. An access needs the page
+ * flags rbit (loads) or wbit (stores) of struct gmem's pflags: GP_R and
+ * GP_W in user mode and for M, PMP's page bits below M. With paged data
+ * an access looks its page up in the hart's TLB (h->tlb, under the key
+ * h->jit_dkey), as the step loop's first look does, and leaves for the
+ * step loop when that misses. With paged fetches (fpaged) a block goes
+ * straight to another only on its own page; to another page's, only
+ * when the TLB (key h->jit_fkey) still maps that page where the block's
+ * bytes are. */
+void jit_set_mode(struct jit *j, uint32_t mode, uint8_t rbit, uint8_t wbit, int paged, int fpaged);
 /* Forget every block; each one's slot is reset to "decode on next use". */
 void jit_flush(struct jit *j);
 /* Changes at each flush: a block made in another generation is gone. */

@@ -40,13 +40,13 @@ static void mem(struct em *e, int w, unsigned op, int reg)
 	op_sib(e, 0, w, 0, op, reg, R15, RAX, 0);
 }
 
-void jit_atomic(struct em *e, const struct dinsn *d, int v, int rd)
+void jit_atomic(struct em *e, const struct dinsn *d, int v, int rd, int resv)
 {
 	const int w = jit_atomic_size(d->id) == 8;
 	if (d->id == INSN_LR_W || d->id == INSN_LR_D) {
 		if (rd >= 0)
 			mem(e, 1, w ? 0x8b : 0x63, rd);   /* mov / movsxd: lr.w sign-extends */
-		op_rm(e, 1, 0x89, RAX, RBX, RESV);
+		op_rm(e, 1, 0x89, resv, RBX, RESV);
 		return;
 	}
 	if (v < 0) {
@@ -56,7 +56,7 @@ void jit_atomic(struct em *e, const struct dinsn *d, int v, int rd)
 	if (d->id == INSN_SC_W || d->id == INSN_SC_D) {
 		/* it succeeds at its LR's address; either way the
 		 * reservation is gone, rd = 0 on success, 1 on failure */
-		op_rm(e, 1, 0x3b, RAX, RBX, RESV);          /* cmp rax, [resv] */
+		op_rm(e, 1, 0x3b, resv, RBX, RESV);         /* cmp resv, [resv] */
 		op_rm(e, 1, 0xc7, 0, RBX, RESV);            /* mov qword [resv], -1 */
 		d4(e, 0xffffffffu);
 		uint8_t *fail = jcc8(e, CC_NE);

@@ -35,7 +35,8 @@ unsigned jit_atomic_size(unsigned id);
 int jit_atomic_writes(unsigned id);
 /* d's operation at guest address rax (aligned, and allowed: checked),
  * guest memory's host base in r15, the hart in rbx: v is the host
- * register of rs2 (-1: x0), rd rd's (-1: x0). */
-void jit_atomic(struct em *e, const struct dinsn *d, int v, int rd);
+ * register of rs2 (-1: x0), rd rd's (-1: x0); an LR's or SC's
+ * reservation address is in resv (rax, or with paging rdx = rs1). */
+void jit_atomic(struct em *e, const struct dinsn *d, int v, int rd, int resv);
 
 #endif

@@ -277,7 +277,7 @@ static int translate_v(struct hart *h, uint64_t va, enum mmu_access acc, unsigne
 }
 
 /* The TLB key: the mode and the status bits permissions depend on. */
-static uint64_t tlb_key(const struct hart *h, unsigned mode)
+uint64_t mmu_tlb_key(const struct hart *h, unsigned mode)
 {
 	uint64_t k = mode | (h->csr.mstatus & (MS_SUM | MS_MXR));
 	return mode & MODE_V ? k | (h->csr.vsstatus & (MS_SUM | MS_MXR)) >> 15 : k;
@@ -285,7 +285,7 @@ static uint64_t tlb_key(const struct hart *h, unsigned mode)
 
 int mmu_translate(struct hart *h, uint64_t *addr, enum mmu_access acc, unsigned mode)
 {
-	uint64_t va = *addr, vpn = va >> 12, key = tlb_key(h, mode);
+	uint64_t va = *addr, vpn = va >> 12, key = mmu_tlb_key(h, mode);
 	struct hart_tlb *t = &h->tlb[vpn % HART_TLB_SIZE];
 	/* a cached 4 KiB translation, if it allows this access */
 	if (t->valid && t->vpn == vpn && t->key == key && ((t->perm >> acc) & 1)) {

@@ -18,6 +18,10 @@ enum mmu_access { MMU_LOAD, MMU_STORE, MMU_FETCH, MMU_HLVX };
  * h->tval_gva. Sets PTE A and D bits as hardware does. */
 int mmu_translate(struct hart *h, uint64_t *addr, enum mmu_access acc, unsigned mode);
 
+/* The key of TLB entries for accesses in mode: the mode and the status
+ * bits permissions depend on (translated code compares it). */
+uint64_t mmu_tlb_key(const struct hart *h, unsigned mode);
+
 /* Drop cached translations (SFENCE.VMA, satp writes). */
 void mmu_flush(struct hart *h);
 
