@@ -10,7 +10,7 @@
 
 struct ctr;
 struct jit;
-#define HART_JIT_INSNS 64   /* most instructions in a translated block */
+#define HART_JIT_INSNS UARCH_BLOCK_INSNS   /* most instructions in a translated block */
 
 /* Exception causes (Privileged ISA, mcause table). */
 enum {
@@ -202,12 +202,14 @@ struct hart {
 	uint64_t jit_dkey, jit_fkey;
 	/* with counting blocks: each memory instruction's address, by its
 	 * index in the block, for the retire stream */
-	uint64_t jit_addr[HART_JIT_INSNS];
+	uint64_t jit_addr[2 * HART_JIT_INSNS];   /* then, with paging, the physical ones */
 	uint8_t jit_classes;   /* instruction-class events are counted this run */
 	struct hart_jit_prof *jprof;   /* RVPMU_JIT_STATS: NULL unless asked for */
 	/* model events translated code counts though no counter does (a mask
 	 * of UARCH_EV_*: tests that compare every model event set it) */
 	uint64_t uev_always;
+	/* retire_observed()'s last answer (uarch_map is fixed once set) */
+	struct { pmu_evset in_use; uint64_t always, mask; uint8_t valid; } obs;
 	/* a host tool's system-wide view (rvpmu stat ... system): every event
 	 * reported to the PMU is also added to tally[hart_mode] (NULL: none), and
 	 * the events in observed are raised as if a counter counted them */

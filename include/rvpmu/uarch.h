@@ -61,7 +61,11 @@ enum {
 	/* the latency variant of FP and divide classes (timing only): */
 	UARCH_RF_W32 = 16,       /* single precision, or a 32-bit divide (divw, remw, ...) */
 	UARCH_RF_FP_MOVE = 32,   /* FP move, conversion, compare, sign injection, min/max, classify */
+	/* in a translated block: its access's physical address is not addr[k]
+	 * but addr[k + UARCH_BLOCK_INSNS] (uarch_retire_block's addr[]) */
+	UARCH_RF_PADDR = 64,
 };
+#define UARCH_BLOCK_INSNS 64   /* most instructions in a struct uarch_block */
 #define UARCH_RF_LAT_SHIFT 4  /* (flags >> this) & 3: the latency variant */
 
 /* A page-table walker (system mode): the physical addresses of the PTEs
@@ -592,14 +596,15 @@ struct uarch_block {
 		uint32_t min, mout;
 	} xm[2][UARCH_XM];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
-	uint8_t ops[3 * 64];
+	uint8_t ops[3 * UARCH_BLOCK_INSNS];
 };
 enum { UARCH_OP_FETCH, UARCH_OP_FETCH2, UARCH_OP_LOAD, UARCH_OP_STORE };
 void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct retire_rec *r,
 		      uint32_t n);
 /* The first n instructions of b retired (all: n = b->n) with data
- * addresses addr[] (by instruction), the last going on to next_pc and
- * a branch taken when taken: as uarch_retire() on each in turn. */
+ * addresses addr[] (by instruction; physical ones UARCH_BLOCK_INSNS on
+ * for UARCH_RF_PADDR), the last going on to next_pc and a branch taken
+ * when taken: as uarch_retire() on each in turn. */
 void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			const uint64_t *addr, uint64_t next_pc, int taken);
 /* For translated code retiring all of b as uarch_retire_block() would:

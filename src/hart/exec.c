@@ -469,7 +469,12 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 #undef L
 	/* the models see every instruction: cycles come from their timing */
 	h->ctr_on = h->ctr && ctr_enabled(h->ctr);
-	h->vm_fetch = (uint8_t)mmu_fetch_on(h);
+	/* fetches translated from now on, or no longer: the next fetch is a
+	 * new block, looked up in the ITLB as it now is (or not at all) */
+	const uint8_t vm_fetch = (uint8_t)mmu_fetch_on(h);
+	if (h->uarch && vm_fetch != h->vm_fetch)
+		uarch_redirect(h->uarch);
+	h->vm_fetch = vm_fetch;
 	h->vm_data = (uint8_t)mmu_data_on(h);
 	/* system mode without translation: the model TLBs are not consulted */
 	h->rr_bare = (uint8_t)(h->system ? (h->vm_fetch ? 0 : UARCH_RF_BARE_FETCH) |
@@ -491,13 +496,12 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 	const uint8_t wmask = pmp_below_m ? PMP_PAGE_W : GP_W;
 	const int pmp_all = h->system && h->pmp_locked && (h->priv == PRIV_M || !pmp_below_m);
 	const uint64_t limit = pmp_all && !pmp_below_m ? 0 : h->mem.size;
-	/* blocks are translated in user mode, and in system mode while
-	 * addresses are physical (the MMU off for fetches and data, no
-	 * virtualization) and PMP needs no check per access; while something
-	 * counts per instruction they are counting blocks, which feed the
-	 * retire stream (not CTR's nor a trace's, which stay in the step
-	 * loop) */
-	const int can_jit = !h->system || (!h->virt && !pmp_all && !(h->uarch && (h->vm_fetch || h->vm_data)));
+	/* blocks are translated in user mode, and in system mode without
+	 * virtualization (V=0) while PMP needs no check per access; while
+	 * something counts per instruction they are counting blocks, which
+	 * feed the retire stream (not CTR's nor a trace's, which stay in the
+	 * step loop) */
+	const int can_jit = !h->system || (!h->virt && !pmp_all);
 	if (!h->jit && can_jit && !h->no_jit && !(h->jit = jit_new()))
 		h->no_jit = 1;
 	h->jit_classes = (class_events & ~PMU_EV_BIT(PMU_EV_NONE)) != 0;

@@ -271,6 +271,7 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 		    unsigned need, uint64_t pc, int atomic)
 {
 	struct em *e = &t->e;
+	const enum mmu_access acc = need & GP_W ? MMU_STORE : MMU_LOAD;
 	mask = access_bits(t->j, mask);
 	need = access_bits(t->j, need);
 	int a = src(t, d->rs1, RAX);
@@ -289,8 +290,11 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 		alu_ri(e, 0, G1_CMP, RDX, (int32_t)(GPAGE_SIZE - size));
 		side_exit(t, CC_A, pc);
 	}
-	if (t->j->paged)
-		tlb_probe(t, need & GP_W ? MMU_STORE : MMU_LOAD, pc);
+	if (t->j->paged) {
+		tlb_probe(t, acc, pc);
+		if (t->rb && t->j->uarch)   /* the caches' address (UARCH_RF_PADDR) */
+			store_rax(e, &t->h->jit_addr[HART_JIT_INSNS + t->index]);
+	}
 	op_rm(e, 1, 0x3b, RAX, RBX, OFF(mem.size));  /* cmp rax, size */
 	side_exit(t, CC_AE, pc);
 	mov_rr(e, RDX, RAX);
@@ -1044,6 +1048,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 			retire_static(r, j->ev[j->nrec + n], &d, at);
 			r->fetch_pa = (pa & ~(uint64_t)(GPAGE_SIZE - 1)) | (at & (GPAGE_SIZE - 1));
 			r->flags |= h->rr_bare;   /* system mode: untranslated */
+			if (j->paged)
+				r->flags |= UARCH_RF_PADDR;
 		}
 		const int jump = translate_jump(&t, &d, at);
 		if (jump) {

@@ -1,4 +1,4 @@
-/* Block translation to x86-64 for user mode (jit.c).
+/* Block translation to x86-64 for user and system mode (jit.c).
  *
  * A block is a run of integer instructions starting at one guest pc and
  * ending at a control transfer, an instruction the translator leaves to

@@ -244,9 +244,12 @@ static void fetch(struct jm *m, const struct retire_rec *r, uint64_t off, unsign
 }
 
 /* rcx = the key of data address k's line under shift, and rdx = that
- * line (lookup() takes its set from it) */
-static void data_key(struct em *e, unsigned k, unsigned shift)
+ * line (lookup() takes its set from it); physical: its physical address
+ * (UARCH_RF_PADDR) */
+static void data_key(struct em *e, unsigned k, unsigned shift, int physical)
 {
+	if (physical)
+		k += HART_JIT_INSNS;
 	op_mem(e, 0, 1, 0, 0x8b, RDX, RBX, -1, 0, HART(jit_addr) + 8 * (int32_t)k);
 	shift_ri(e, 1, SH_SHR, RDX, shift);
 	op_mem(e, 0, 1, 0, 0x8d, RCX, RDX, -1, 0, 1);         /* lea rcx, [rdx+1] */
@@ -277,7 +280,7 @@ static void data(struct jm *m, unsigned k, int write, unsigned i)
 	const struct uarch *u = m->u;
 	struct em *e = m->e;
 	if (u->dtlb.c.present && !m->bare) {
-		data_key(e, k, u->dtlb.c.line_shift);
+		data_key(e, k, u->dtlb.c.line_shift, 0);
 		lookup(m, U(dtlb.c), ~0ull, 0, i << 1, UARCH_EV_DTLB_ACCESS,
 		       write ? UARCH_EV_DTLB_WRITE_ACCESS : 0, -1);
 	}
@@ -286,7 +289,7 @@ static void data(struct jm *m, unsigned k, int write, unsigned i)
 		return;
 	}
 	if (u->l1d.present) {
-		data_key(e, k, u->l1d.line_shift);
+		data_key(e, k, u->l1d.line_shift, (m->ub->r[k].flags & UARCH_RF_PADDR) != 0);
 		lookup(m, U(l1d), ~0ull, write, i << 1 | 1,
 		       write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS, 0, -1);
 	}
@@ -1034,8 +1037,8 @@ void jm_begin(struct jm *m, struct em *e, struct em *cold, const struct uarch *u
 	const struct retire_rec *r = ub->r;
 	/* op 0, the first fetch: only when the last instruction before ended
 	 * in another fetch block, or a redirect came between. Else that block
-	 * is the one ITLB and L1I touched last (user mode has no SFENCE.VMA),
-	 * so the lookups hit changing nothing: they are made all the same,
+	 * is the one ITLB and L1I touched last (SFENCE.VMA and FENCE.I
+	 * forget the block), so the lookups hit changing nothing: they are made all the same,
 	 * without a branch that would follow the guest's, and r14 = 0 counts
 	 * none of it (when their events are counted at all). */
 	if (uev >> UARCH_EV_ITLB_ACCESS & 1 || uev >> UARCH_EV_L1I_ACCESS & 1) {

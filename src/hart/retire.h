@@ -42,6 +42,6 @@ void retire_block(struct hart *h, struct retire_jblock *b, uint32_t n, uint64_t 
 void retire_fold(struct hart *h);
 /* The models' events (a mask of UARCH_EV_*) that PMU events in_use (a
  * mask of PMU_EV_*) count, and those retire_fold() needs for them. */
-uint64_t retire_observed(const struct hart *h, pmu_evset in_use);
+uint64_t retire_observed(struct hart *h, pmu_evset in_use);
 
 #endif

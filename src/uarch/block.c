@@ -351,6 +351,12 @@ static void note_miss(struct uarch_misses *ms, unsigned i, uint32_t what, uint32
 	ms->m[ms->n++] = c;
 }
 
+/* the physical address of instruction k's access (uarch_retire_block()) */
+static inline uint64_t block_pa(const uint64_t *addr, unsigned k, const struct retire_rec *x)
+{
+	return addr[x->flags & UARCH_RF_PADDR ? k + UARCH_BLOCK_INSNS : k];
+}
+
 void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 			const uint64_t *addr, uint64_t next_pc, int taken)
 {
@@ -378,7 +384,7 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 		unsigned k = *op >> 2, c, data = *op >> 1 & 1;
 		const struct retire_rec *x = &r[k];
 		if (data) {   /* UARCH_OP_LOAD, UARCH_OP_STORE */
-			c = data_access_at(u, addr[k], addr[k], x->size, x->flags, *op & 1);
+			c = data_access_at(u, addr[k], block_pa(addr, k, x), x->size, x->flags, *op & 1);
 		} else {      /* UARCH_OP_FETCH, UARCH_OP_FETCH2: the block of its last byte */
 			uint64_t off = *op & 1 ? rec_ilen(x) - 1 : 0;
 			c = fetch_block(u, (x->pc + off) >> fs << fs, (x->fetch_pa + off) >> fs << fs,
@@ -402,7 +408,7 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 		const int store = op & 1;
 		/* with other harts, translated code leaves a store's L1D part
 		 * to C whole: its line may be Shared (an upgrade) */
-		c = at & 1 ? l1d_part(u, addr[k], store, !(store && u->dom))
+		c = at & 1 ? l1d_part(u, block_pa(addr, k, x), store, !(store && u->dom))
 			   : dtlb_part(u, addr[k], store, 1);
 	} else {
 		const unsigned fs = u->fetch_shift;

@@ -137,6 +137,7 @@ static void event_map(struct hart *h)
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
 		h->uarch_map[m[i].ue] = m[i].canon;
 	memset(h->uev_synced, 0, sizeof(h->uev_synced));  /* a new model counts from 0 */
+	h->obs.valid = 0;   /* retire_observed() answers for this map */
 }
 
 int core_setup(struct hart *h, const struct profile *p, bool models, char *err, size_t errlen)

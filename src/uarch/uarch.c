@@ -127,6 +127,9 @@ void uarch_sfence_vma(struct uarch *u)
 	uarch_tlb_flush(&u->itlb);
 	uarch_tlb_flush(&u->dtlb);
 	uarch_tlb_flush(&u->l2tlb);
+	/* the next fetch translates again, in the same fetch block too
+	 * (translated code's first fetch relies on it: jm_begin()) */
+	uarch_redirect(u);
 }
 
 void uarch_fence_i(struct uarch *u)
