@@ -11,6 +11,8 @@
 #   rvpmu stat -a -x, --profile u74 -e EVENTS -- system --bios none
 #       the same pair on the U74 (its models on): the same checks, the same
 #       output, and every count equal
+# Then make fuzz's system-mode differential (tests/fuzz/fuzz_sysjit.c)
+# replays its seed under several machines.
 # Lines: PASS jit-system T: what | FAIL jit-system T: what: why.
 # docs/bare-tests.md describes the tests.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -157,5 +159,38 @@ for t in $TESTS; do
 			"$(diff "$out/$t.u74-jit.counts" "$out/$t.u74-nojit.counts" | grep '^[<>]' | head -n 2 | tr '\n' ' ')"
 	fi
 	translated "$t u74: translated" "$out/$t.u74-jit.err" "$out/$t.u74-nojit.err" "$pct"
+done
+
+# 3. make fuzz's system-mode differential (tests/fuzz/fuzz_sysjit.c), built
+# with the plain compiler over make all's objects, on its seed under
+# machine bytes for both cores, M and S, timer, counter overflow and two
+# harts: it traps on a difference; each run must translate blocks
+objs=
+for o in "$BUILD"/obj/src/*/*.o; do
+	case $o in */src/cli/*) ;; *) objs="$objs $o" ;; esac
+done
+# shellcheck disable=SC2086 # objs, TEST_LDFLAGS: words
+if ! ${HOSTCC} -std=gnu11 -O1 -g -Wall -Wextra -Werror -DFUZZ_SYSJIT_REPLAY -I"$root/include" \
+	$TEST_LDFLAGS -o "$out/sysjit_replay" "$root/tests/fuzz/fuzz_sysjit.c" $objs \
+	-lelf -ldw -lfdt -ljansson -liberty -lm >&2 ||
+   ! $CC -march=rv64gc_zba_zbb -mabi=lp64d -nostdlib -nostartfiles -Wl,-e,0x80001000 \
+	-Wl,-Ttext=0x80001000 -Wl,--no-warn-rwx-segments -o "$out/loops.elf" \
+	"$root/tests/fuzz/sysjit-seeds/loops.S" >&2 ||
+   ! riscv64-unknown-elf-objcopy -O binary -j .text "$out/loops.elf" "$out/loops.bin"; then
+	fail fuzz-seeds "fuzz_sysjit.c or its seed does not build (run make all first)"
+	exit 0
+fi
+for b in 0 1 2 3 5 10 11 24 26 27 29 56 58 59; do
+	{ printf "\\$(printf %o "$b")"; cat "$out/loops.bin"; } > "$out/seed-loops-$b"
+	RVPMU_PROFILE_DIR=$root/profiles "$out/sysjit_replay" "$out/seed-loops-$b" \
+		>"$out/seed-loops-$b.out" 2>"$out/seed-loops-$b.err"; rc=$?
+	n=$(sed -n 's/.*, \([0-9]*\) blocks translated$/\1/p' "$out/seed-loops-$b.out")
+	if [ "$rc" != 0 ]; then
+		fail "fuzz seed loops-$b" "exit $rc (translated and step-loop runs differ)"
+	elif [ -z "$n" ] || [ "$n" = 0 ]; then
+		fail "fuzz seed loops-$b" "no blocks translated: $(cat "$out/seed-loops-$b.out")"
+	else
+		pass "fuzz seed loops-$b (the same translated and --no-jit, $n blocks)"
+	fi
 done
 exit 0
