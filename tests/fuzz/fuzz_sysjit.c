@@ -14,7 +14,7 @@
  *   bit 0: core profile: 0 none (the default PMU, with Sscofpmf), 1 u74
  *   bit 1: the code runs in S (mret from M, PMP allowing all), else in M
  *   bit 2: --no-uarch (the profile's PMU without its models)
- *   bit 3: machine-timer interrupts every 37 ticks
+ *   bit 3: machine-timer interrupts every 17 ticks
  *   bit 4: mhpmcounter3 overflows every 777 retired instructions
  *          (LCOFI with Sscofpmf)
  *   bit 5: two harts (--smp 2) running the same code
@@ -33,14 +33,14 @@
 #include "rvpmu/machine.h"
 #include "rvpmu/profile.h"
 
-#define MAX_INSNS 30000
+#define MAX_INSNS 10000
 #define RAM_MB 2
 #define RAM_BYTES ((uint64_t)RAM_MB << 20)
 #define STUB 0x80000000ull     /* mret, then the trap handler */
 #define CODE 0x80001000ull
 #define DATA 0x80002000ull     /* 16 KiB the registers point into */
 #define PERIOD 777             /* mhpmcounter3's overflow period */
-#define TICKS 37               /* the timer's */
+#define TICKS 17               /* the timer's */
 #define OUT_MAX 4096           /* UART bytes compared */
 
 /* CSRs compared (read as M would); a read that traps compares as such */
