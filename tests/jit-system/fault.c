@@ -3,7 +3,11 @@
  * page PMP leaves read-only (and another it denies entirely, for loads):
  * the store (load) that reaches it must trap with mcause 7 (5), mepc at
  * that instruction, mtval its address, the registers as the instructions
- * before it left them and every store before it in memory. */
+ * before it left them and every store before it in memory. Then an M-mode
+ * loop whose load is misaligned at iteration K only: on the U74
+ * (mvendorid 0x489, misaligned accesses trap) a load address misaligned
+ * trap (mcause 4) at the load with mtval the address; on the default
+ * core, no trap and the misaligned value in the sum. */
 #include "rt.h"
 
 #define K 500   /* stores (loads) that succeed before the faulting one */
@@ -15,7 +19,7 @@ static u64 area[3 * PAGE / 8] __attribute__((aligned(4 * PAGE)));
 #define RO (RW + PAGE)
 #define NA (RW + 2 * PAGE)
 
-extern char st_insn[], st_out[], ld_insn[], ld_out[];
+extern char st_insn[], st_out[], ld_insn[], ld_out[], mis_insn[], mis_out[];
 
 static struct { u64 n, cause, epc, tval, a0, a1, mpp; } got;
 
@@ -30,7 +34,7 @@ static int hook(u64 *f, u64 cause, u64 epc, char level)
 	got.a0 = f[10];
 	got.a1 = f[11];
 	got.mpp = (csrr(mstatus) >> 11) & 3;
-	csrw(mepc, (u64)(cause == 7 ? st_out : ld_out));
+	csrw(mepc, (u64)(cause == 7 ? st_out : cause == 5 ? ld_out : mis_out));
 	return 1;
 }
 
@@ -59,6 +63,19 @@ static long load_loop(long start)
 		     ".globl ld_out\nld_out:\n.option pop"
 		     : "+r"(a0), "+r"(a1) :: "t0", "memory");
 	return (long)a1;
+}
+
+/* a2 counts down from 2K; at a2 == K the load's address is a0 + 1 */
+static u64 misaligned_loop(u64 base)
+{
+	register u64 a0 asm("a0") = base;
+	register u64 a1 asm("a1") = 0;
+	asm volatile(".option push\n.option norvc\n li a2, %2\n li a4, %3\n"
+		     "1: sub t1, a2, a4\n seqz t1, t1\n add t1, t1, a0\n"
+		     ".globl mis_insn\nmis_insn: ld t0, 0(t1)\n add a1, a1, t0\n addi a2, a2, -1\n bnez a2, 1b\n"
+		     ".globl mis_out\nmis_out:\n.option pop"
+		     : "+r"(a0), "+r"(a1) : "i"(2 * K), "i"(K) : "a2", "a4", "t0", "t1", "memory");
+	return a1;
 }
 
 static u64 napot(u64 base, u64 size)
@@ -99,6 +116,24 @@ int main(void)
 	rt_eq(16, "load fault: a0 there", got.a0, NA);
 	rt_eq(17, "load fault: a1 after K loads and K+1 addis", got.a1, 5ul * K + 2);
 	rt_eq(18, "load fault: the loop's result", r, 5ul * K + 2);
+
+	/* the misaligned load at RW + 1 reads bytes 1-7 of word 0 (zero)
+	 * and byte 0 of word 1 (0x11): 0x11 << 56; the others read 3 */
+	area[1] = 0x11 | 3ul << 8;
+	area[0] = 3;
+	got.n = 0;
+	u64 sum = misaligned_loop(RW);
+	u64 mis = (area[1] & 0xff) << 56;
+	if (csrr(mvendorid) == 0x489) {
+		rt_eq(19, "misaligned (U74): one trap", got.n, 1);
+		rt_eq(20, "misaligned (U74): mcause load address misaligned", got.cause, 4);
+		rt_eq(21, "misaligned (U74): mepc at the load", got.epc, (u64)mis_insn);
+		rt_eq(22, "misaligned (U74): mtval the address", got.tval, RW + 1);
+		rt_eq(23, "misaligned (U74): the K loads before it", got.a1, 3ul * K);
+	} else {
+		rt_eq(19, "misaligned (default core): no trap", got.n, 0);
+		rt_eq(20, "misaligned (default core): the sum", sum, 3ul * (2 * K - 1) + mis);
+	}
 
 	return rt_done();
 }
