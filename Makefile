@@ -72,10 +72,11 @@ calibrate: setup
 
 # The libFuzzer targets, a minute each (needs clang): ELF loader, perf.data
 # reader, event lists and core profiles, block translation against the
-# step loop, and the system-mode machine on any image.
+# step loop, the system-mode machine on any image, and system-mode code
+# translated against the step loop.
 fuzz:
 	tests/fuzz/run.sh 60 && tests/fuzz/run_perfdata.sh 60 && tests/fuzz/run_spec.sh 60 && \
-	  tests/fuzz/run_jit.sh 60 && tests/fuzz/run_system.sh 60
+	  tests/fuzz/run_jit.sh 60 && tests/fuzz/run_system.sh 60 && tests/fuzz/run_sysjit.sh 60
 
 clean:
 	rm -rf build build-asan build-nopmu

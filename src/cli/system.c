@@ -2,6 +2,7 @@
  * reads stdin. */
 #include <libfdt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
@@ -15,6 +16,32 @@ static uint64_t tick(void *ctx, uint64_t insns)
 {
 	(void)ctx;
 	return progress_poll(insns);
+}
+
+/* RVPMU_JIT_STATS in the environment: how much of the run was translated
+ * code, on all harts (tests/jit-system uses it to know blocks really ran;
+ * the hart counts it while h->jprof is set). */
+static void jit_report(const struct machine *m)
+{
+	struct hart_jit_stats s, one = {0};
+	uint64_t runs = 0, in = 0, side = 0;
+	memset(&s, 0, sizeof(s));
+	for (unsigned i = 0; i < m->nharts; i++) {
+		const struct hart *h = &m->hart[i];
+		hart_jit_stats(h, &one);
+		s.translated += one.translated;
+		s.flushes += one.flushes;
+		if (h->jprof) {
+			runs += h->jprof->block_runs;
+			in += h->jprof->in_blocks;
+			side += h->jprof->side_exits;
+		}
+	}
+	fprintf(stderr, "rvpmu: jit: %llu blocks translated, %llu flushes, %llu block runs, "
+		"%llu of %llu instructions in translated code, %llu side exits\n",
+		(unsigned long long)s.translated, (unsigned long long)s.flushes,
+		(unsigned long long)runs, (unsigned long long)in,
+		(unsigned long long)machine_insns(m), (unsigned long long)side);
 }
 
 int cmd_system(int argc, char **argv)
@@ -134,6 +161,10 @@ int system_main(int argc, char **argv, const struct system_view *view)
 		machine_free(&m);
 		return 1;
 	}
+	const int jit_stats = getenv("RVPMU_JIT_STATS") != NULL;
+	for (unsigned h = 0; jit_stats && h < m.nharts; h++)
+		if (!m.hart[h].jprof)
+			m.hart[h].jprof = calloc(1, sizeof(*m.hart[h].jprof));
 	/* the UART reads stdin (a terminal goes raw until the run ends) */
 	console_start(&m, STDIN_FILENO);
 	progress_begin("system", o.max_insns, quiet);
@@ -146,6 +177,8 @@ int system_main(int argc, char **argv, const struct system_view *view)
 	progress_end();
 	console_stop(&m);
 	fflush(stdout);
+	if (jit_stats)
+		jit_report(&m);
 	if (view && view->end)
 		view->end(&m, view->ctx);
 	machine_free(&m);
