@@ -18,6 +18,10 @@
  *   bit 4: mhpmcounter3 overflows every 777 retired instructions
  *          (LCOFI with Sscofpmf)
  *   bit 5: two harts (--smp 2) running the same code
+ *   bit 6: with bit 1, Sv39 paging: the devices and RAM mapped where
+ *          they are, but the data area's 4 KiB pages swapped in pairs
+ *          (a virtual address is not its physical one) and every other
+ *          page without D (the first store walks again)
  * A handler at mtvec (the stub page) skips a faulting instruction
  * (mepc + 4) and, for an interrupt, moves mtimecmp on, re-arms
  * mhpmcounter3 and clears OF and mip.LCOFIP. Registers start as in
@@ -137,8 +141,32 @@ static const uint64_t ev_default[] = {
 };
 static const uint64_t ev_u74[] = { 0x4000 | 0x200 | 0x100, 0x202 };
 
+/* Sv39 tables at the top of RAM (bit 6): root, a level-1 and a level-0
+ * table for RAM's 2 MiB; returns satp */
+#define PTE(pa, bits) (((pa) >> 12) << 10 | (bits))
+enum { PV = 1, PR = 2, PW = 4, PX = 8, PA_ = 64, PD = 128 };
+static uint64_t page_tables(uint8_t *ram)
+{
+	const uint64_t root = VIRT_DRAM_BASE + RAM_BYTES - 3 * 4096, l1 = root + 4096, l0 = l1 + 4096;
+	uint64_t *t_root = (uint64_t *)(ram + (root - VIRT_DRAM_BASE));
+	uint64_t *t_l1 = (uint64_t *)(ram + (l1 - VIRT_DRAM_BASE));
+	uint64_t *t_l0 = (uint64_t *)(ram + (l0 - VIRT_DRAM_BASE));
+	memset(t_root, 0, 3 * 4096);
+	t_root[0] = PTE(0ull, PV | PR | PW | PA_ | PD);         /* the devices' gigapage */
+	t_root[2] = PTE(l1, PV);
+	t_l1[0] = PTE(l0, PV);
+	for (uint64_t i = 0; i < 512; i++) {
+		uint64_t pa = VIRT_DRAM_BASE + i * 4096;
+		if (pa >= DATA && pa < DATA + 0x4000)
+			pa = DATA + ((pa - DATA) ^ 4096);
+		t_l0[i] = PTE(pa, PV | PR | PW | PX | PA_ | (i & 1 ? 0 : PD));
+	}
+	return 8ull << 60 | root >> 12;
+}
+
 static void setup(struct machine *m, uint8_t sel)
 {
+	const uint64_t satp = sel & 2 && sel & 64 ? page_tables(m->hart[0].mem.base + VIRT_DRAM_BASE) : 0;
 	for (unsigned i = 0; i < m->nharts; i++) {
 		struct hart *h = &m->hart[i];
 		uint64_t old;
@@ -150,6 +178,7 @@ static void setup(struct machine *m, uint8_t sel)
 		hart_csr(h, PRIV_M, 0x3b0, HART_CSR_WRITE, ~0ull, &old);   /* pmpaddr0: all */
 		hart_csr(h, PRIV_M, 0x3a0, HART_CSR_WRITE, 0x1f, &old);    /* NAPOT RWX */
 		hart_csr(h, PRIV_M, 0x305, HART_CSR_WRITE, STUB + 0x10, &old);
+		hart_csr(h, PRIV_M, 0x180, HART_CSR_WRITE, satp, &old);
 		hart_csr(h, PRIV_M, 0x306, HART_CSR_WRITE, ~0ull, &old);   /* mcounteren */
 		hart_csr(h, PRIV_M, 0x106, HART_CSR_WRITE, ~0ull, &old);   /* scounteren */
 		hart_csr(h, PRIV_M, 0x320, HART_CSR_WRITE, 0, &old);       /* mcountinhibit */
@@ -204,6 +233,8 @@ static void run(const uint8_t *data, size_t size, int no_jit, struct outcome *o,
 	uint8_t *base = m.hart[0].mem.base + VIRT_DRAM_BASE;
 	write_stub(base);
 	hart_invalidate_code(&m.hart[0], VIRT_DRAM_BASE, RAM_BYTES);
+	for (unsigned i = 0; i < m.nharts; i++)   /* translated code counts every model event: all are compared */
+		m.hart[i].uev_always = ~0ull;
 	setup(&m, sel);
 	console_start(&m, -1);   /* no input */
 	o->status = machine_run(&m);
@@ -240,14 +271,35 @@ static void run(const uint8_t *data, size_t size, int no_jit, struct outcome *o,
 	close(fd);
 }
 
+#ifdef FUZZ_SYSJIT_REPLAY
+/* the replay names what differs before it stops */
+#define SAME(field) do {                                                \
+		if (memcmp(&oa.field, &ob.field, sizeof(oa.field)))     \
+			fprintf(stderr, "fuzz_sysjit: %s differs\n", #field); \
+	} while (0)
+static void name_differences(void)
+{
+	SAME(status); SAME(x); SAME(f); SAME(pc); SAME(priv); SAME(instret); SAME(cycles);
+	SAME(csr); SAME(csr_rc); SAME(ctr); SAME(ev_sel); SAME(out);
+	for (unsigned e = 0; e < UARCH_EV_COUNT; e++)
+		if (oa.uev[0][e] != ob.uev[0][e])
+			fprintf(stderr, "fuzz_sysjit: hart 0's model event %u: %llu translated, %llu not\n", e,
+				(unsigned long long)oa.uev[0][e], (unsigned long long)ob.uev[0][e]);
+}
+#else
+static void name_differences(void) {}
+#endif
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 2 || size > 4097)
 		return 0;
 	run(data, size, 1, &ob, ram_b);
 	run(data, size, 0, &oa, ram_a);
-	if (memcmp(&oa, &ob, sizeof(oa)))
+	if (memcmp(&oa, &ob, sizeof(oa))) {
+		name_differences();
 		__builtin_trap();   /* registers, CSRs, counters or output differ */
+	}
 	if (memcmp(ram_a, ram_b, RAM_BYTES))
 		__builtin_trap();   /* memory differs */
 	return 0;

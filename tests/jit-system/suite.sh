@@ -12,7 +12,10 @@
 #       the same pair on the U74 (its models on): the same checks, the same
 #       output, and every count equal
 # Then make fuzz's system-mode differential (tests/fuzz/fuzz_sysjit.c)
-# replays its seed under several machines.
+# replays its seed under several machines (Sv39 paging among them), and
+# the shared Linux image's perf tests boot translated and with --no-jit
+# (the MMU on; OpenSBI and the virt models in one pair): the same console
+# and counts.
 # Lines: PASS jit-system T: what | FAIL jit-system T: what: why.
 # docs/bare-tests.md describes the tests.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -163,7 +166,8 @@ done
 
 # 3. make fuzz's system-mode differential (tests/fuzz/fuzz_sysjit.c), built
 # with the plain compiler over make all's objects, on its seed under
-# machine bytes for both cores, M and S, timer, counter overflow and two
+# machine bytes for both cores, M and S (S also with Sv39 paging), timer,
+# counter overflow and two
 # harts: it traps on a difference; each run must translate blocks
 objs=
 for o in "$BUILD"/obj/src/*/*.o; do
@@ -180,7 +184,7 @@ if ! ${HOSTCC} -std=gnu11 -O1 -g -Wall -Wextra -Werror -DFUZZ_SYSJIT_REPLAY -I"$
 	fail fuzz-seeds "fuzz_sysjit.c or its seed does not build (run make all first)"
 	exit 0
 fi
-for b in 0 1 2 3 5 10 11 24 26 27 29 56 58 59; do
+for b in 0 1 2 3 5 10 11 24 26 27 29 56 58 59 66 67 74 75 82 98 99; do
 	{ printf "\\$(printf %o "$b")"; cat "$out/loops.bin"; } > "$out/seed-loops-$b"
 	RVPMU_PROFILE_DIR=$root/profiles "$out/sysjit_replay" "$out/seed-loops-$b" \
 		>"$out/seed-loops-$b.out" 2>"$out/seed-loops-$b.err"; rc=$?
@@ -192,5 +196,56 @@ for b in 0 1 2 3 5 10 11 24 26 27 29 56 58 59; do
 	else
 		pass "fuzz seed loops-$b (the same translated and --no-jit, $n blocks)"
 	fi
+done
+
+# 4. Linux with the MMU on: the shared image's /init (the guest's own perf
+# tests: counting, overflow sampling, privilege filters) booted translated
+# and with --no-jit must print the same console, timestamps and counts
+# included, and end with no guest failure: with the built-in SBI and no
+# models, and with OpenSBI (M-mode code translated too) under rvpmu stat
+# -a with the virt models, whose every count must be equal as well
+. "$root/tests/linux/lib.sh"
+linux_image
+fw=/usr/lib/riscv64-linux-gnu/opensbi/generic/fw_jump.bin
+if [ -z "$img" ] || [ ! -f "$fw" ]; then
+	fail linux "no shared Linux image or no $fw"
+	exit 0
+fi
+boot() {   # NAME [rvpmu stat options --] system options...
+	name=$1
+	shift
+	RVPMU_JIT_STATS=1 RVPMU_PROFILE_DIR=$root/profiles timeout 600 "$RVPMU" "$@" -q -m 256 \
+		--kernel "$img/Image" --initrd "$img/initramfs.cpio.gz" --append "console=ttyS0" \
+		</dev/null >"$out/$name.log" 2>"$out/$name.err"
+}
+ev=cycles,instructions,branches,branch-misses,L1-dcache-loads,L1-dcache-load-misses,L1-dcache-stores
+ev=$ev,L1-icache-load-misses,dTLB-load-misses,dTLB-store-misses,iTLB-load-misses,LLC-loads,LLC-load-misses
+for kind in sbi opensbi-virt; do
+	for m in jit nojit; do
+		nj=; [ $m = nojit ] && nj=--no-jit
+		if [ $kind = sbi ]; then
+			boot linux-$kind-$m system --no-sbi-snapshot $nj   # (Linux <= 6.12 and snapshots: tests/linux)
+		else
+			boot linux-$kind-$m stat -a --profile virt -x, -e "$ev" -o "$out/linux-$kind-$m.counts" -- \
+				system --bios "$fw" $nj
+		fi
+	done
+	log=$out/linux-$kind-jit.log
+	sum=$(grep -a '^SUMMARY:' "$log" | tr -d '\r')
+	if ! grep -aq '^SUMMARY: [0-9]* passed, 0 failed' "$log"; then
+		fail "linux $kind" "the guest's tests: ${sum:-no summary} ($(tail -n 2 "$out/linux-$kind-jit.err" | tr '\n' '|'))"
+	elif ! cmp -s "$log" "$out/linux-$kind-nojit.log"; then
+		fail "linux $kind" "console differs from --no-jit's: $(diff "$log" "$out/linux-$kind-nojit.log" | head -n 4 | tr '\n' '|')"
+	elif [ $kind != sbi ] && ! cmp -s "$out/linux-$kind-jit.counts" "$out/linux-$kind-nojit.counts"; then
+		# (the "# started on" line aside)
+		if [ "$(tail -n +2 "$out/linux-$kind-jit.counts")" != "$(tail -n +2 "$out/linux-$kind-nojit.counts")" ]; then
+			fail "linux $kind" "counts differ from --no-jit's: $(diff "$out/linux-$kind-jit.counts" "$out/linux-$kind-nojit.counts" | head -n 4 | tr '\n' '|')"
+		else
+			pass "linux $kind: $sum, the same console and counts translated and with --no-jit"
+		fi
+	else
+		pass "linux $kind: $sum, the same console translated and with --no-jit"
+	fi
+	translated "linux $kind: translated" "$out/linux-$kind-jit.err" "$out/linux-$kind-nojit.err" 50
 done
 exit 0
