@@ -563,8 +563,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 			h->jprof->step[d->id]++;                        \
 		if (h->uarch || h->ctr_on || h->trace) {                \
 			/* CTR's time stamps read instret mid-run */    \
-			h->instret += budget_in - (uint64_t)budget - 1; \
-			budget_in = (uint64_t)budget + 1;               \
+			SYNC_INSTRET();                                 \
 			retire_step(h, d, pc, (pg->vpn << GPAGE_SHIFT) | \
 				    (pc & (GPAGE_SIZE - 1)), x);        \
 			if (unlikely(*cyc >= cstop))                    \
@@ -601,6 +600,12 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 #define W(v) ((uint64_t)(int64_t)(int32_t)(v))
 #define MEM_PRE() do { } while (0)
 
+/* h->instret as the instructions before this one leave it (a device
+ * reads the time from it: hart_time()) */
+#define SYNC_INSTRET() do {                                             \
+		h->instret += budget_in - (uint64_t)budget - 1;         \
+		budget_in = (uint64_t)budget + 1;                       \
+	} while (0)
 #define LOAD(name, T) LBL(name): {                                      \
 		MEM_PRE();                                              \
 		uint64_t a_ = RS1 + (uint64_t)IMM, va_ld_ = a_; T v_;  \
@@ -610,6 +615,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 			memcpy(&v_, base + a_, sizeof(T));              \
 		} else {                                                \
 			uint64_t t_;                                    \
+			SYNC_INSTRET();  /* a device may read the time */ \
 			if (load_slow(h, a_, va_ld_, sizeof(T), &t_))   \
 				goto trap;                              \
 			v_ = (T)t_;                                     \
@@ -629,6 +635,7 @@ enum hart_stop hart_run(struct hart *h, uint64_t budget_in)
 			EV(PMU_EV_STORE);                               \
 			NEXT();                                         \
 		}                                                       \
+		SYNC_INSTRET();                                         \
 		int r_ = store_slow(h, a_, va_st_, sizeof(T), (uint64_t)v_); \
 		if (r_ < 0)                                             \
 			goto trap;                                      \

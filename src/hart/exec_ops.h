@@ -101,8 +101,7 @@ LBL(HLV_W): LBL(HLV_WU): LBL(HLVX_WU): LBL(HLV_D):
 LBL(HSV_B): LBL(HSV_H): LBL(HSV_W): LBL(HSV_D): {
 	/* Privileged instructions leave the run so the caller sees the new
 	 * privilege, pending interrupts or the wait. */
-	h->instret += budget_in - (uint64_t)budget - 1;
-	budget_in = (uint64_t)budget + 1;
+	SYNC_INSTRET();
 	h->pc = pc;
 	int r = d->id >= INSN_HFENCE_VVMA && d->id <= INSN_HSV_D ? hyp_insn(h, d, x)
 								  : hart_system_insn(h, d->id, ILEN);
@@ -129,8 +128,7 @@ LBL(HSV_B): LBL(HSV_H): LBL(HSV_W): LBL(HSV_D): {
  * counter's overflow point. */
 #define CSR_OP(name, op, src, writes) LBL(name): {                      \
 	uint64_t old_;                                          \
-	h->instret += budget_in - (uint64_t)budget - 1;         \
-	budget_in = (uint64_t)budget + 1;                       \
+	SYNC_INSTRET();                                         \
 	h->pc = pc;                                             \
 	int c_ = csr_access(h, (unsigned)IMM, op, (src), (writes), &old_); \
 	if (c_ == HART_VIRTUAL_INSN)                            \

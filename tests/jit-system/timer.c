@@ -8,9 +8,10 @@
  * of the loop, within that tick (rvpmu takes it up to R-1 instructions
  * late now: sched.c insns_until counts from the start of the current
  * tick; the lateness is printed, so the two runs must agree on it), and
- * their number must be the count of deadlines passed by the loop's end. The first deadline comes from minstret, not from reading
- * mtime (an mtime read inside a run is not exact: see docs). Every record
- * is printed: the translated and step-loop runs must print the same. */
+ * their number must be the count of deadlines passed by the loop's end.
+ * Then two mtime reads around a loop must differ by its instructions'
+ * ticks. Every record is printed: the translated and step-loop runs must
+ * print the same. */
 #include "rt.h"
 
 #define MTIMECMP ((volatile u64 *)0x2004000ul)
@@ -107,5 +108,20 @@ int main(void)
 	for (u64 a1 = ITERS; a1 > 0; a1--)
 		s2 += a1;
 	rt_eq(7, "the loop's stores all done", sum, s2);
+	/* an mtime read sees the time of the instruction that reads it: two
+	 * reads around a loop differ by its instructions' ticks (within a
+	 * tick either side) */
+	volatile u64 *mtime = (volatile u64 *)0x200bff8ul;
+	u64 t0 = *mtime, i0 = csrr(minstret);
+	for (volatile int i = 0; i < 20000; i++)
+		;
+	u64 t1 = *mtime, i1 = csrr(minstret);
+	u64 dt = (t1 - t0) * r, di = i1 - i0;
+	rt_puts("info mtime moved ");
+	rt_putdec((long)(t1 - t0));
+	rt_puts(" ticks over ");
+	rt_putdec((long)di);
+	rt_puts(" instructions\n");
+	rt_eq(8, "mtime read mid-run follows the instructions retired", dt + 2 * r > di && dt < di + 2 * r, 1);
 	return rt_done();
 }
