@@ -264,9 +264,9 @@ static void tlb_probe(struct tx *t, enum mmu_access acc, uint64_t pc)
 }
 
 /* rax = guest address rs1 + imm; side exit unless the access is aligned
- * (atomic, or when the hart traps misaligned accesses or the models look
- * its line up: else within its page), in memory and allowed (flags need,
- * compared under mask). */
+ * (atomic, or when the hart traps misaligned accesses; else within its
+ * page, and within one L1D line when the models look that line up), in
+ * memory and allowed (flags need, compared under mask). */
 static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned mask,
 		    unsigned need, uint64_t pc, int atomic)
 {
@@ -281,13 +281,14 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 		alu_ri(e, 1, G1_ADD, RAX, d->imm);
 	if (t->rb && t->j->uarch)   /* for the models */
 		store_rax(e, &t->h->jit_addr[t->index]);
-	if (size > 1 && (atomic || t->h->misaligned_trap || (t->rb && t->j->uarch))) {
+	if (size > 1 && (atomic || t->h->misaligned_trap)) {
 		b1(e, 0xa8); b1(e, size - 1);  /* test al, size-1 */
 		side_exit(t, CC_NE, pc);
 	} else if (size > 1) {   /* as the step loop's load_slow()/store_slow() */
+		const int32_t within = t->rb && t->j->uarch ? 1 << t->j->uarch->dline_shift : (int32_t)GPAGE_SIZE;
 		mov_rr32(e, RDX, RAX);
-		alu_ri(e, 0, G1_AND, RDX, GPAGE_SIZE - 1);
-		alu_ri(e, 0, G1_CMP, RDX, (int32_t)(GPAGE_SIZE - size));
+		alu_ri(e, 0, G1_AND, RDX, within - 1);
+		alu_ri(e, 0, G1_CMP, RDX, within - (int32_t)size);
 		side_exit(t, CC_A, pc);
 	}
 	if (t->j->paged) {

@@ -404,7 +404,7 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 	const unsigned i = at >> 1, op = b->ops[i], k = op >> 2, data = op >> 1 & 1;
 	const struct retire_rec *x = &b->r[k];
 	uint32_t c;
-	if (data) {   /* never across a line: translated code has no misaligned access */
+	if (data) {   /* never across a line: translated code leaves those to the step loop */
 		const int store = op & 1;
 		/* with other harts, translated code leaves a store's L1D part
 		 * to C whole: its line may be Shared (an upgrade) */
