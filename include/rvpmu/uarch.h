@@ -527,6 +527,9 @@ struct uarch {
 	uarch_walk_fn walk;
 	void *walk_ctx;
 	struct uarch_memo *memo;   /* block timings seen (block.c), made on first use */
+	/* way outs' uarch_xc records past their UARCH_XC, by block, way out
+	 * and state (struct uarch_xt); NULL when out of memory */
+	struct uarch_xt *xt;
 	/* the misses of the block translated code is retiring (block.c);
 	 * from its first, tm.skey is 0, which no way out's replay starts
 	 * from, and jskey holds it */
@@ -595,6 +598,33 @@ struct uarch_block {
 	uint8_t ops[3 * 64];
 };
 enum { UARCH_OP_FETCH, UARCH_OP_FETCH2, UARCH_OP_LOAD, UARCH_OP_STORE };
+/* A way out's uarch_xc as block.c made it, in a direct-mapped table of
+ * every way out's (uarch->xt): a way out whose states outnumber its
+ * UARCH_XC records (branchy's interpreter: its state, the penalty pending
+ * and its UARCH_IB bit make eight) finds the others there from translated
+ * code instead of going to C. A record is the block's timing from its sin
+ * whenever it runs, so an entry stays right until overwritten; blocks'
+ * tags are never reused, so id (tag << 1 | the way out, 0: empty) names
+ * one way out forever. One 64-byte line each. */
+#define UARCH_XT_BITS 12
+#define UARCH_XT_MIX UINT64_C(0xd6e8feb86659fd93)
+/* a sign-extended imm32 for translated code's imul */
+#define UARCH_XT_MUL ((uint64_t)(int64_t)(int32_t)0x9e3779b1)
+struct uarch_xt {
+	uint64_t id;
+	struct uarch_xc x;
+	uint64_t pad[2];
+};
+static inline uint64_t uarch_xt_id(const struct uarch_block *b, unsigned way)
+{
+	return b->tag << 1 | way;
+}
+/* way out id's entry for state key sin: translated code computes it from
+ * id * UARCH_XT_MIX, a constant of the way out's */
+static inline uint32_t uarch_xt_slot(uint64_t id, uint64_t sin)
+{
+	return (uint32_t)(((sin ^ id * UARCH_XT_MIX) * UARCH_XT_MUL) >> (64 - UARCH_XT_BITS));
+}
 void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct retire_rec *r,
 		      uint32_t n);
 /* The first n instructions of b retired (all: n = b->n) with data

@@ -982,6 +982,37 @@ static void xc_rest(struct jm *m)
 	patch32(none, e->p);
 }
 
+/* xc_rest() found none, the state in rax: the way out's record for it
+ * in u->xt (block.c keeps every record it makes there), replayed, going
+ * on at cont; else on past this code. The slot is uarch_xt_slot()'s. */
+static void xt_look(struct jm *m)
+{
+	struct em *e = m->e;
+	if (!m->u->xt)
+		return;
+	const unsigned way = m->xc == m->ub->xc[1];
+	const uint64_t id = uarch_xt_id(m->ub, way);
+	_Static_assert(sizeof(struct uarch_xt) == 64, "an entry is 1 << 6 bytes");
+	mov_ri(e, RCX, id * UARCH_XT_MIX);
+	alu_rr(e, 1, G1_XOR, RCX, RAX);
+	op_rr(e, 1, 0x69, RCX, RCX);                              /* imul rcx, rcx, imm32 */
+	d4(e, (uint32_t)UARCH_XT_MUL);
+	shift_ri(e, 1, SH_SHR, RCX, 64 - UARCH_XT_BITS);
+	shift_ri(e, 1, SH_SHL, RCX, 6);
+	const int32_t x = (int32_t)offsetof(struct uarch_xt, x);
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->u->xt + (uint64_t)x);
+	alu_rr(e, 1, G1_ADD, RSI, RCX);                           /* rsi = &entry.x */
+	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
+	uint8_t *other = jcc32(e, CC_NE);
+	mov_ri(e, RCX, id);
+	op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, -1, 0, (int32_t)offsetof(struct uarch_xt, id) - x);
+	uint8_t *other2 = jcc32(e, CC_NE);
+	replay(m);
+	patch32(jmp32(e), m->cont);
+	patch32(other, e->p);
+	patch32(other2, e->p);
+}
+
 uintptr_t jm_base(const struct uarch *u)
 {
 	return (uintptr_t)u + BIAS;
@@ -1122,6 +1153,7 @@ void jm_exit_stubs(struct jm *m)
 	m->nbtb = m->nbtb0;
 	patch32(m->resume_at, e->p);
 	xc_rest(m);
+	xt_look(m);
 	/* after one or two misses, the replay of an xm of the way out's when
 	 * it is those misses' from the same state (uarch_block_slow() kept
 	 * it in jskey): rdx, rdi = the misses' words, 0 past the second */
