@@ -608,8 +608,9 @@ enum { UARCH_OP_FETCH, UARCH_OP_FETCH2, UARCH_OP_LOAD, UARCH_OP_STORE };
  * one way out forever. One 64-byte line each. */
 #define UARCH_XT_BITS 12
 #define UARCH_XT_MIX UINT64_C(0xd6e8feb86659fd93)
-/* a sign-extended imm32 for translated code's imul */
-#define UARCH_XT_MUL ((uint64_t)(int64_t)(int32_t)0x9e3779b1)
+/* with high bits set, so that a state's low bits (the penalty, the
+ * UARCH_IB bits) reach the product's top bits, which pick the slot */
+#define UARCH_XT_MUL UINT64_C(0x9e3779b97f4a7c15)
 struct uarch_xt {
 	uint64_t id;
 	struct uarch_xc x;

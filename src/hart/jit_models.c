@@ -995,8 +995,8 @@ static void xt_look(struct jm *m)
 	_Static_assert(sizeof(struct uarch_xt) == 64, "an entry is 1 << 6 bytes");
 	mov_ri(e, RCX, id * UARCH_XT_MIX);
 	alu_rr(e, 1, G1_XOR, RCX, RAX);
-	op_rr(e, 1, 0x69, RCX, RCX);                              /* imul rcx, rcx, imm32 */
-	d4(e, (uint32_t)UARCH_XT_MUL);
+	mov_ri(e, RSI, UARCH_XT_MUL);
+	imul_rr(e, 1, RCX, RSI);
 	shift_ri(e, 1, SH_SHR, RCX, 64 - UARCH_XT_BITS);
 	shift_ri(e, 1, SH_SHL, RCX, 6);
 	const int32_t x = (int32_t)offsetof(struct uarch_xt, x);
