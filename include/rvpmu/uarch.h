@@ -446,6 +446,10 @@ struct uarch_timing {
 	 * so; uarch_timing_settle() writes them back) */
 	uint32_t mform;
 	uint64_t mform_at;
+	/* the form mform stays from cycle mform_until on, its times to come
+	 * all past (mstate.c's still forms); 0 while mform is */
+	uint32_t mform_still;
+	uint64_t mform_until;
 };
 int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *cfg);
 void uarch_timing_free(struct uarch_timing *t);
@@ -586,13 +590,17 @@ struct uarch_block {
 	/* the same for runs whole with one or two misses, by way out (the
 	 * latest first): their struct uarch_misses words, 0 past the second;
 	 * for misses the memory system times, the form of its times they
-	 * start from (uarch_timing's mform, only ever the idle form: its
-	 * number names it whatever the cycles since) and leave (mout,
+	 * start from (uarch_timing's mform, only ever a form that stays
+	 * itself as cycles pass, the idle one or one whose other times are
+	 * dropped prefetches: its number names it whatever the cycles
+	 * since, mstate.c) and leave (mout,
 	 * relative to the cycle they end in); 0, 0 for others */
 	struct uarch_xm {
 		struct uarch_xc x;
 		uint32_t m[4];
 		uint32_t min, mout;
+		/* mout's mform_still, and its mform_until after the end */
+		uint32_t still, until;
 	} xm[2][UARCH_XM];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * 64];

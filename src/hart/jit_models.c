@@ -1172,19 +1172,26 @@ void jm_exit_stubs(struct jm *m)
 		const int32_t mw = at + (int32_t)offsetof(struct uarch_xm, m);
 		const int32_t mf = (int32_t)offsetof(struct uarch_xm, min);
 		const int32_t mo = (int32_t)offsetof(struct uarch_xm, mout);
-		uint8_t *other[4];
+		const int32_t ms = (int32_t)offsetof(struct uarch_xm, still);
+		const int32_t mu = (int32_t)offsetof(struct uarch_xm, until);
+		uint8_t *other[5];
 		op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, at + XC(sin));
 		other[0] = jcc32(e, CC_NE);
 		op_mem(e, 0, 1, 0, 0x3b, RDX, RSI, -1, 0, mw);
 		other[1] = jcc32(e, CC_NE);
 		op_mem(e, 0, 1, 0, 0x3b, RDI, RSI, -1, 0, mw + 8);
 		other[2] = jcc32(e, CC_NE);
-		/* misses the memory system times: from its form min only */
+		/* misses the memory system times: from its form min only, a
+		 * still one (mstate.c), which the form left last has become
+		 * once its times passed */
 		op_mem(e, 0, 0, 0, 0x8b, RCX, RSI, -1, 0, at + mf);
 		op_rr(e, 0, 0x85, RCX, RCX);                               /* test ecx, ecx */
 		uint8_t *untimed = jcc8(e, CC_E);
-		op_mem(e, 0, 0, 0, 0x3b, RCX, MB, -1, 0, U(tm.mform));
+		op_mem(e, 0, 0, 0, 0x3b, RCX, MB, -1, 0, U(tm.mform_still));
 		other[3] = jcc32(e, CC_NE);
+		op_mem(e, 0, 1, 0, 0x8b, RCX, MB, -1, 0, U(tm.now));
+		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, U(tm.mform_until));
+		other[4] = jcc32(e, CC_B);
 		patch8(untimed, e->p);
 		if (i)
 			alu_ri(e, 1, G1_ADD, RSI, at);
@@ -1196,12 +1203,17 @@ void jm_exit_stubs(struct jm *m)
 		op_mem(e, 0, 0, 0, 0x89, RCX, MB, -1, 0, U(tm.mform));
 		op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(tm.now));
 		op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(tm.mform_at));
+		op_mem(e, 0, 0, 0, 0x8b, RCX, RSI, -1, 0, ms);
+		op_mem(e, 0, 0, 0, 0x89, RCX, MB, -1, 0, U(tm.mform_still));
+		op_mem(e, 0, 0, 0, 0x8b, RCX, RSI, -1, 0, mu);          /* zero-extended */
+		alu_rr(e, 1, G1_ADD, RCX, RAX);
+		op_mem(e, 0, 1, 0, 0x89, RCX, MB, -1, 0, U(tm.mform_until));
 		patch8(untimed, e->p);
 		_Static_assert(offsetof(struct uarch_misses, op) == 4, "n and op clear as one");
 		op_mem(e, 0, 1, 0, 0xc7, 0, MB, -1, 0, U(jmiss));       /* jmiss.n = op = 0 */
 		d4(e, 0);
 		patch32(jmp32(e), m->cont);
-		for (unsigned k = 0; k < 4; k++)
+		for (unsigned k = 0; k < 5; k++)
 			patch32(other[k], e->p);
 	}
 	patch32(none, e->p);

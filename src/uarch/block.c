@@ -302,6 +302,8 @@ static void keep_xm(struct uarch_timing *t, struct uarch_xm *xm, const struct me
 		    int redirect, const struct uarch_misses *ms)
 {
 	struct uarch_xm x = { .m = { 0 }, .min = e->min, .mout = e->mout };
+	if (e->mout)   /* for translated code, which sets mform_still and mform_until too */
+		mstate_settles(t, e->mout, &x.still, &x.until);
 	memcpy(x.m, ms->m, ms->n * sizeof(ms->m[0]));
 	unsigned at = 0;
 	while (at < UARCH_XM && (xm[at].x.sin != e->sin || memcmp(xm[at].m, x.m, sizeof(x.m))))
@@ -344,7 +346,7 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	if (e && e->tag == b->tag && !ms->n)
 		keep_xc(u, b, (unsigned)taken, e, redirect);
 	else if (e && e->tag == b->tag && (ms->n == 2 || ms->n == 4) &&
-		 (!memory_timed(&u->tm, ms) || e->min == MSTATE_IDLE))
+		 (!memory_timed(&u->tm, ms) || mstate_still(&u->tm, e->min)))
 		keep_xm(&u->tm, b->xm[taken], e, redirect, ms);
 }
 
