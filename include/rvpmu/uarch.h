@@ -446,10 +446,10 @@ struct uarch_timing {
 	 * so; uarch_timing_settle() writes them back) */
 	uint32_t mform;
 	uint64_t mform_at;
-	/* the form mform stays from cycle mform_until on, its times to come
-	 * all past (mstate.c's still forms); 0 while mform is */
-	uint32_t mform_still;
-	uint64_t mform_until;
+	/* the form mform becomes mform_hold cycles after mform_at, its times
+	 * all past then (mstate.c's still forms); 0 while mform is. One
+	 * 64-bit word, as translated code copies it from a uarch_xm. */
+	uint32_t mform_still, mform_hold;
 };
 int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *cfg);
 void uarch_timing_free(struct uarch_timing *t);
@@ -599,8 +599,8 @@ struct uarch_block {
 		struct uarch_xc x;
 		uint32_t m[4];
 		uint32_t min, mout;
-		/* mout's mform_still, and its mform_until after the end */
-		uint32_t still, until;
+		/* mout's mform_still and mform_hold */
+		uint32_t still, hold;
 	} xm[2][UARCH_XM];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * 64];

@@ -1152,8 +1152,13 @@ void jm_exit_stubs(struct jm *m)
 		btb_stub(m, i);
 	m->nbtb = m->nbtb0;
 	patch32(m->resume_at, e->p);
+	/* after a miss (tm.skey 0) no uarch_xc is the state's: to the xm */
+	op_mem(e, 0, 0, 0, 0x83, G1_CMP, MB, -1, 0, U(jmiss.n));
+	b1(e, 0);
+	uint8_t *missed = jcc32(e, CC_NE);
 	xc_rest(m);
 	xt_look(m);
+	patch32(missed, e->p);
 	/* after one or two misses, the replay of an xm of the way out's when
 	 * it is those misses' from the same state (uarch_block_slow() kept
 	 * it in jskey): rdx, rdi = the misses' words, 0 past the second */
@@ -1173,7 +1178,6 @@ void jm_exit_stubs(struct jm *m)
 		const int32_t mf = (int32_t)offsetof(struct uarch_xm, min);
 		const int32_t mo = (int32_t)offsetof(struct uarch_xm, mout);
 		const int32_t ms = (int32_t)offsetof(struct uarch_xm, still);
-		const int32_t mu = (int32_t)offsetof(struct uarch_xm, until);
 		uint8_t *other[5];
 		op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, at + XC(sin));
 		other[0] = jcc32(e, CC_NE);
@@ -1182,17 +1186,21 @@ void jm_exit_stubs(struct jm *m)
 		op_mem(e, 0, 1, 0, 0x3b, RDI, RSI, -1, 0, mw + 8);
 		other[2] = jcc32(e, CC_NE);
 		/* misses the memory system times: from its form min only, a
-		 * still one (mstate.c), which the form left last has become
-		 * once its times passed */
+		 * still one (mstate.c): the form left last, or the one that
+		 * becomes once its times passed */
 		op_mem(e, 0, 0, 0, 0x8b, RCX, RSI, -1, 0, at + mf);
 		op_rr(e, 0, 0x85, RCX, RCX);                               /* test ecx, ecx */
 		uint8_t *untimed = jcc8(e, CC_E);
+		op_mem(e, 0, 0, 0, 0x3b, RCX, MB, -1, 0, U(tm.mform));
+		uint8_t *same = jcc8(e, CC_E);
 		op_mem(e, 0, 0, 0, 0x3b, RCX, MB, -1, 0, U(tm.mform_still));
 		other[3] = jcc32(e, CC_NE);
-		op_mem(e, 0, 1, 0, 0x8b, RCX, MB, -1, 0, U(tm.now));
-		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, U(tm.mform_until));
-		other[4] = jcc32(e, CC_B);
+		op_mem(e, 0, 0, 0, 0x8b, RCX, MB, -1, 0, U(tm.mform_hold));   /* zero-extended */
+		op_mem(e, 0, 1, 0, 0x03, RCX, MB, -1, 0, U(tm.mform_at));
+		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, U(tm.now));
+		other[4] = jcc32(e, CC_A);                                 /* not yet */
 		patch8(untimed, e->p);
+		patch8(same, e->p);
 		if (i)
 			alu_ri(e, 1, G1_ADD, RSI, at);
 		replay(m);
@@ -1203,11 +1211,11 @@ void jm_exit_stubs(struct jm *m)
 		op_mem(e, 0, 0, 0, 0x89, RCX, MB, -1, 0, U(tm.mform));
 		op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(tm.now));
 		op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(tm.mform_at));
-		op_mem(e, 0, 0, 0, 0x8b, RCX, RSI, -1, 0, ms);
-		op_mem(e, 0, 0, 0, 0x89, RCX, MB, -1, 0, U(tm.mform_still));
-		op_mem(e, 0, 0, 0, 0x8b, RCX, RSI, -1, 0, mu);          /* zero-extended */
-		alu_rr(e, 1, G1_ADD, RCX, RAX);
-		op_mem(e, 0, 1, 0, 0x89, RCX, MB, -1, 0, U(tm.mform_until));
+		_Static_assert(offsetof(struct uarch_xm, hold) == offsetof(struct uarch_xm, still) + 4 &&
+			       offsetof(struct uarch_timing, mform_hold) ==
+			       offsetof(struct uarch_timing, mform_still) + 4, "still and hold as one word");
+		op_mem(e, 0, 1, 0, 0x8b, RCX, RSI, -1, 0, ms);
+		op_mem(e, 0, 1, 0, 0x89, RCX, MB, -1, 0, U(tm.mform_still));
 		patch8(untimed, e->p);
 		_Static_assert(offsetof(struct uarch_misses, op) == 4, "n and op clear as one");
 		op_mem(e, 0, 1, 0, 0xc7, 0, MB, -1, 0, U(jmiss));       /* jmiss.n = op = 0 */

@@ -303,7 +303,7 @@ static void keep_xm(struct uarch_timing *t, struct uarch_xm *xm, const struct me
 {
 	struct uarch_xm x = { .m = { 0 }, .min = e->min, .mout = e->mout };
 	if (e->mout)   /* for translated code, which sets mform_still and mform_until too */
-		mstate_settles(t, e->mout, &x.still, &x.until);
+		mstate_settles(t, e->mout, &x.still, &x.hold);
 	memcpy(x.m, ms->m, ms->n * sizeof(ms->m[0]));
 	unsigned at = 0;
 	while (at < UARCH_XM && (xm[at].x.sin != e->sin || memcmp(xm[at].m, x.m, sizeof(x.m))))

@@ -147,7 +147,7 @@ uint32_t mstate_intern(struct uarch_timing *t)
 		const uint64_t d = t->now - t->mform_at;
 		if (!d)
 			return t->mform;
-		if (t->mform_still && t->now >= t->mform_until)
+		if (t->mform_still && d >= t->mform_hold)
 			return t->mform_still;
 		struct mage *a = &ms->age[(t->mform * UINT64_C(0x9e3779b97f4a7c15) ^ d) % MS_AGE];
 		if (a->from == t->mform && a->d == d)
@@ -168,19 +168,17 @@ int mstate_still(const struct uarch_timing *t, uint32_t i)
 	return i == MSTATE_IDLE || t->ms->s[i].still == i;
 }
 
-void mstate_settles(const struct uarch_timing *t, uint32_t i, uint32_t *still, uint32_t *until)
+void mstate_settles(const struct uarch_timing *t, uint32_t i, uint32_t *still, uint32_t *hold)
 {
 	*still = i == MSTATE_IDLE ? i : t->ms->s[i].still;
-	*until = i == MSTATE_IDLE ? 0 : t->ms->s[i].until;
+	*hold = i == MSTATE_IDLE ? 0 : t->ms->s[i].until;
 }
 
 void mstate_apply(struct uarch_timing *t, uint32_t i)
 {
-	uint32_t until;
 	t->mform = i;
 	t->mform_at = t->now;
-	mstate_settles(t, i, &t->mform_still, &until);
-	t->mform_until = t->now + until;
+	mstate_settles(t, i, &t->mform_still, &t->mform_hold);
 }
 
 void mstate_settle(struct uarch_timing *t)

@@ -57,9 +57,9 @@ void mstate_apply(struct uarch_timing *t, uint32_t i);
  * times at or before now, or prefetches dropped, which stay so): its
  * number names it whatever the cycles since */
 int mstate_still(const struct uarch_timing *t, uint32_t i);
-/* the still form form i becomes (0: none could be interned), until
+/* the still form form i becomes (0: none could be interned), hold
  * cycles after the cycle it is relative to */
-void mstate_settles(const struct uarch_timing *t, uint32_t i, uint32_t *still, uint32_t *until);
+void mstate_settles(const struct uarch_timing *t, uint32_t i, uint32_t *still, uint32_t *hold);
 void mstate_settle(struct uarch_timing *t);
 void mstate_free(struct uarch_timing *t);
 
