@@ -302,16 +302,18 @@ static void keep_xm(struct uarch_timing *t, struct uarch_xm *xm, const struct me
 		    int redirect, const struct uarch_misses *ms)
 {
 	struct uarch_xm x = { .m = { 0 }, .min = e->min, .mout = e->mout };
-	if (e->mout)   /* for translated code, which sets mform_still and mform_until too */
-		mstate_settles(t, e->mout, &x.still, &x.hold);
 	memcpy(x.m, ms->m, ms->n * sizeof(ms->m[0]));
 	unsigned at = 0;
 	while (at < UARCH_XM && (xm[at].x.sin != e->sin || memcmp(xm[at].m, x.m, sizeof(x.m))))
 		at++;
+	if (!at)   /* the same as the latest: in place already */
+		return;
 	if (at < UARCH_XM)   /* the same again */
 		x = xm[at];
 	else if (!xc_of(t, &x.x, e, redirect))
 		return;
+	else if (e->mout)   /* for translated code, which sets mform_still and mform_hold too */
+		mstate_settles(t, e->mout, &x.still, &x.hold);
 	for (unsigned i = at < UARCH_XM ? at : UARCH_XM - 1; i > 0; i--)
 		xm[i] = xm[i - 1];
 	xm[0] = x;
@@ -346,7 +348,7 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	if (e && e->tag == b->tag && !ms->n)
 		keep_xc(u, b, (unsigned)taken, e, redirect);
 	else if (e && e->tag == b->tag && (ms->n == 2 || ms->n == 4) &&
-		 (!memory_timed(&u->tm, ms) || mstate_still(&u->tm, e->min)))
+		 (!e->min || e->min == MSTATE_IDLE || mstate_still(&u->tm, e->min)))
 		keep_xm(&u->tm, b->xm[taken], e, redirect, ms);
 }
 
