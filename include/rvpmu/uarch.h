@@ -450,6 +450,10 @@ struct uarch_timing {
 	 * so; uarch_timing_settle() writes them back) */
 	uint32_t mform;
 	uint64_t mform_at;
+	/* the form mform becomes mform_hold cycles after mform_at, its times
+	 * all past then (mstate.c's still forms); 0 while mform is. One
+	 * 64-bit word, as translated code copies it from a uarch_xm. */
+	uint32_t mform_still, mform_hold;
 };
 int uarch_timing_init(struct uarch_timing *t, const struct uarch_timing_config *cfg);
 void uarch_timing_free(struct uarch_timing *t);
@@ -531,6 +535,9 @@ struct uarch {
 	uarch_walk_fn walk;
 	void *walk_ctx;
 	struct uarch_memo *memo;   /* block timings seen (block.c), made on first use */
+	/* way outs' uarch_xc records past their UARCH_XC, by block, way out
+	 * and state (struct uarch_xt); NULL when out of memory */
+	struct uarch_xt *xt;
 	/* the misses of the block translated code is retiring (block.c);
 	 * from its first, tm.skey is 0, which no way out's replay starts
 	 * from, and jskey holds it */
@@ -587,18 +594,50 @@ struct uarch_block {
 	/* the same for runs whole with one or two misses, by way out (the
 	 * latest first): their struct uarch_misses words, 0 past the second;
 	 * for misses the memory system times, the form of its times they
-	 * start from (uarch_timing's mform, only ever the idle form: its
-	 * number names it whatever the cycles since) and leave (mout,
+	 * start from (uarch_timing's mform, only ever a form that stays
+	 * itself as cycles pass, the idle one or one whose other times are
+	 * dropped prefetches: its number names it whatever the cycles
+	 * since, mstate.c) and leave (mout,
 	 * relative to the cycle they end in); 0, 0 for others */
 	struct uarch_xm {
 		struct uarch_xc x;
 		uint32_t m[4];
 		uint32_t min, mout;
+		/* mout's mform_still and mform_hold */
+		uint32_t still, hold;
 	} xm[2][UARCH_XM];
 	/* the fetches and data accesses, in order: instruction << 2 | UARCH_OP_* */
 	uint8_t ops[3 * UARCH_BLOCK_INSNS];
 };
 enum { UARCH_OP_FETCH, UARCH_OP_FETCH2, UARCH_OP_LOAD, UARCH_OP_STORE };
+/* A way out's uarch_xc as block.c made it, in a direct-mapped table of
+ * every way out's (uarch->xt): a way out whose states outnumber its
+ * UARCH_XC records (branchy's interpreter: its state, the penalty pending
+ * and its UARCH_IB bit make eight) finds the others there from translated
+ * code instead of going to C. A record is the block's timing from its sin
+ * whenever it runs, so an entry stays right until overwritten; blocks'
+ * tags are never reused, so id (tag << 1 | the way out, 0: empty) names
+ * one way out forever. One 64-byte line each. */
+#define UARCH_XT_BITS 12
+#define UARCH_XT_MIX UINT64_C(0xd6e8feb86659fd93)
+/* with high bits set, so that a state's low bits (the penalty, the
+ * UARCH_IB bits) reach the product's top bits, which pick the slot */
+#define UARCH_XT_MUL UINT64_C(0x9e3779b97f4a7c15)
+struct uarch_xt {
+	uint64_t id;
+	struct uarch_xc x;
+	uint64_t pad[2];
+};
+static inline uint64_t uarch_xt_id(const struct uarch_block *b, unsigned way)
+{
+	return b->tag << 1 | way;
+}
+/* way out id's entry for state key sin: translated code computes it from
+ * id * UARCH_XT_MIX, a constant of the way out's */
+static inline uint32_t uarch_xt_slot(uint64_t id, uint64_t sin)
+{
+	return (uint32_t)(((sin ^ id * UARCH_XT_MIX) * UARCH_XT_MUL) >> (64 - UARCH_XT_BITS));
+}
 void uarch_block_init(const struct uarch *u, struct uarch_block *b, const struct retire_rec *r,
 		      uint32_t n);
 /* The first n instructions of b retired (all: n = b->n) with data

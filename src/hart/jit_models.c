@@ -985,6 +985,37 @@ static void xc_rest(struct jm *m)
 	patch32(none, e->p);
 }
 
+/* xc_rest() found none, the state in rax: the way out's record for it
+ * in u->xt (block.c keeps every record it makes there), replayed, going
+ * on at cont; else on past this code. The slot is uarch_xt_slot()'s. */
+static void xt_look(struct jm *m)
+{
+	struct em *e = m->e;
+	if (!m->u->xt)
+		return;
+	const unsigned way = m->xc == m->ub->xc[1];
+	const uint64_t id = uarch_xt_id(m->ub, way);
+	_Static_assert(sizeof(struct uarch_xt) == 64, "an entry is 1 << 6 bytes");
+	mov_ri(e, RCX, id * UARCH_XT_MIX);
+	alu_rr(e, 1, G1_XOR, RCX, RAX);
+	mov_ri(e, RSI, UARCH_XT_MUL);
+	imul_rr(e, 1, RCX, RSI);
+	shift_ri(e, 1, SH_SHR, RCX, 64 - UARCH_XT_BITS);
+	shift_ri(e, 1, SH_SHL, RCX, 6);
+	const int32_t x = (int32_t)offsetof(struct uarch_xt, x);
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->u->xt + (uint64_t)x);
+	alu_rr(e, 1, G1_ADD, RSI, RCX);                           /* rsi = &entry.x */
+	op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, XC(sin));
+	uint8_t *other = jcc32(e, CC_NE);
+	mov_ri(e, RCX, id);
+	op_mem(e, 0, 1, 0, 0x3b, RCX, RSI, -1, 0, (int32_t)offsetof(struct uarch_xt, id) - x);
+	uint8_t *other2 = jcc32(e, CC_NE);
+	replay(m);
+	patch32(jmp32(e), m->cont);
+	patch32(other, e->p);
+	patch32(other2, e->p);
+}
+
 uintptr_t jm_base(const struct uarch *u)
 {
 	return (uintptr_t)u + BIAS;
@@ -1131,7 +1162,13 @@ void jm_exit_stubs(struct jm *m)
 		btb_stub(m, i);
 	m->nbtb = m->nbtb0;
 	patch32(m->resume_at, e->p);
+	/* after a miss (tm.skey 0) no uarch_xc is the state's: to the xm */
+	op_mem(e, 0, 0, 0, 0x83, G1_CMP, MB, -1, 0, U(jmiss.n));
+	b1(e, 0);
+	uint8_t *missed = jcc32(e, CC_NE);
 	xc_rest(m);
+	xt_look(m);
+	patch32(missed, e->p);
 	/* after one or two misses, the replay of an xm of the way out's when
 	 * it is those misses' from the same state (uarch_block_slow() kept
 	 * it in jskey): rdx, rdi = the misses' words, 0 past the second */
@@ -1150,20 +1187,30 @@ void jm_exit_stubs(struct jm *m)
 		const int32_t mw = at + (int32_t)offsetof(struct uarch_xm, m);
 		const int32_t mf = (int32_t)offsetof(struct uarch_xm, min);
 		const int32_t mo = (int32_t)offsetof(struct uarch_xm, mout);
-		uint8_t *other[4];
+		const int32_t ms = (int32_t)offsetof(struct uarch_xm, still);
+		uint8_t *other[5];
 		op_mem(e, 0, 1, 0, 0x3b, RAX, RSI, -1, 0, at + XC(sin));
 		other[0] = jcc32(e, CC_NE);
 		op_mem(e, 0, 1, 0, 0x3b, RDX, RSI, -1, 0, mw);
 		other[1] = jcc32(e, CC_NE);
 		op_mem(e, 0, 1, 0, 0x3b, RDI, RSI, -1, 0, mw + 8);
 		other[2] = jcc32(e, CC_NE);
-		/* misses the memory system times: from its form min only */
+		/* misses the memory system times: from its form min only, a
+		 * still one (mstate.c): the form left last, or the one that
+		 * becomes once its times passed */
 		op_mem(e, 0, 0, 0, 0x8b, RCX, RSI, -1, 0, at + mf);
 		op_rr(e, 0, 0x85, RCX, RCX);                               /* test ecx, ecx */
 		uint8_t *untimed = jcc8(e, CC_E);
 		op_mem(e, 0, 0, 0, 0x3b, RCX, MB, -1, 0, U(tm.mform));
+		uint8_t *same = jcc8(e, CC_E);
+		op_mem(e, 0, 0, 0, 0x3b, RCX, MB, -1, 0, U(tm.mform_still));
 		other[3] = jcc32(e, CC_NE);
+		op_mem(e, 0, 0, 0, 0x8b, RCX, MB, -1, 0, U(tm.mform_hold));   /* zero-extended */
+		op_mem(e, 0, 1, 0, 0x03, RCX, MB, -1, 0, U(tm.mform_at));
+		op_mem(e, 0, 1, 0, 0x3b, RCX, MB, -1, 0, U(tm.now));
+		other[4] = jcc32(e, CC_A);                                 /* not yet */
 		patch8(untimed, e->p);
+		patch8(same, e->p);
 		if (i)
 			alu_ri(e, 1, G1_ADD, RSI, at);
 		replay(m);
@@ -1174,12 +1221,17 @@ void jm_exit_stubs(struct jm *m)
 		op_mem(e, 0, 0, 0, 0x89, RCX, MB, -1, 0, U(tm.mform));
 		op_mem(e, 0, 1, 0, 0x8b, RAX, MB, -1, 0, U(tm.now));
 		op_mem(e, 0, 1, 0, 0x89, RAX, MB, -1, 0, U(tm.mform_at));
+		_Static_assert(offsetof(struct uarch_xm, hold) == offsetof(struct uarch_xm, still) + 4 &&
+			       offsetof(struct uarch_timing, mform_hold) ==
+			       offsetof(struct uarch_timing, mform_still) + 4, "still and hold as one word");
+		op_mem(e, 0, 1, 0, 0x8b, RCX, RSI, -1, 0, ms);
+		op_mem(e, 0, 1, 0, 0x89, RCX, MB, -1, 0, U(tm.mform_still));
 		patch8(untimed, e->p);
 		_Static_assert(offsetof(struct uarch_misses, op) == 4, "n and op clear as one");
 		op_mem(e, 0, 1, 0, 0xc7, 0, MB, -1, 0, U(jmiss));       /* jmiss.n = op = 0 */
 		d4(e, 0);
 		patch32(jmp32(e), m->cont);
-		for (unsigned k = 0; k < 4; k++)
+		for (unsigned k = 0; k < 5; k++)
 			patch32(other[k], e->p);
 	}
 	patch32(none, e->p);

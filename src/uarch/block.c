@@ -272,19 +272,28 @@ static void xc_front(struct uarch_xc *xc, const struct uarch_xc *x, unsigned at)
 	xc[0] = y;
 }
 
-/* Memo entry e, of a whole block run without a miss, kept in the way
- * out's xc[] (the latest first) */
-static void keep_xc(struct uarch_timing *t, struct uarch_xc *xc, const struct memo_entry *e,
-		    int redirect)
+/* Memo entry e, of a whole block b run without a miss to way out way,
+ * kept in the way out's xc[] (the latest first) and in u->xt */
+static void keep_xc(struct uarch *u, struct uarch_block *b, unsigned way,
+		    const struct memo_entry *e, int redirect)
 {
+	struct uarch_xc *xc = b->xc[way];
 	unsigned at = 0;
 	while (at < UARCH_XC && xc[at].sin != e->sin)
 		at++;
 	struct uarch_xc x;
 	if (at < UARCH_XC)   /* the same again: a whole block is deterministic */
 		xc_front(xc, &xc[at], at);
-	else if (xc_of(t, &x, e, redirect))
+	else if (xc_of(&u->tm, &x, e, redirect))
 		xc_front(xc, &x, UARCH_XC);
+	else
+		return;
+	if (u->xt) {   /* where translated code looks past xc[] */
+		const uint64_t id = uarch_xt_id(b, way);
+		struct uarch_xt *s = &u->xt[uarch_xt_slot(id, xc->sin)];
+		s->id = id;
+		s->x = *xc;
+	}
 }
 
 /* Memo entry e, of a whole block run with the one or two misses in ms,
@@ -297,10 +306,14 @@ static void keep_xm(struct uarch_timing *t, struct uarch_xm *xm, const struct me
 	unsigned at = 0;
 	while (at < UARCH_XM && (xm[at].x.sin != e->sin || memcmp(xm[at].m, x.m, sizeof(x.m))))
 		at++;
+	if (!at)   /* the same as the latest: in place already */
+		return;
 	if (at < UARCH_XM)   /* the same again */
 		x = xm[at];
 	else if (!xc_of(t, &x.x, e, redirect))
 		return;
+	else if (e->mout)   /* for translated code, which sets mform_still and mform_hold too */
+		mstate_settles(t, e->mout, &x.still, &x.hold);
 	for (unsigned i = at < UARCH_XM ? at : UARCH_XM - 1; i > 0; i--)
 		xm[i] = xm[i - 1];
 	xm[0] = x;
@@ -333,9 +346,9 @@ static void block_end(struct uarch *u, struct uarch_block *b, uint32_t n, uint64
 	const struct memo_entry *e = timing_block(u, b, n, ms, bits);
 	after(&u->tm, redirect, pen);
 	if (e && e->tag == b->tag && !ms->n)
-		keep_xc(&u->tm, b->xc[taken], e, redirect);
+		keep_xc(u, b, (unsigned)taken, e, redirect);
 	else if (e && e->tag == b->tag && (ms->n == 2 || ms->n == 4) &&
-		 (!memory_timed(&u->tm, ms) || e->min == MSTATE_IDLE))
+		 (!e->min || e->min == MSTATE_IDLE || mstate_still(&u->tm, e->min)))
 		keep_xm(&u->tm, b->xm[taken], e, redirect, ms);
 }
 

@@ -39,6 +39,8 @@ struct mkey {
 struct mstate {
 	struct mkey k;
 	uint32_t next;          /* hash chain */
+	uint32_t still;         /* the form it becomes once its times have passed */
+	uint32_t until;         /* after it by that many cycles: its latest time */
 };
 
 /* form from, d cycles later, is form to (a cache of aged()'s lookups) */
@@ -118,6 +120,17 @@ static uint32_t find_or_add(struct uarch_mstates *ms, const struct mkey *k)
 	ms->s[i].k = *k;
 	ms->s[i].next = *head;
 	*head = i;
+	/* its times passed: the idle form, itself, or another without times */
+	struct mkey z;
+	uint16_t *zw = (uint16_t *)&z, until = 0, busy = 0;
+	for (size_t j = 0; j < sizeof(*k) / sizeof(*w); j++) {
+		zw[j] = w[j] == DROPPED ? DROPPED : 0;
+		busy |= zw[j];
+		if (w[j] != DROPPED && w[j] > until)
+			until = w[j];
+	}
+	ms->s[i].until = until;
+	ms->s[i].still = !busy ? MSTATE_IDLE : !until ? i : find_or_add(ms, &z);
 	return i;
 }
 
@@ -132,8 +145,10 @@ uint32_t mstate_intern(struct uarch_timing *t)
 	struct mkey k;
 	if (t->mform) {   /* a form since mform_at: aged to now, remembered */
 		const uint64_t d = t->now - t->mform_at;
-		if (t->mform == MSTATE_IDLE || !d)
+		if (!d)
 			return t->mform;
+		if (t->mform_still && d >= t->mform_hold)
+			return t->mform_still;
 		struct mage *a = &ms->age[(t->mform * UINT64_C(0x9e3779b97f4a7c15) ^ d) % MS_AGE];
 		if (a->from == t->mform && a->d == d)
 			return a->to;
@@ -148,10 +163,27 @@ uint32_t mstate_intern(struct uarch_timing *t)
 	return key_of_times(t, &k) ? find_or_add(ms, &k) : 0;
 }
 
+int mstate_still(const struct uarch_timing *t, uint32_t i)
+{
+	return i == MSTATE_IDLE || t->ms->s[i].still == i;
+}
+
+static inline void settles(const struct uarch_timing *t, uint32_t i, uint32_t *still, uint32_t *hold)
+{
+	*still = i == MSTATE_IDLE ? i : t->ms->s[i].still;
+	*hold = i == MSTATE_IDLE ? 0 : t->ms->s[i].until;
+}
+
+void mstate_settles(const struct uarch_timing *t, uint32_t i, uint32_t *still, uint32_t *hold)
+{
+	settles(t, i, still, hold);
+}
+
 void mstate_apply(struct uarch_timing *t, uint32_t i)
 {
 	t->mform = i;
 	t->mform_at = t->now;
+	settles(t, i, &t->mform_still, &t->mform_hold);
 }
 
 void mstate_settle(struct uarch_timing *t)
@@ -164,6 +196,7 @@ void mstate_settle(struct uarch_timing *t)
 	for (unsigned j = 0; j < UARCH_PF_TRACK; j++)
 		t->pf[j] = k->pf[j] == DROPPED ? UARCH_PF_DROPPED : at + k->pf[j];
 	t->mform = 0;
+	t->mform_still = 0;
 }
 
 void mstate_free(struct uarch_timing *t)

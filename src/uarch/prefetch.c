@@ -114,14 +114,17 @@ uint32_t uarch_prefetch_train(struct uarch *u, uint64_t x)
 	s->last = x;
 	if (!s->conf)
 		return 0;
+	/* only lines past the furthest sent, in the stride's direction: from
+	 * the first stride that passes it (mostly the last one: the others
+	 * were sent before), without a loop over those */
+	const uint64_t ad = d > 0 ? (uint64_t)d : -(uint64_t)d;
+	const uint64_t behind = d > 0 ? s->next - x : x - s->next;   /* how far next is ahead */
+	uint64_t k = (d > 0 ? s->next >= x : s->next <= x) ? (ad == 1 ? behind : behind / ad) + 1 : 1;
 	uint32_t mc = 0;
-	for (uint64_t k = 1; k <= p->cfg.distance; k++) {
+	for (; k <= p->cfg.distance; k++) {
 		const uint64_t y = x + (uint64_t)d * k;
 		if (!p->cfg.cross_page && (y >> p->page_lines) != (x >> p->page_lines))
 			break;
-		/* only lines past the furthest sent, in the stride's direction */
-		if (d > 0 ? y <= s->next : y >= s->next)
-			continue;
 		s->next = y;
 		mc += send(u, y);
 	}

@@ -179,6 +179,7 @@ void uarch_timing_reset(struct uarch_timing *t)
 	t->pend = 0;
 	t->skey = 0;   /* the interned states stay: they are relative */
 	t->mform = 0;
+	t->mform_still = 0;
 }
 
 uint32_t uarch_timing_penalty(const struct uarch_timing *t, unsigned bp)

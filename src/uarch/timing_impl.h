@@ -53,6 +53,13 @@ uint32_t tstate_closed(struct uarch_timing *t, uint32_t i);
 #define MSTATE_IDLE 1   /* the form with every time at or before now */
 uint32_t mstate_intern(struct uarch_timing *t);
 void mstate_apply(struct uarch_timing *t, uint32_t i);
+/* whether form i is itself at any later cycle, as the idle form is (its
+ * times at or before now, or prefetches dropped, which stay so): its
+ * number names it whatever the cycles since */
+int mstate_still(const struct uarch_timing *t, uint32_t i);
+/* the still form form i becomes (0: none could be interned), hold
+ * cycles after the cycle it is relative to */
+void mstate_settles(const struct uarch_timing *t, uint32_t i, uint32_t *still, uint32_t *hold);
 void mstate_settle(struct uarch_timing *t);
 void mstate_free(struct uarch_timing *t);
 

@@ -84,6 +84,8 @@ int uarch_init(struct uarch *u, const struct uarch_config *c, char *err, size_t 
 		uarch_free(u);
 		return -1;
 	}
+	/* no table only costs speed: those records' runs go to C */
+	u->xt = calloc((size_t)1 << UARCH_XT_BITS, sizeof(*u->xt));
 	u->fetch_shift = u->l1i.present ? u->l1i.line_shift : 6;
 	u->dline_shift = u->l1d.present ? u->l1d.line_shift : 6;
 	u->fetch_line = UARCH_NO_LINE;
@@ -106,6 +108,8 @@ void uarch_free(struct uarch *u)
 	uarch_timing_free(&u->tm);
 	free(u->memo);
 	u->memo = NULL;
+	free(u->xt);
+	u->xt = NULL;
 }
 
 void uarch_reset(struct uarch *u)

@@ -172,6 +172,29 @@ static int kept(const struct uarch_xc *x, const uint64_t *ev, const uint64_t *no
 	return x->sin != UINT64_MAX && n == 5;
 }
 
+/* from ev to now, no cache or TLB miss */
+static int no_miss(const uint64_t *ev, const uint64_t *now)
+{
+	for (int i = 0; i < UARCH_EV_BRANCH_DIR_MISPREDICT; i++)
+		if (now[i] != ev[i] && i != UARCH_EV_L1I_ACCESS && i != UARCH_EV_L1D_READ_ACCESS &&
+		    i != UARCH_EV_L1D_WRITE_ACCESS && i != UARCH_EV_ITLB_ACCESS &&
+		    i != UARCH_EV_DTLB_ACCESS && i != UARCH_EV_DTLB_WRITE_ACCESS)
+			return 0;
+	return 1;
+}
+
+/* the way out's latest record is in u->xt too, where translated code
+ * looks past the way out's own */
+static int xt_kept(const struct uarch *u, const struct uarch_block *b, unsigned way)
+{
+	const struct uarch_xc *x = &b->xc[way][0];
+	const uint64_t id = uarch_xt_id(b, way);
+	if (!u->xt || x->sin == UINT64_MAX)
+		return 0;
+	const struct uarch_xt *s = &u->xt[uarch_xt_slot(id, x->sin)];
+	return s->id == id && !memcmp(&s->x, x, sizeof(*x));
+}
+
 static void memo_run(const struct uarch_config *c, int sifive7)
 {
 	static struct blk blocks[NBLOCKS];
@@ -184,6 +207,10 @@ static void memo_run(const struct uarch_config *c, int sifive7)
 	}
 	uint64_t addr[64], stream = 0x2000000;
 	int runs = 0, interned = 0, each = 0, busy_interned = 0, five = 0, five_kept = 0;
+	int whole = 0, whole_xt = 0;   /* runs whole without a miss, memoised; kept in u->xt */
+	/* records kept of runs whose misses the memory system timed from a
+	 * form other than the idle one (MSTATE_IDLE, 1) */
+	int still_kept = 0;
 	for (; runs < 200000; runs++) {
 		struct blk *k = &blocks[next() % NBLOCKS];
 		uint32_t n = k->ub.n;
@@ -208,8 +235,15 @@ static void memo_run(const struct uarch_config *c, int sifive7)
 			const uint64_t miss = b.ev[UARCH_EV_L1D_READ_MISS] + b.ev[UARCH_EV_L1D_WRITE_MISS];
 			uint64_t ev[UARCH_EV_COUNT];
 			memcpy(ev, b.ev, sizeof(ev));
+			const struct uarch_xm xm0 = k->ub.xm[n == k->ub.n && taken][0];
 			uarch_retire_block(&b, &k->ub, n, addr, np, taken);
 			interned += b.tm.skey != 0;
+			if (n == k->ub.n)
+				still_kept += k->ub.xm[taken][0].min > 1 && memcmp(&k->ub.xm[taken][0], &xm0, sizeof(xm0));
+			if (n == k->ub.n && b.tm.skey && no_miss(ev, b.ev)) {
+				whole++;
+				whole_xt += xt_kept(&b, &k->ub, (unsigned)taken);
+			}
 			if (n == k->ub.n && b.tm.skey && five_events(ev, b.ev)) {
 				five++;
 				five_kept += kept(&k->ub.xc[taken][0], ev, b.ev);
@@ -234,11 +268,15 @@ static void memo_run(const struct uarch_config *c, int sifive7)
 	      (unsigned long long)a.ev[UARCH_EV_L1D_READ_MISS],
 	      (unsigned long long)a.ev[UARCH_EV_STALL_LONG_LATENCY],
 	      (unsigned long long)a.ev[UARCH_EV_BRANCH_DIR_MISPREDICT]);
+	CHECK(whole > 1000 && whole_xt > whole - whole / 10,
+	      "%d of %d blocks run whole without a miss were kept where translated code "
+	      "looks past the way out's records", whole_xt, whole);
 	int timed_kept = 0;   /* records of runs whose misses the memory system timed */
 	for (int i = 0; i < NBLOCKS; i++)
 		for (int w = 0; w < 2; w++)
-			for (int j = 0; j < UARCH_XM; j++)
+			for (int j = 0; j < UARCH_XM; j++) {
 				timed_kept += blocks[i].ub.xm[w][j].min != 0;
+			}
 	CHECK(sifive7 ? timed_kept > 0 : timed_kept == 0,
 	      "%d records of blocks with timed misses kept for translated code", timed_kept);
 	if (sifive7) {
@@ -252,13 +290,40 @@ static void memo_run(const struct uarch_config *c, int sifive7)
 		/* keyed by the memory system's form (mstate.c), not only from idle */
 		CHECK(busy_interned > 1000, "%d blocks with misses were memoised from a busy "
 		      "memory system", busy_interned);
+		/* and from one whose only times are dropped prefetches, which
+		 * stays itself as the idle one does */
+		CHECK(still_kept > 0, "%d records of blocks with timed misses kept from a still "
+		      "form other than the idle one", still_kept);
 	}
 	uarch_free(&a);
 	uarch_free(&b);
 }
 
+/* One way out's states that differ only in their low bits (the penalty
+ * pending, the UARCH_IB bit), as branchy's interpreter's do, take
+ * different slots of u->xt, so that it keeps them all */
+static void xt_spread(void)
+{
+	for (uint64_t id = 2; id < 66; id++) {
+		uint8_t used[1u << UARCH_XT_BITS] = {0};
+		unsigned n = 0, distinct = 0;
+		for (uint64_t st = 1; st <= 8; st++)
+			for (uint64_t bits = 0; bits < 2; bits++)
+				for (uint64_t pen = 0; pen < 4; pen++, n++) {
+					const uint32_t k = uarch_xt_slot(id, st << 32 | bits << UARCH_IB_SHIFT | pen);
+					distinct += !used[k];
+					used[k] = 1;
+				}
+		if (distinct < n - 2) {
+			CHECK(0, "way out %llu: %u states in %u slots", (unsigned long long)id, n, distinct);
+			return;
+		}
+	}
+}
+
 void test_block_memo(void)
 {
+	xt_spread();
 	struct uarch_config c;
 	uarch_config_default(&c);
 	c.l1d.sets = 16;     /* small enough for misses */
