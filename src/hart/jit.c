@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "fp_insns.h"
 #include "jit.h"
 #include "jit_models.h"
 #include "jit_ops.h"
@@ -183,8 +182,8 @@ static int dst(struct tx *t, int g)
 	return pool_get(t, g, 0);
 }
 
-/* Jump to a side exit at this instruction if cc holds. */
-static void side_exit(struct tx *t, unsigned cc, uint64_t pc)
+/* The jump at site goes to a side exit at this instruction. */
+static void side_exit_at(struct tx *t, uint8_t *site, uint64_t pc)
 {
 	struct side *s = t->nside ? &t->side[t->nside - 1] : NULL;
 	if (!s || s->index != t->index) {  /* one exit per instruction */
@@ -194,7 +193,13 @@ static void side_exit(struct tx *t, unsigned cc, uint64_t pc)
 		s->index = t->index;
 		s->r = t->r;
 	}
-	s->at[s->nat++] = jcc32(&t->e, cc);
+	s->at[s->nat++] = site;
+}
+
+/* Jump to a side exit at this instruction if cc holds. */
+static void side_exit(struct tx *t, unsigned cc, uint64_t pc)
+{
+	side_exit_at(t, jcc32(&t->e, cc), pc);
 }
 
 /* mov [p], rax (movabs): a store to the hart that is not a guest
@@ -237,27 +242,14 @@ static unsigned access_bits(const struct jit *j, unsigned v)
 }
 
 /* rax = the physical address of virtual rax as the hart's TLB holds it
- * (mmu_translate()'s first look: the entry of its page, under this run's
- * key, allowing acc without an A/D update); side exit when it does not. */
+ * for acc (jit_tlb_lookup()); side exit when it does not. */
 static void tlb_probe(struct tx *t, enum mmu_access acc, uint64_t pc)
 {
-	_Static_assert(sizeof(struct hart_tlb) == 32 && HART_TLB_SIZE == 256, "indexed below");
 	struct em *e = &t->e;
-	const int32_t tlb = OFF(tlb);
-	mov_rr(e, RDX, RAX);
-	shift_ri(e, 1, SH_SHR, RDX, 12);
-	mov_rr32(e, RCX, RDX);
-	alu_ri(e, 0, G1_AND, RCX, HART_TLB_SIZE - 1);
-	shift_ri(e, 0, SH_SHL, RCX, 5);
-	op_mem(e, 0, 1, 0, 0x3b, RDX, RBX, RCX, 0, tlb + (int32_t)offsetof(struct hart_tlb, vpn));
-	side_exit(t, CC_NE, pc);
-	op_rm(e, 1, 0x8b, RDX, RBX, OFF(jit_dkey));
-	op_mem(e, 0, 1, 0, 0x3b, RDX, RBX, RCX, 0, tlb + (int32_t)offsetof(struct hart_tlb, key));
-	side_exit(t, CC_NE, pc);
-	op_mem(e, 0, 0, 0, 0xf6, 0, RBX, RCX, 0, tlb + (int32_t)offsetof(struct hart_tlb, perm));
-	b1(e, 1u << acc);                                 /* test byte [perm], 1 << acc */
-	side_exit(t, CC_E, pc);
-	op_mem(e, 0, 1, 0, 0x8b, RDX, RBX, RCX, 0, tlb + (int32_t)offsetof(struct hart_tlb, ppn));
+	uint8_t *miss[3];
+	unsigned n = jit_tlb_lookup(e, RAX, RDX, RCX, OFF(jit_dkey), acc, miss);
+	for (unsigned k = 0; k < n; k++)
+		side_exit_at(t, miss[k], pc);
 	shift_ri(e, 1, SH_SHL, RDX, 12);
 	alu_ri(e, 0, G1_AND, RAX, 0xfff);
 	alu_rr(e, 1, G1_OR, RAX, RDX);
@@ -514,51 +506,13 @@ static int translate_muldiv(struct tx *t, const struct dinsn *d)
 	return 1;
 }
 
-/* The F and D arithmetic for translated code, computed as the step loop
- * does (FP_OPS). Returns 1, having changed nothing, when the instruction
- * is the step loop's to do: a reserved rounding mode (an illegal
- * instruction there) or FP state that is not Dirty. */
-static uint64_t fp_helper(struct hart *h, const struct dinsn *d)
-{
-	uint64_t *x = h->x, *f = h->f;
-	if (h->fp_slow)
-		return 1;
-#define RS1 x[d->rs1]
-#define RM() ({ unsigned r_ = d->rm == 7 ? h->frm : d->rm; if (r_ > 4) return 1; (int)r_; })
-#define PUT_S(v) f[d->rd] = BOX32(v)
-#define PUT_D(v) f[d->rd] = (v)
-#define PUT_I(v) x[d->rd] = (v)
-#define CASE(name, kind, expr) case INSN_##name: PUT_##kind(expr); return 0;
-	switch (d->id) {
-	FP_OPS(CASE)
-	}
-#undef CASE
-#undef PUT_I
-#undef PUT_D
-#undef PUT_S
-#undef RM
-#undef RS1
-	return 1;
-}
-
-static int is_fp_op(unsigned id)
-{
-	switch (id) {
-#define CASE(name, kind, expr) case INSN_##name:
-	FP_OPS(CASE)
-#undef CASE
-		return 1;
-	}
-	return 0;
-}
-
-/* An F/D operation: a call to fp_helper with a copy of the decoded
+/* An F/D operation: a call to jit_fp_op() with a copy of the decoded
  * instruction kept in the code. The call may read and write any register
  * and clobbers the caller-saved ones: everything is written back first. */
 static int translate_fp(struct tx *t, const struct dinsn *d, uint64_t pc)
 {
 	struct em *e = &t->e;
-	if (!is_fp_op(d->id) || t->h->fp_slow)
+	if (!jit_fp_is(d->id) || t->h->fp_slow)
 		return 0;
 	writeback(e, &t->r);
 	regs_reset(&t->r);
@@ -571,7 +525,7 @@ static int translate_fp(struct tx *t, const struct dinsn *d, uint64_t pc)
 	patch8(over, e->p);
 	mov_rr(e, RDI, RBX);
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)copy);
-	mov_ri(e, RAX, (uint64_t)(uintptr_t)fp_helper);
+	mov_ri(e, RAX, (uint64_t)(uintptr_t)jit_fp_op);
 	b1(e, 0xff); b1(e, 0xd0);        /* call rax */
 	alu_rr(e, 0, G1_AND, RAX, RAX);  /* nonzero: leave */
 	side_exit(t, CC_NE, pc);
@@ -741,21 +695,7 @@ static void jump_cached(struct tx *t)
 	d4(e, t->j->mode);
 	miss[n++] = jcc32(e, CC_NE);
 	if (t->j->fpaged) {   /* the pool's registers are free: all written back */
-		const int32_t tlb = OFF(tlb);
-		mov_rr(e, RSI, RAX);
-		shift_ri(e, 1, SH_SHR, RSI, 12);
-		mov_rr32(e, RDI, RSI);
-		alu_ri(e, 0, G1_AND, RDI, HART_TLB_SIZE - 1);
-		shift_ri(e, 0, SH_SHL, RDI, 5);
-		op_mem(e, 0, 1, 0, 0x3b, RSI, RBX, RDI, 0, tlb + (int32_t)offsetof(struct hart_tlb, vpn));
-		miss[n++] = jcc32(e, CC_NE);
-		op_rm(e, 1, 0x8b, RSI, RBX, OFF(jit_fkey));
-		op_mem(e, 0, 1, 0, 0x3b, RSI, RBX, RDI, 0, tlb + (int32_t)offsetof(struct hart_tlb, key));
-		miss[n++] = jcc32(e, CC_NE);
-		op_mem(e, 0, 0, 0, 0xf6, 0, RBX, RDI, 0, tlb + (int32_t)offsetof(struct hart_tlb, perm));
-		b1(e, 1u << MMU_FETCH);                           /* test byte [perm], fetch */
-		miss[n++] = jcc32(e, CC_E);
-		op_mem(e, 0, 1, 0, 0x8b, RSI, RBX, RDI, 0, tlb + (int32_t)offsetof(struct hart_tlb, ppn));
+		n += jit_tlb_lookup(e, RAX, RSI, RDI, OFF(jit_fkey), MMU_FETCH, &miss[n]);
 		op_rm(e, 1, 0x3b, RSI, RDX, (int32_t)offsetof(struct jc, ppn));
 		miss[n++] = jcc32(e, CC_NE);
 	}
@@ -903,7 +843,7 @@ struct jit *jit_new(void)
 	j->enter = e.p;
 	for (unsigned i = 0; i < sizeof(saved); i++)
 		push(&e, saved[i]);
-	alu_ri(&e, 1, G1_SUB, RSP, 8);  /* 16-byte aligned for fp_helper calls */
+	alu_ri(&e, 1, G1_SUB, RSP, 8);  /* 16-byte aligned for jit_fp_op calls */
 	mov_rr(&e, RBX, RDI);
 	mov_rr(&e, RBP, RDX);
 	op_rm(&e, 1, 0x8b, R15, RBX, OFF(mem.base));

@@ -8,6 +8,7 @@
 #ifndef RVPMU_HART_JIT_OPS_H
 #define RVPMU_HART_JIT_OPS_H
 #include <stdint.h>
+#include "rvpmu/hart.h"
 #include "rvpmu/isa.h"
 #include "x86emit.h"
 
@@ -38,5 +39,20 @@ int jit_atomic_writes(unsigned id);
  * register of rs2 (-1: x0), rd rd's (-1: x0); an LR's or SC's
  * reservation address is in resv (rax, or with paging rdx = rs1). */
 void jit_atomic(struct em *e, const struct dinsn *d, int v, int rd, int resv);
+
+/* The hart's TLB entry (rbx: the hart) of the page of virtual address va
+ * (a host register), under the key at hart offset key, allowing access
+ * acc (enum mmu_access) without an A/D update, as mmu_translate() looks
+ * first: t = its physical page number, or a jump to each of the miss
+ * sites returned (how many); t and i are scratch, neither va. */
+unsigned jit_tlb_lookup(struct em *e, int va, int t, int i, int32_t key, unsigned acc, uint8_t **miss);
+
+/* Whether id is an F/D operation jit_fp_op() does (FP_OPS) */
+int jit_fp_is(unsigned id);
+/* d's F/D operation on h's registers, as the step loop computes it: 0;
+ * 1, having changed nothing, when it is the step loop's to do (a
+ * reserved rounding mode, an illegal instruction there, or FP state not
+ * Dirty). Called from translated code, every register written back. */
+uint64_t jit_fp_op(struct hart *h, const struct dinsn *d);
 
 #endif
