@@ -277,11 +277,21 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 		b1(e, 0xa8); b1(e, size - 1);  /* test al, size-1 */
 		side_exit(t, CC_NE, pc);
 	} else if (size > 1) {   /* as the step loop's load_slow()/store_slow() */
+		b1(e, 0xa8); b1(e, size - 1);  /* test al, size-1 */
+		uint8_t *mis = jcc32(e, CC_NE);
+		uint8_t *back = e->p;
+		/* misaligned, out of line: on unless it crosses the page or line */
+		const struct em hot = t->e;
+		t->e = t->cold;
+		patch32(mis, e->p);
 		const int32_t within = t->rb && t->j->uarch ? 1 << t->j->uarch->dline_shift : (int32_t)GPAGE_SIZE;
 		mov_rr32(e, RDX, RAX);
 		alu_ri(e, 0, G1_AND, RDX, within - 1);
 		alu_ri(e, 0, G1_CMP, RDX, within - (int32_t)size);
 		side_exit(t, CC_A, pc);
+		patch32(jmp32(e), back);
+		t->cold = t->e;
+		t->e = hot;
 	}
 	if (t->j->paged) {
 		tlb_probe(t, acc, pc);
