@@ -18,13 +18,13 @@ out=$BUILD/fuzz-sysjit
 . "$here/objs.sh"
 fuzz_build sysjit "*/src/hart/*" "*/src/pmu/*" "*/src/uarch/*" "*/src/sbi/*" "*/src/platform/*"
 # machine bytes (fuzz_sysjit.c): profile bit 0, S bit 1, no models bit 2,
-# timer bit 3, counter overflow bit 4, two harts bit 5
+# timer bit 3, counter overflow bit 4, two harts bit 5, Sv39 paging bit 6
 if command -v riscv64-unknown-elf-gcc >/dev/null; then
 	riscv64-unknown-elf-gcc -march=rv64gc_zba_zbb -mabi=lp64d -nostdlib -nostartfiles \
 		-Wl,-e,0x80001000 -Wl,-Ttext=0x80001000 -Wl,--no-warn-rwx-segments \
 		-o "$out/loops.elf" "$here/sysjit-seeds/loops.S"
 	riscv64-unknown-elf-objcopy -O binary -j .text "$out/loops.elf" "$out/loops.bin"
-	for b in 0 1 2 3 5 10 11 24 26 27 29 56 58 59; do
+	for b in 0 1 2 3 5 10 11 24 26 27 29 56 58 59 66 67 74 75 82 98 99; do
 		{ printf "\\$(printf %o "$b")"; cat "$out/loops.bin"; } > "$out/corpus/seed-loops-$b"
 	done
 fi
