@@ -279,6 +279,10 @@ struct hart_jit_stats {
 	uint64_t bytes;                 /* code bytes of the blocks there now */
 };
 void hart_jit_stats(const struct hart *h, struct hart_jit_stats *s);
+/* RVPMU_JIT_STATS's lines for harts (all: their instructions), each
+ * handed to say without its newline (src/hart/jit_report.c) */
+void hart_jit_report(const struct hart *const *harts, unsigned n, uint64_t all,
+		     void (*say)(void *ctx, const char *line), void *ctx);
 
 /* Where a user-mode run leaves translated code (RVPMU_JIT_STATS; hart_run
  * counts these while h->jprof is set). Only uint64_t fields: the report

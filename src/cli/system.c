@@ -19,29 +19,20 @@ static uint64_t tick(void *ctx, uint64_t insns)
 }
 
 /* RVPMU_JIT_STATS in the environment: how much of the run was translated
- * code, on all harts (tests/jit-system uses it to know blocks really ran;
- * the hart counts it while h->jprof is set). */
+ * code, on all harts, and where it left it (tests/jit-system uses it to
+ * know blocks really ran; the hart counts it while h->jprof is set). */
+static void jit_say(void *ctx, const char *line)
+{
+	(void)ctx;
+	fprintf(stderr, "%s\n", line);
+}
+
 static void jit_report(const struct machine *m)
 {
-	struct hart_jit_stats s, one = {0};
-	uint64_t runs = 0, in = 0, side = 0;
-	memset(&s, 0, sizeof(s));
-	for (unsigned i = 0; i < m->nharts; i++) {
-		const struct hart *h = &m->hart[i];
-		hart_jit_stats(h, &one);
-		s.translated += one.translated;
-		s.flushes += one.flushes;
-		if (h->jprof) {
-			runs += h->jprof->block_runs;
-			in += h->jprof->in_blocks;
-			side += h->jprof->side_exits;
-		}
-	}
-	fprintf(stderr, "rvpmu: jit: %llu blocks translated, %llu flushes, %llu block runs, "
-		"%llu of %llu instructions in translated code, %llu side exits\n",
-		(unsigned long long)s.translated, (unsigned long long)s.flushes,
-		(unsigned long long)runs, (unsigned long long)in,
-		(unsigned long long)machine_insns(m), (unsigned long long)side);
+	const struct hart *harts[MACHINE_MAX_HARTS];
+	for (unsigned i = 0; i < m->nharts; i++)
+		harts[i] = &m->hart[i];
+	hart_jit_report(harts, m->nharts, machine_insns(m), jit_say, NULL);
 }
 
 int cmd_system(int argc, char **argv)

@@ -558,65 +558,15 @@ static int turn(struct run *r, unsigned i, uint64_t end)
 /* RVPMU_JIT_STATS in the environment: say how much was translated, on
  * all harts (the tests use it to know the translator really ran), and
  * where the run left translated code (bench/real.py reports it). */
-static int jprof_cmp(const void *a, const void *b)
+static void jit_say(void *p, const char *line)
 {
-	uint64_t x = ((const uint64_t *)a)[0], y = ((const uint64_t *)b)[0];
-	return x < y ? 1 : x > y ? -1 : 0;
+	lx_warn(p, "%s", line);
 }
 
 static void jit_report(struct lx *p)
 {
-	struct hart_jit_stats s = {0}, one;
-	struct hart_jit_prof f = {0};
-	if (!getenv("RVPMU_JIT_STATS"))
-		return;
-	for (unsigned i = 0; i < lx_k.ncpus; i++) {
-		const struct hart *h = lx_k.cpu[i];
-		hart_jit_stats(h, &one);
-		s.translated += one.translated;
-		s.flushes += one.flushes;
-		s.bytes += one.bytes;
-		s.inner += one.inner;
-		s.largest = one.largest > s.largest ? one.largest : s.largest;
-		s.room = one.room > s.room ? one.room : s.room;
-		if (!h->jprof)
-			continue;
-		const uint64_t *a = (const uint64_t *)h->jprof;
-		uint64_t *sum = (uint64_t *)&f;
-		for (size_t k = 0; k < sizeof(f) / sizeof(uint64_t); k++)
-			sum[k] += a[k];
-	}
-	lx_warn(p, "rvpmu: jit: %llu blocks translated, %llu flushes, largest %u of %u bytes, "
-		"%llu code bytes, %llu branches gone on past", (unsigned long long)s.translated,
-		(unsigned long long)s.flushes, s.largest, s.room, (unsigned long long)s.bytes,
-		(unsigned long long)s.inner);
-	const uint64_t all = all_insns();
-	if (!all)
-		return;
-	lx_warn(p, "rvpmu: jit: %llu of %llu instructions (%.1f%%) in translated code, %llu block runs; "
-		"the step loop's: %llu block starts with too little budget, %llu side exits, "
-		"%llu blocks given back, %llu decodes untranslatable, %llu on written code pages",
-		(unsigned long long)f.in_blocks, (unsigned long long)all, 100.0 * (double)f.in_blocks / (double)all,
-		(unsigned long long)f.block_runs, (unsigned long long)f.short_budget,
-		(unsigned long long)f.side_exits, (unsigned long long)f.given_back,
-		(unsigned long long)f.untranslated, (unsigned long long)f.no_jit_page);
-	/* the kinds the step loop ran most (counted only where it counts
-	 * instruction classes: models or counting events on) */
-	static uint64_t top[INSN_COUNT][2];
-	unsigned n = 0;
-	for (unsigned id = INSN_NONE + 1; id < INSN_COUNT; id++)   /* NONE: a slot on its way to decode */
-		if (f.step[id])
-			top[n][0] = f.step[id], top[n++][1] = id;
-	if (!n)
-		return;
-	qsort(top, n, sizeof(top[0]), jprof_cmp);
-	char line[1024];
-	size_t len = 0;
-	for (unsigned i = 0; i < n && i < 16 && len < sizeof(line) - 64; i++)
-		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s %llu (%.2f%%)", i ? ", " : "",
-					insn_table[top[i][1]].name, (unsigned long long)top[i][0],
-					100.0 * (double)top[i][0] / (double)all);
-	lx_warn(p, "rvpmu: jit: step loop by kind: %s", line);
+	if (getenv("RVPMU_JIT_STATS"))
+		hart_jit_report((const struct hart *const *)lx_k.cpu, lx_k.ncpus, all_insns(), jit_say, p);
 }
 
 /* The run ends before the program does (limit, interruption). */

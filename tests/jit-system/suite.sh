@@ -77,11 +77,14 @@ why() {
 	printf 'exit %s: %s' "$3" "$(grep -v '^rvpmu: jit:' "$2" | head -n 1)"
 }
 
-# jit ERR FIELD: from the RVPMU_JIT_STATS line, 1 blocks translated,
+# jit ERR FIELD: from the RVPMU_JIT_STATS lines, 1 blocks translated,
 # 2 instructions in translated code, 3 all instructions
 jit() {
-	sed -n 's/^rvpmu: jit: \([0-9]*\) blocks translated, .* block runs, \([0-9]*\) of \([0-9]*\) instructions in translated code.*/\1 \2 \3/p' "$1" |
-		tail -n 1 | cut -d' ' -f"$2"
+	case $2 in
+	1) sed -n 's/^rvpmu: jit: \([0-9]*\) blocks translated, .*/\1/p' "$1" ;;
+	*) sed -n 's/^rvpmu: jit: \([0-9]*\) of \([0-9]*\) instructions (.*) in translated code.*/\1 \2/p' "$1" |
+		cut -d' ' -f$(($2 - 1)) ;;
+	esac | tail -n 1
 }
 
 # translated T JITERR NOJITERR PERCENT: the first run had blocks and at
