@@ -203,6 +203,10 @@ struct hart {
 	/* with counting blocks: each memory instruction's address, by its
 	 * index in the block, for the retire stream */
 	uint64_t jit_addr[2 * HART_JIT_INSNS];   /* then, with paging, the physical ones */
+	/* with the models, the misaligned ones among them that crossed into
+	 * the next L1D line (bit k: instruction k), whose second line the
+	 * models look up in C (uarch_block_cross()); 0 between blocks */
+	uint64_t jit_xmask;
 	uint8_t jit_classes;   /* instruction-class events are counted this run */
 	struct hart_jit_prof *jprof;   /* RVPMU_JIT_STATS: NULL unless asked for */
 	/* model events translated code counts though no counter does (a mask

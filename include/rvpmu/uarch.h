@@ -653,6 +653,12 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
  * (u->dom), a store's L1D part is looked up here whole, hit or not. */
 void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
 		      uint32_t at);
+/* ... and for data op i whose access crossed into the next L1D line
+ * (misaligned, within its page), after its first line: the second line,
+ * TLB and cache, whole, its miss cycles added to the op's in u->jmiss as
+ * uarch_retire_block() adds them. */
+void uarch_block_cross(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
+		       uint32_t i);
 /* ... then the rest, all ops and the predictor being done (pen: the
  * redirect penalty it left, its branches before the last mispredicted
  * in bits UARCH_IB_SHIFT on): the timing, from u->jmiss. */

@@ -14,8 +14,8 @@
 #include "retire.h"
 #include "x86emit.h"
 
-#define CODE_BYTES  (64u << 20)
-#define COLD_BYTES  (16u << 20)   /* its last part: code that seldom runs */
+#define CODE_BYTES  (256u << 20)
+#define COLD_BYTES  (64u << 20)   /* its last part: code that seldom runs */
 #define BLOCK_ROOM  (128u << 10)  /* the most one block can need */
 #define MAX_BLOCKS  65536
 #define INDEX_SIZE  (2 * MAX_BLOCKS)
@@ -25,8 +25,9 @@
 
 struct jit {
 	uint8_t *code, *end, *free;   /* code buffer: trampolines, then blocks */
-	/* the buffer's last COLD_BYTES: code that seldom runs, kept apart so
-	 * that the code that runs is dense in the host's caches */
+	/* the buffer's last part (COLD_BYTES at first, then as resplit()
+	 * shares it): code that seldom runs, kept apart so that the code
+	 * that runs is dense in the host's caches */
 	uint8_t *cold, *cold_free;
 	uint8_t *enter, *leave;       /* the trampolines */
 	uint8_t *blocks_start;        /* where blocks begin after them */
@@ -98,6 +99,7 @@ struct tx {
 	struct retire_jblock *rb;  /* counting: what the block tells the retire stream */
 	uint32_t block;
 	uint32_t index;        /* of the instruction being translated */
+	uint64_t cross;        /* those whose access may cross an L1D line (h->jit_xmask) */
 	struct regs r;
 	struct side side[BLOCK_INSNS];
 	unsigned nside;
@@ -280,15 +282,26 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 		b1(e, 0xa8); b1(e, size - 1);  /* test al, size-1 */
 		uint8_t *mis = jcc32(e, CC_NE);
 		uint8_t *back = e->p;
-		/* misaligned, out of line: on unless it crosses the page or line */
+		/* misaligned, out of line: on unless it crosses the page; one
+		 * that crosses an L1D line tells the models (h->jit_xmask) */
 		const struct em hot = t->e;
 		t->e = t->cold;
 		patch32(mis, e->p);
-		const int32_t within = t->rb && t->j->uarch ? 1 << t->j->uarch->dline_shift : (int32_t)GPAGE_SIZE;
+		if (t->rb && t->j->uarch) {
+			const int32_t line = 1 << t->j->uarch->dline_shift;
+			mov_rr32(e, RDX, RAX);
+			alu_ri(e, 0, G1_AND, RDX, line - 1);
+			alu_ri(e, 0, G1_CMP, RDX, line - (int32_t)size);
+			patch32(jcc32(e, CC_BE), back);
+		}
 		mov_rr32(e, RDX, RAX);
-		alu_ri(e, 0, G1_AND, RDX, within - 1);
-		alu_ri(e, 0, G1_CMP, RDX, within - (int32_t)size);
+		alu_ri(e, 0, G1_AND, RDX, GPAGE_SIZE - 1);
+		alu_ri(e, 0, G1_CMP, RDX, GPAGE_SIZE - (int32_t)size);
 		side_exit(t, CC_A, pc);
+		if (t->rb && t->j->uarch) {
+			bt_mi(e, BTS, RBX, OFF(jit_xmask), t->index);
+			t->cross |= UINT64_C(1) << t->index;
+		}
 		patch32(jmp32(e), back);
 		t->cold = t->e;
 		t->e = hot;
@@ -608,8 +621,10 @@ static void end_block(struct tx *t, uint32_t n)
  * share: once the guest registers are written back. */
 static void begin_whole(struct tx *t)
 {
-	if (t->models)
+	if (t->models) {
+		t->jm.cross = t->cross;
 		jm_begin(&t->jm, &t->e, &t->cold, t->j->uarch, t->j->uev, &t->rb->ub, t->j->hints);
+	}
 }
 
 /* A way out of the whole block (after end_block()), as emit_retire():
@@ -937,13 +952,39 @@ struct jit_block *jit_find(const struct jit *j, uint64_t pc, uint64_t pa)
 	}
 }
 
+/* The buffer is full: share it between hot and cold code as the blocks
+ * there did (the models' blocks have more cold code than hot, blocks
+ * without them far less), so that the next fill holds as many blocks as
+ * the buffer can. */
+static void resplit(struct jit *j)
+{
+	const size_t hot = (size_t)(j->free - j->blocks_start), cold = (size_t)(j->cold_free - j->cold);
+	const size_t room = (size_t)(j->code + CODE_BYTES - j->blocks_start);
+	size_t at = (size_t)((double)room * (double)hot / (double)(hot + cold + 1));
+	if (at < room / 8)
+		at = room / 8;
+	if (at > room - room / 8)
+		at = room - room / 8;
+	j->end = j->cold = (uint8_t *)((uintptr_t)(j->blocks_start + at) & ~(uintptr_t)4095);
+}
+
+/* FENCE, FENCE.TSO and PAUSE order nothing in a one-hart-at-a-time
+ * machine (the step loop runs them as no-ops too): nothing to emit.
+ * PAUSE is in Linux's cpu_relax(), in every spin-wait loop. */
+static int is_fence(unsigned id)
+{
+	return id == INSN_FENCE || id == INSN_FENCE_TSO || id == INSN_PAUSE;
+}
+
 struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64_t pa,
 			      struct dinsn *slot)
 {
 	if (j->nblocks == MAX_BLOCKS || (size_t)(j->end - j->free) < BLOCK_ROOM ||
-	    (size_t)(j->cold + COLD_BYTES - j->cold_free) < BLOCK_ROOM ||
-	    (j->counting && (j->nrec + BLOCK_INSNS > STATIC_INSNS || j->nprb + UARCH_IB > MAX_BLOCKS)))
+	    (size_t)(j->code + CODE_BYTES - j->cold_free) < BLOCK_ROOM ||
+	    (j->counting && (j->nrec + BLOCK_INSNS > STATIC_INSNS || j->nprb + UARCH_IB > MAX_BLOCKS))) {
+		resplit(j);
 		jit_flush(j);  /* full: start again (the step loop is outside all code) */
+	}
 	static struct tx t;   /* large; one translation at a time */
 	memset(&t, 0, offsetof(struct tx, side));
 	t.nside = t.nout = t.nin = t.nib = 0;
@@ -1020,7 +1061,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 		    !translate_load(&t, &d, at) && !translate_store(&t, &d, at) &&
 		    !translate_atomic(&t, &d, at) &&
 		    !translate_fmem(&t, &d, at) && !translate_fp(&t, &d, at) &&
-		    d.id != INSN_FENCE)
+		    !is_fence(d.id))
 			break;
 		n++;
 		at += d.len;
@@ -1051,6 +1092,8 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 		struct side *s = &t.side[i];
 		for (unsigned k = 0; k < s->nat; k++)
 			patch32(s->at[k], e->p);
+		if (t.cross)   /* the models' lookups of these will not run */
+			alu_mi(e, G1_AND, RBX, OFF(jit_xmask), 0);
 		writeback(e, &s->r);
 		emit_retire(&t, s->index, s->pc, 0, 0);
 		alu_mi(e, G1_ADD, RBX, OFF(jit_budget), (int32_t)(n - s->index));

@@ -273,8 +273,8 @@ static void store_in_c(struct jm *m, uint32_t part)
 	stamp_sync(m, stamp, 1);
 }
 
-/* data op i: instruction k's access (data_line(); never across a line:
- * translated code leaves misaligned accesses to the step loop) */
+/* data op i: instruction k's access (data_line(); one across two lines,
+ * its first, and cross() the second) */
 static void data(struct jm *m, unsigned k, int write, unsigned i)
 {
 	const struct uarch *u = m->u;
@@ -332,6 +332,33 @@ static void data_after(struct jm *m, unsigned k, unsigned pk, int write, unsigne
 		count(m, write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS, -1);
 	if (done)
 		patch32(done, e->p);
+}
+
+/* After data op i, instruction k's, when translated code found it across
+ * two L1D lines (its bit in h->jit_xmask, cleared here): the second line
+ * in C (uarch_block_cross()), out of line. The ops after it may still
+ * take data_after()'s way: the second line is in another set, and within
+ * the page, so the first line and its page are still found first. */
+static void cross(struct jm *m, unsigned k, unsigned i)
+{
+	struct em *e = m->e;
+	const uint32_t stamp = ++m->nstamp;
+	bt_mi(e, BT, RBX, HART(jit_xmask), k);
+	uint8_t *crossed = jcc32(e, CC_B);
+	uint8_t *back = e->p;
+	e = m->e = m->cold;
+	patch32(crossed, e->p);
+	bt_mi(e, BTR, RBX, HART(jit_xmask), k);
+	stamp_sync(m, stamp, 0);
+	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
+	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
+	mov_ri(e, RCX, i);
+	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_cross);
+	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
+	stamp_sync(m, stamp, 1);
+	patch32(jmp32(e), back);
+	m->e = m->hot;
 }
 
 /* LRU stamps. A touch stamps its line or BTB entry with the next count of
@@ -1089,6 +1116,8 @@ void jm_begin(struct jm *m, struct em *e, struct em *cold, const struct uarch *u
 				data_after(m, k, pk, kind == UARCH_OP_STORE, i);
 			else
 				data(m, k, kind == UARCH_OP_STORE, i);
+			if (m->cross >> k & 1)
+				cross(m, k, i);
 		} else
 			fetch(m, &r[k], kind == UARCH_OP_FETCH2 ? (r[k].ilen ? r[k].ilen : 4u) - 1 : 0, i, -1);
 	}

@@ -53,6 +53,8 @@ struct jm {
 	struct jm_hints *hints;
 	uint64_t page;         /* its first fetch's ITLB line */
 	int bare;              /* its addresses untranslated: no TLB lookups */
+	uint64_t cross;        /* instructions whose access may cross an L1D line
+				  (set before jm_begin(): h->jit_xmask says when one did) */
 	uint32_t nstamp, nstamp0;   /* LRU stamp numbers taken, and by jm_begin()'s code */
 	unsigned nlook;        /* its lookups' out-of-line paths */
 	struct jm_stub look[2 * 3 * 64];

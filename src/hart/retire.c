@@ -380,6 +380,7 @@ void retire_block(struct hart *h, struct retire_jblock *b, uint32_t n, uint64_t 
 		  uint32_t taken)
 {
 	uint64_t *evc = h->evc;
+	h->jit_xmask = 0;   /* uarch_retire_block() looks up both lines of those */
 	if (h->jit_classes) {   /* else no counter counts them */
 		if (n == b->ub.n) {
 			for (unsigned i = 0; i < b->nsum; i++)

@@ -163,6 +163,12 @@ static inline void bt_ri(struct em *e, unsigned bt, int r, unsigned bit)
 	b1(e, 0xc0 | bt << 3 | (r & 7));
 	b1(e, bit);
 }
+/* the bit-test group on the qword at [base + disp], bit imm8 */
+static inline void bt_mi(struct em *e, unsigned bt, int base, int32_t disp, unsigned bit)
+{
+	op_mem(e, 0, 1, 1, 0xba, (int)bt, base, -1, 0, disp);
+	b1(e, bit);
+}
 static inline void bswap64(struct em *e, int r) { rex(e, 1, 0, 0, r, 0); b1(e, 0x0f); b1(e, 0xc8 | (r & 7)); }
 static inline void mov_ri(struct em *e, int r, uint64_t v)
 {

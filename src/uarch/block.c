@@ -417,7 +417,7 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 	const unsigned i = at >> 1, op = b->ops[i], k = op >> 2, data = op >> 1 & 1;
 	const struct retire_rec *x = &b->r[k];
 	uint32_t c;
-	if (data) {   /* never across a line: translated code leaves those to the step loop */
+	if (data) {   /* the first line of one across two (uarch_block_cross() the second) */
 		const int store = op & 1;
 		/* with other harts, translated code leaves a store's L1D part
 		 * to C whole: its line may be Shared (an upgrade) */
@@ -436,6 +436,27 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 		u->tm.skey = 0;
 	}
 	note_miss(&u->jmiss, i, k << 1 | data, c);
+}
+
+void uarch_block_cross(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
+		       uint32_t i)
+{
+	const unsigned op = b->ops[i], k = op >> 2;
+	const struct retire_rec *x = &b->r[k];
+	const uint64_t last = x->size - 1u;
+	const uint32_t c = data_line(u, addr[k] + last, block_pa(addr, k, x) + last, op & 1, x->flags);
+	struct uarch_misses *ms = &u->jmiss;
+	if (ms->op == i + 1) {   /* its first line missed: as data_access_at() */
+		ms->m[ms->n - 1] = uarch_mc_add(ms->m[ms->n - 1], c);
+		return;
+	}
+	if (!c)
+		return;
+	if (!ms->n) {   /* as uarch_block_slow() */
+		u->jskey = u->tm.skey;
+		u->tm.skey = 0;
+	}
+	note_miss(ms, i, k << 1 | 1, c);
 }
 
 void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,
