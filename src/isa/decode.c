@@ -36,6 +36,33 @@ static int32_t sext32(uint32_t v, int bits)
 	return (int32_t)(v << (32 - bits)) >> (32 - bits);
 }
 
+/* What insn_table's format string of an instruction says decode needs,
+ * read once: the kind of its immediate (the first that applies, in this
+ * order), an FP destination, a rounding-mode field */
+enum { F_NONE, F_U, F_J, F_B, F_S, F_SH6, F_SH5, F_CSR, F_I, F_IMM = 15, F_FPRD = 16, F_RM = 32 };
+
+static unsigned fmt_flags(enum insn_id id)
+{
+	static uint8_t flags[INSN_COUNT];
+	static int ready;
+	if (!ready) {
+		for (unsigned k = 0; k < INSN_COUNT; k++) {
+			const char *fmt = insn_table[k].fmt;
+			unsigned f = strchr(fmt, 'u') ? F_U : strchr(fmt, 'a') ? F_J : strchr(fmt, 'p') ? F_B :
+				     strchr(fmt, 'q') ? F_S : strchr(fmt, '>') ? F_SH6 : strchr(fmt, '<') ? F_SH5 :
+				     strchr(fmt, 'E') || strchr(fmt, 'P') ? F_CSR :
+				     strchr(fmt, 'j') || strchr(fmt, 'o') ? F_I : F_NONE;
+			if (strchr(fmt, 'D'))
+				f |= F_FPRD;
+			if (strchr(fmt, 'm'))
+				f |= F_RM;
+			flags[k] = (uint8_t)f;
+		}
+		ready = 1;
+	}
+	return flags[id];
+}
+
 void insn_decode(uint32_t raw, struct dinsn *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -51,7 +78,6 @@ void insn_decode(uint32_t raw, struct dinsn *d)
 	enum insn_id id = insn_lookup(w);
 	if (id == INSN_ILLEGAL)
 		return;
-	const char *fmt = insn_table[id].fmt;
 	unsigned rd = (w >> 7) & 31;
 	d->id = (uint16_t)id;
 	d->rd = rd ? (uint8_t)rd : 32;
@@ -59,28 +85,39 @@ void insn_decode(uint32_t raw, struct dinsn *d)
 	d->rs2 = (w >> 20) & 31;
 	d->rs3 = (w >> 27) & 31;
 	d->rm = (w >> 12) & 7;
+	const unsigned f = fmt_flags(id);
 	/* FP destinations are real registers (f0 is not hardwired). */
-	if (strchr(fmt, 'D'))
+	if (f & F_FPRD)
 		d->rd = (uint8_t)rd;
-	if (strchr(fmt, 'u'))
+	switch (f & F_IMM) {
+	case F_U:
 		d->imm = (int32_t)(w & 0xfffff000);
-	else if (strchr(fmt, 'a'))
+		break;
+	case F_J:
 		d->imm = sext32((w >> 31 & 1) << 20 | (w >> 12 & 0xff) << 12 |
 				(w >> 20 & 1) << 11 | (w >> 21 & 0x3ff) << 1, 21);
-	else if (strchr(fmt, 'p'))
+		break;
+	case F_B:
 		d->imm = sext32((w >> 31 & 1) << 12 | (w >> 7 & 1) << 11 |
 				(w >> 25 & 0x3f) << 5 | (w >> 8 & 0xf) << 1, 13);
-	else if (strchr(fmt, 'q'))
+		break;
+	case F_S:
 		d->imm = sext32((w >> 25) << 5 | (w >> 7 & 31), 12);
-	else if (strchr(fmt, '>'))
+		break;
+	case F_SH6:
 		d->imm = (int32_t)((w >> 20) & 63);
-	else if (strchr(fmt, '<'))
+		break;
+	case F_SH5:
 		d->imm = (int32_t)((w >> 20) & 31);
-	else if (strchr(fmt, 'E') || strchr(fmt, 'P'))
+		break;
+	case F_CSR:
 		d->imm = (int32_t)(w >> 20);
-	else if (strchr(fmt, 'j') || strchr(fmt, 'o'))
+		break;
+	case F_I:
 		d->imm = sext32(w >> 20, 12);
+		break;
+	}
 	/* Reserved static rounding modes 5 and 6 are illegal (F chapter). */
-	if (strchr(fmt, 'm') && (d->rm == 5 || d->rm == 6))
+	if ((f & F_RM) && (d->rm == 5 || d->rm == 6))
 		d->id = INSN_ILLEGAL, d->imm = (int32_t)(d->len == 2 ? (uint16_t)raw : raw);
 }
