@@ -63,13 +63,15 @@ static uint64_t wake_time(const struct machine *m, const struct hart *h)
  * ~0 for at = ~0. */
 static uint64_t insns_until(const struct hart *h, uint64_t at)
 {
-	uint64_t now = hart_time(h);
 	if (at == ~0ull)
 		return ~0ull;
-	if (at <= now)
+	if (at <= hart_time(h))
 		return 0;
-	unsigned __int128 n = (unsigned __int128)(at - now) * h->insn_hz;
-	n = (n + h->time_hz - 1) / h->time_hz;
+	/* the first instret whose time (hart_time()) is at: counted from
+	 * the instruction now, not from the start of the current tick */
+	unsigned __int128 first = (unsigned __int128)(at - h->time_offset) * h->insn_hz;
+	first = (first + h->time_hz - 1) / h->time_hz;
+	unsigned __int128 n = first - h->instret;
 	return n > ~0ull ? ~0ull : (uint64_t)n;
 }
 

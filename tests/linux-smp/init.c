@@ -676,7 +676,12 @@ static int fw_count(const char *name, int fence_i, uint64_t v[MAX_CPUS][NFW])
  *            after its own, the wake-up of the fencing process by "go";
  *            IPI_RECEIVED 1: the wake-up by "done"
  *   FLUSHER  the fences SENT k; IPI_SENT k + 1: one per call to the
- *            spinner, the wake-up of CTL by "done"; IPI_RECEIVED 2: the
+ *            spinner, the wake-up of CTL by "done", and up to 2 more
+ *            that Linux may send on its own between them (with the
+ *            built-in SBI, --trace-sbi shows one sbi_send_ipi to the
+ *            spinner's CPU mid-run, which that CPU takes together with a
+ *            fence's still pending, so its IPI_RECEIVED stays k + 1);
+ *            IPI_RECEIVED 2: the
  *            wake-up by "go", the disable; the fences RECEIVED k for
  *            sfence.vma (Linux's range flush names the mm's whole CPU
  *            mask, itself included, and the SBI does its own part in
@@ -710,7 +715,9 @@ static void test_fw(const char *name, int fence_i)
 	char why[400] = "", *p = why;
 	for (int c = 0; c < ncpus; c++)
 		for (int e = 0; e < NFW; e++)
-			if (v[c][e] != want[c][e] && p < why + sizeof(why) - 1)
+			if (v[c][e] != want[c][e] &&
+			    !(c == FLUSHER && e == IPI_SENT && v[c][e] > want[c][e] && v[c][e] <= want[c][e] + 2) &&
+			    p < why + sizeof(why) - 1)
 				p += snprintf(p, why + sizeof(why) - p, "%scpu%d %s %" PRIu64 " (want %" PRIu64 ")",
 					      why[0] ? ", " : "", c, fw_ev[e].name, v[c][e], want[c][e]);
 	if (why[0])
