@@ -197,6 +197,7 @@ struct hart {
 	struct jit *jit;
 	uint8_t no_jit;        /* --no-jit: the step loop only */
 	uint32_t jit_last;
+	uint32_t jit_promote;  /* a block to make again, index + 1 (jit_promote()) */
 	/* system mode with paging: the TLB keys of this run's data accesses
 	 * and fetches, which translated code compares */
 	uint64_t jit_dkey, jit_fkey;

@@ -686,7 +686,7 @@ do_NONE: {
 		struct jit_block *b;
 		if (jit && !jit_skip && !pg->no_jit &&
 		    !fetch_pmp_partial(h, pg->vpn << GPAGE_SHIFT) &&
-		    (b = jit_compile(jit, h, pc, PC_PA(), d))) {
+		    (b = jit_compile(jit, h, pc, PC_PA(), d, 0))) {
 			d->handler = jit_handler;
 			dpage_add_block(h, pg, b);
 		} else if (jit && unlikely(h->jprof)) {
@@ -741,6 +741,11 @@ do_JIT: {
 		budget = h->jit_budget + spare;
 		pc = h->pc;
 		LOOKUP();
+		if (unlikely(h->jit_promote)) {   /* it left at its entry, pc */
+			struct jit_block *nb = jit_promote(jit, h);
+			if (nb)
+				dpage_add_block(h, pg, nb);
+		}
 		if (side) {
 			/* the access it left before is the step loop's to do */
 			jit_skip = d->handler == 0;

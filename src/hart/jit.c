@@ -22,6 +22,12 @@
 #define BLOCK_INSNS HART_JIT_INSNS
 #define STATIC_INSNS (1u << 19)   /* records of counting blocks' instructions */
 #define JUMP_CACHE  4096          /* entries: guest pc -> block, for jalr */
+/* With the models, a block is made first with their lookups and timing in
+ * C at its ways out (retire_block()): small, and quick to make. After
+ * this many entries it is made again with them inline (jit_promote()):
+ * most of a kernel's blocks run a few times only, and the inline code is
+ * several times larger and slower to make. */
+#define HOT_RUNS    16
 
 struct jit {
 	uint8_t *code, *end, *free;   /* code buffer: trampolines, then blocks */
@@ -30,6 +36,8 @@ struct jit {
 	 * that runs is dense in the host's caches */
 	uint8_t *cold, *cold_free;
 	uint8_t *enter, *leave;       /* the trampolines */
+	uint32_t *runs;               /* entries left before jit_promote(), by block (in the buffer:
+					 translated code counts them down RIP-relative) */
 	uint8_t *blocks_start;        /* where blocks begin after them */
 	uint8_t *chain_site;          /* the last exit's jump, if chainable, */
 	uint64_t chain_pc;            /* and where it went */
@@ -119,6 +127,7 @@ struct tx {
 	unsigned nout;
 	uint32_t n;            /* instructions, once the block's end is known */
 	int models;            /* its ways out do the models' hit paths (jm) */
+	int hot;               /* they may (else retire_block(), HOT_RUNS) */
 	struct jm jm;
 };
 
@@ -614,7 +623,7 @@ static void end_block(struct tx *t, uint32_t n)
 	if (!t->rb)
 		return;
 	retire_jblock_init(t->rb, j->uarch, &j->rec[j->nrec], (const uint8_t (*)[3])&j->ev[j->nrec], n);
-	t->models = jm_ok(j->uarch, &t->rb->ub);
+	t->models = t->hot && jm_ok(j->uarch, &t->rb->ub);
 }
 
 /* With the models, the block's lookups (jm_begin()), which its ways out
@@ -878,7 +887,9 @@ struct jit *jit_new(void)
 	for (unsigned i = sizeof(saved); i-- > 0;)
 		pop(&e, saved[i]);
 	b1(&e, 0xc3);
-	j->free = j->blocks_start = e.p;
+	/* the blocks' counters on their own lines, then the blocks */
+	j->runs = (uint32_t *)(((uintptr_t)e.p + 63) & ~(uintptr_t)63);
+	j->free = j->blocks_start = (uint8_t *)(j->runs + MAX_BLOCKS) + 64;
 	j->rbit = GP_R;
 	j->wbit = GP_W;
 	memset(j->index, -1, sizeof(j->index));
@@ -977,7 +988,7 @@ static int is_fence(unsigned id)
 }
 
 struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64_t pa,
-			      struct dinsn *slot)
+			      struct dinsn *slot, int hot)
 {
 	if (j->nblocks == MAX_BLOCKS || (size_t)(j->end - j->free) < BLOCK_ROOM ||
 	    (size_t)(j->code + CODE_BYTES - j->cold_free) < BLOCK_ROOM ||
@@ -998,10 +1009,19 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 	t.rb = j->counting ? &j->rb[j->nblocks] : NULL;
 	t.pool0 = j->uarch != NULL;
 	t.block = j->nblocks;
+	t.hot = hot || !t.rb || !j->uarch;
 	regs_reset(&t.r);
-	/* head: charge the budget, or leave for the step loop to run it */
 	struct em *e = &t.e;
 	uint8_t *head = e->p;
+	uint8_t *promote_at = NULL;
+	if (!t.hot) {   /* count the entries down: at 0, leave for jit_promote() */
+		j->runs[t.block] = HOT_RUNS;
+		b1(e, 0x83); b1(e, 0x2d);   /* sub dword [rip + disp32], 1 */
+		d4(e, (uint32_t)((uint8_t *)&j->runs[t.block] - (e->p + 5)));
+		b1(e, 1);
+		promote_at = jcc32(e, CC_E);
+	}
+	/* head: charge the budget, or leave for the step loop to run it */
 	op_rm(e, 1, 0x81, G1_CMP, RBX, OFF(jit_budget));
 	uint8_t *n_at = e->p;
 	d4(e, 0);
@@ -1084,7 +1104,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 	memcpy(n_at2, &n, 4);
 	/* the rest seldom runs (side exits, exits before they are chained,
 	 * too short a budget): out of line */
-	const struct em hot = t.e;
+	const struct em hot_e = t.e;
 	t.e = t.cold;
 	/* side exits: the instruction there and those after it did not
 	 * retire, so their share of the budget charged at the head returns */
@@ -1114,8 +1134,15 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 	patch32(short_at, e->p);
 	set_pc(e, pc);
 	leave(&t, NULL, 0);
+	if (promote_at) {
+		patch32(promote_at, e->p);
+		set_pc(e, pc);
+		op_rm(e, 0, 0xc7, 0, RBX, OFF(jit_promote));
+		d4(e, t.block + 1);
+		leave(&t, NULL, 0);
+	}
 	t.cold = t.e;
-	t.e = hot;
+	t.e = hot_e;
 
 	struct jit_block *b = &j->blocks[j->nblocks++];
 	b->pc = pc;
@@ -1141,6 +1168,26 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 	j->inner += t.nin;
 	if (t.rb)
 		j->nrec += n;
+	return b;
+}
+
+struct jit_block *jit_promote(struct jit *j, struct hart *h)
+{
+	const uint32_t i = h->jit_promote - 1;
+	h->jit_promote = 0;
+	if (i >= j->nblocks || j->blocks[i].pc != h->pc || j->blocks[i].mode != j->mode)
+		return NULL;
+	struct jit_block *old = &j->blocks[i];
+	const uint64_t flushes = j->flushes;
+	struct jit_block *b = jit_compile(j, h, old->pc, old->pa, old->slot, 1);
+	if (b && j->flushes == flushes) {
+		/* the old one is found no more, and what still jumps to it
+		 * (chained exits, the jump cache) goes on to the new one */
+		old->mode = ~0u;
+		uint8_t *p = old->code;
+		*p++ = 0xe9;   /* jmp rel32 */
+		patch32(p, b->code);
+	}
 	return b;
 }
 

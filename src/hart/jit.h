@@ -33,9 +33,14 @@ struct jit *jit_new(void);
 void jit_free(struct jit *j);
 /* Translate the block at pc, whose bytes are at physical pa (user mode:
  * pc) and whose first instruction the step loop decoded into slot, for
- * the current mode; NULL when that instruction is not translated. */
+ * the current mode; NULL when that instruction is not translated. With
+ * the models, hot: their code inline now (else after HOT_RUNS entries). */
 struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64_t pa,
-			      struct dinsn *slot);
+			      struct dinsn *slot, int hot);
+/* A block left at its entry to be made again with the models inline
+ * (h->jit_promote: its index + 1, cleared here; h->pc its pc): the new
+ * block, which replaces it, or NULL when none was made. */
+struct jit_block *jit_promote(struct jit *j, struct hart *h);
 /* The block of the current mode at pc, whose bytes are at pa. */
 struct jit_block *jit_find(const struct jit *j, uint64_t pc, uint64_t pa);
 /* Run from block b until a block exits; h->jit_budget is the budget in
