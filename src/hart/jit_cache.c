@@ -151,8 +151,11 @@ void jit_room(struct jit *j)
 void jit_index(struct jit *j, const struct jit_block *b)
 {
 	unsigned i = hash(b->pc);
-	while (j->index[i] >= 0)
-		i = (i + 1) & (INDEX_SIZE - 1);
+	for (int32_t k; (k = j->index[i]) >= 0; i = (i + 1) & (INDEX_SIZE - 1)) {
+		const struct jit_block *o = &j->blocks[k];
+		if (o->mode == DEAD && o->pc == b->pc && o->pa == b->pa)
+			break;   /* made again (jit_promote()): in its place */
+	}
 	j->index[i] = (int32_t)(b - j->blocks);
 }
 
@@ -164,11 +167,15 @@ struct jit_block *jit_promote(struct jit *j, struct hart *h)
 		return NULL;
 	struct jit_block *old = &j->blocks[i];
 	const uint64_t flushes = j->flushes;
+	/* the old one is found no more: the new one takes its index entry
+	 * (jit_index()), so that lookups stay as short as they were */
+	old->mode = DEAD;
 	struct jit_block *b = jit_compile(j, h, old->pc, old->pa, old->slot, 1);
+	if (!b && j->flushes == flushes)
+		old->mode = j->mode;
 	if (b && j->flushes == flushes) {
-		/* the old one is found no more, and what still jumps to it
-		 * (chained exits, the jump cache) goes on to the new one */
-		old->mode = ~0u;
+		/* what still jumps to the old one (chained exits, the jump
+		 * cache) goes on to the new one */
 		uint8_t *p = old->code;
 		*p++ = 0xe9;   /* jmp rel32 */
 		patch32(p, b->code);

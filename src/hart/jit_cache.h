@@ -22,6 +22,7 @@
  * most of a kernel's blocks run a few times only, and the inline code is
  * several times larger and slower to make. */
 #define HOT_RUNS    16
+#define DEAD        (~0u)    /* the mode of a block made again: never found */
 
 struct jit {
 	uint8_t *code, *end, *free;   /* code buffer: trampolines, then blocks */
