@@ -9,8 +9,8 @@
  *    other lines and the ways of a narrow set out of line, a wide set in
  *    C; a miss is uarch_block_slow()'s, which notes the miss cycles in
  *    u->jmiss;
- *  - a conditional branch is predicted and trained as bpred_branch() does
- *    when the BTB way its hint names holds the branch, a jump as
+ *  - a conditional branch is predicted and trained (jit_predict.c) as
+ *    bpred_branch() does when the BTB way its hint names holds it, a jump as
  *    uarch_bpred_retire() does; for one the block went on past (not
  *    taken) before its last, whether it was mispredicted selects the
  *    timing records (its UARCH_IB bit);
@@ -21,32 +21,16 @@
  * A BTB hint that is wrong is uarch_btb_predict()'s, the timing otherwise
  * uarch_block_resume()'s. Each part counts its own events,
  * so the counts and every model's state are exactly uarch_retire_block()'s
- * (LRU stamps: their order, stamp_sync()) (tests/jit counting-*,
+ * (LRU stamps: their order, jm_stamp_sync()) (tests/jit counting-*,
  * tests/fuzz/fuzz_jit.c).
  *
  * Registers: rbx is the hart, rbp the models (struct uarch + BIAS, for all
  * of a translation cache's code: the guest registers' pool leaves it),
  * r14 the redirect penalty the predictor leaves, r13 the UARCH_IB bits,
- * r12 the LRU stamps' base (stamp_sync()); the calls, to C, keep those. */
+ * r12 the LRU stamps' base (jm_stamp_sync()); the calls, to C, keep those. */
 #include <stddef.h>
 #include <stdint.h>
-#include "jit_models.h"
-#include "rvpmu/hart.h"
-
-/* the models' base register, u + BIAS (no SIB byte as r12 would need,
- * no REX prefix for 32-bit operands), the lookup subroutine's part, and
- * the LRU stamps' base (stamp_sync()) */
-#define MB RBP
-#define PART R11
-#define BASE R12
-/* rbp points this far into struct uarch: amid the TLBs' filters, which
- * most lookups read or write, so they take a disp8 */
-#define BIAS ((int32_t)(offsetof(struct uarch, itlb.c.f_key) + \
-			offsetof(struct uarch, dtlb.c.f_slot[UARCH_CACHE_FILTER])) / 2)
-#define U(f) ((int32_t)offsetof(struct uarch, f) - BIAS)
-#define EV(e) (U(ev) + 8 * (int32_t)(e))
-#define XC(f) ((int32_t)offsetof(struct uarch_xc, f))
-#define HART(f) ((int32_t)offsetof(struct hart, f))
+#include "jit_models_emit.h"
 
 /* cmp qword [rbp + disp], v (through rcx when v is not an imm32) */
 static void cmp_mi(struct em *e, int32_t disp, uint64_t v)
@@ -60,7 +44,7 @@ static void cmp_mi(struct em *e, int32_t disp, uint64_t v)
 }
 
 /* event ev += 1 (or += register by, when by >= 0), when it is one to count */
-static void count(struct jm *m, unsigned ev, int by)
+void jm_count(struct jm *m, unsigned ev, int by)
 {
 	if (!(m->uev >> ev & 1))
 		return;
@@ -74,7 +58,7 @@ static void count(struct jm *m, unsigned ev, int by)
  * disp32 of the models, as the small arrays malloc() puts in the heap
  * beside them are, *base = rbp and the distance returned (no pointer to
  * load); else reg, loaded with the pointer at [rbp + field], and 0 */
-static int32_t arr(struct jm *m, const void *p, size_t n, int32_t field, int reg, int *base)
+int32_t jm_arr(struct jm *m, const void *p, size_t n, int32_t field, int reg, int *base)
 {
 	const intptr_t d = (intptr_t)((uintptr_t)p - ((uintptr_t)m->u + BIAS));
 	if (d >= INT32_MIN && d <= INT32_MAX - (intptr_t)n) {
@@ -110,20 +94,19 @@ static void dirty(struct jm *m, int32_t co)
 {
 	const struct uarch_cache *c = cache_at(m, co);
 	int b;
-	const int32_t d = arr(m, c->dirty, SLOTS(c), C(dirty), RSI, &b);
+	const int32_t d = jm_arr(m, c->dirty, SLOTS(c), C(dirty), RSI, &b);
 	op_mem(m->e, 0, 0, 0, 0x80, G1_OR, b, RAX, 0, d);
 	b1(m->e, 1);
 }
 
 static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write, uint32_t stamp);
-static void stamp_sync(struct jm *m, uint32_t stamp, int after);
 
 /* cmp [tag + rax * 8], the key (an imm32 when it fits, else rcx) */
 static void cmp_tag(struct jm *m, int32_t co, uint64_t line)
 {
 	const struct uarch_cache *c = cache_at(m, co);
 	int base;
-	const int32_t dt = arr(m, c->tag, SLOTS(c) * sizeof(*c->tag), C(tag), RSI, &base);
+	const int32_t dt = jm_arr(m, c->tag, SLOTS(c) * sizeof(*c->tag), C(tag), RSI, &base);
 	if (key_imm(line)) {
 		op_mem(m->e, 0, 1, 0, 0x81, G1_CMP, base, RAX, 3, dt);
 		d4(m->e, (uint32_t)(line + 1));
@@ -152,7 +135,7 @@ static uint32_t *new_hint(struct jm *m, int32_t co)
  *    filter), else as the slot this site found last time (its hint),
  *    which is then touched and put first;
  * the rest out of line. The part's events follow (ev, and ev2 unless 0;
- * by: count(), for a hit inline). line: its number, or ~0 when it is in
+ * by: jm_count(), for a hit inline). line: its number, or ~0 when it is in
  * rdx and the key, line + 1, in rcx. part: the op's (uarch_block_slow()). */
 static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t part,
 		   unsigned ev, unsigned ev2, int by)
@@ -199,7 +182,7 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		if (dyn)   /* rdx = the line (data_key()) */
 			alu_ri(e, 0, G1_AND, RDX, (int32_t)c->set_mask);
 		int b;
-		const int32_t dk = arr(m, c->mkey, c->sets * sizeof(*c->mkey), C(mkey), RAX, &b);
+		const int32_t dk = jm_arr(m, c->mkey, c->sets * sizeof(*c->mkey), C(mkey), RAX, &b);
 		if (key_imm(line)) {
 			op_mem(e, 0, 1, 0, 0x81, G1_CMP, b, AT_SET(8, dk));
 			d4(e, (uint32_t)(line + 1));
@@ -208,16 +191,16 @@ static void lookup(struct jm *m, int32_t co, uint64_t line, int write, uint32_t 
 		}
 		s->at = jcc32(e, CC_NE);
 		if (write) {   /* eax = its slot */
-			const int32_t dm = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RAX, &b);
+			const int32_t dm = jm_arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RAX, &b);
 			op_mem(e, 0, 0, 0, 0x8b, RAX, b, AT_SET(4, dm));
 		}
 	}
 	if (write)   /* dirty[slot] |= 1 */
 		dirty(m, co);
 	s->hit = e->p;
-	count(m, ev, by);
+	jm_count(m, ev, by);
 	if (ev2)
-		count(m, ev2, by);
+		jm_count(m, ev2, by);
 	s->back = e->p;
 }
 
@@ -233,7 +216,7 @@ static void fetch(struct jm *m, const struct retire_rec *r, uint64_t off, unsign
 	 * filter (only fetches look the ITLB up): a hit changing nothing */
 	if (u->itlb.c.present && !m->bare) {
 		if (i && page == m->page)
-			count(m, UARCH_EV_ITLB_ACCESS, by);
+			jm_count(m, UARCH_EV_ITLB_ACCESS, by);
 		else
 			lookup(m, U(itlb.c), page, 0, i << 1, UARCH_EV_ITLB_ACCESS, 0, by);
 	}
@@ -263,14 +246,14 @@ static void store_in_c(struct jm *m, uint32_t part)
 {
 	struct em *e = m->e;
 	const uint32_t stamp = ++m->nstamp;
-	stamp_sync(m, stamp, 0);
+	jm_stamp_sync(m, stamp, 0);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
 	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
 	mov_ri(e, RCX, part);
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_slow);
 	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
-	stamp_sync(m, stamp, 1);
+	jm_stamp_sync(m, stamp, 1);
 }
 
 /* data op i: instruction k's access (data_line(); one across two lines,
@@ -324,12 +307,12 @@ static void data_after(struct jm *m, unsigned k, unsigned pk, int write, unsigne
 		done = jmp32(e);
 	patch32(same, e->p);
 	if (u->dtlb.c.present && !m->bare) {
-		count(m, UARCH_EV_DTLB_ACCESS, -1);
+		jm_count(m, UARCH_EV_DTLB_ACCESS, -1);
 		if (write)
-			count(m, UARCH_EV_DTLB_WRITE_ACCESS, -1);
+			jm_count(m, UARCH_EV_DTLB_WRITE_ACCESS, -1);
 	}
 	if (u->l1d.present)
-		count(m, write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS, -1);
+		jm_count(m, write ? UARCH_EV_L1D_WRITE_ACCESS : UARCH_EV_L1D_READ_ACCESS, -1);
 	if (done)
 		patch32(done, e->p);
 }
@@ -349,14 +332,14 @@ static void cross(struct jm *m, unsigned k, unsigned i)
 	e = m->e = m->cold;
 	patch32(crossed, e->p);
 	bt_mi(e, BTR, RBX, HART(jit_xmask), k);
-	stamp_sync(m, stamp, 0);
+	jm_stamp_sync(m, stamp, 0);
 	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
 	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
 	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
 	mov_ri(e, RCX, i);
 	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_cross);
 	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
-	stamp_sync(m, stamp, 1);
+	jm_stamp_sync(m, stamp, 1);
 	patch32(jmp32(e), back);
 	m->e = m->hot;
 }
@@ -371,10 +354,10 @@ static void cross(struct jm *m, unsigned k, unsigned i)
  * out puts the clock past the block's numbers (jm_exit()). Around code
  * that counts on the clock itself (the subroutines, C) a stub puts the
  * clock at its site's number and takes BASE back from it after
- * (stamp_sync()), so the stamps keep rising. */
+ * (jm_stamp_sync()), so the stamps keep rising. */
 
 /* the clock at stamp number stamp (after: BASE from the clock, past it) */
-static void stamp_sync(struct jm *m, uint32_t stamp, int after)
+void jm_stamp_sync(struct jm *m, uint32_t stamp, int after)
 {
 	if (after) {
 		op_mem(m->e, 0, 1, 0, 0x8b, BASE, MB, -1, 0, U(lru_clock));
@@ -407,24 +390,24 @@ static void touch(struct jm *m, int32_t co, int dyn, uint32_t set, int write, ui
 	int32_t d;
 	if (c->repl == UARCH_REPL_LRU) {
 		stamp_rsi(m, stamp);
-		d = arr(m, c->age, SLOTS(c) * sizeof(*c->age), C(age), RDI, &b);
+		d = jm_arr(m, c->age, SLOTS(c) * sizeof(*c->age), C(age), RDI, &b);
 		op_mem(e, 0, 1, 0, 0x89, RSI, b, RAX, 3, d);
 	} else {   /* rsi = plru + the way's 16 bytes */
 		mov_rr32(e, RSI, RAX);
 		alu_ri(e, 0, G1_AND, RSI, (int32_t)(c->ways - 1));
 		shift_ri(e, 0, SH_SHL, RSI, 4);
-		d = arr(m, c->plru, 2 * c->ways * sizeof(*c->plru), C(plru), RDI, &b);
+		d = jm_arr(m, c->plru, 2 * c->ways * sizeof(*c->plru), C(plru), RDI, &b);
 		op_mem(e, 0, 1, 0, 0x8d, RSI, b, RSI, 0, d);           /* lea rsi, [plru+rsi] */
-		d = arr(m, c->age, c->sets * sizeof(*c->age), C(age), RDI, &b);
+		d = jm_arr(m, c->age, c->sets * sizeof(*c->age), C(age), RDI, &b);
 		op_mem(e, 0, 1, 0, 0x8b, R8, b, AT_SET(8, d));
 		op_mem(e, 0, 1, 0, 0x23, R8, RSI, -1, 0, 0);          /* and r8, [rsi] */
 		op_mem(e, 0, 1, 0, 0x0b, R8, RSI, -1, 0, 8);          /* or r8, [rsi+8] */
 		op_mem(e, 0, 1, 0, 0x89, R8, b, AT_SET(8, d));
 	}
 	if (c->set_mask) {   /* with one set, the filter's first line is its most recent */
-		d = arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RSI, &b);
+		d = jm_arr(m, c->mru, c->sets * sizeof(*c->mru), C(mru), RSI, &b);
 		op_mem(e, 0, 0, 0, 0x89, RAX, b, AT_SET(4, d));
-		d = arr(m, c->mkey, c->sets * sizeof(*c->mkey), C(mkey), RSI, &b);
+		d = jm_arr(m, c->mkey, c->sets * sizeof(*c->mkey), C(mkey), RSI, &b);
 		op_mem(e, 0, 1, 0, 0x89, RCX, b, AT_SET(8, d));   /* the key */
 	}
 	if (write)
@@ -467,7 +450,7 @@ static void set_search(struct jm *m, int32_t co, int write)
 	struct em *e = m->e;
 	const struct uarch_cache *c = cache_at(m, co);
 	int b;
-	const int32_t d = arr(m, c->tag, SLOTS(c) * sizeof(*c->tag), C(tag), RSI, &b);
+	const int32_t d = jm_arr(m, c->tag, SLOTS(c) * sizeof(*c->tag), C(tag), RSI, &b);
 	op_rr(e, 0, 0x69, RAX, RDX);                           /* imul eax, edx, ways */
 	d4(e, c->ways);
 	op_mem(e, 0, 1, 0, 0x8d, RSI, b, RAX, 3, d);          /* lea rsi, [tag+rax*8] */
@@ -572,13 +555,13 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 		patch32(jmp32(e), s->hit);
 		patch32(other, e->p);
 	}
-	stamp_sync(m, s->stamp, 0);
+	jm_stamp_sync(m, s->stamp, 0);
 	mov_ri(e, PART, s->part);
 	mov_ri(e, R10, (uint64_t)(uintptr_t)m->ub);
 	if (s->hint)
 		mov_ri(e, RDI, (uint64_t)(uintptr_t)s->hint);
 	patch32(call32(e), sub);
-	stamp_sync(m, s->stamp, 1);
+	jm_stamp_sync(m, s->stamp, 1);
 	alu_rr(e, 0, G1_AND, RAX, RAX);
 	patch32(jcc32(e, CC_E), s->hit);
 	patch32(jmp32(e), s->back);
@@ -586,335 +569,6 @@ static void lookup_stub(struct jm *m, const struct jm_stub *s, uint8_t *sub)
 #undef AT_SET
 #undef SLOTS
 #undef C
-
-/* The predictor was wrong with result bp: r14d = its penalty, its event
- * counted. */
-static void wrong(struct jm *m, unsigned bp, unsigned ev)
-{
-	mov_ri(m->e, R14, uarch_timing_penalty(&m->u->tm, bp));
-	count(m, ev, -1);
-}
-
-/* wrong() when register w (set to 0 or 1) is 1, without a branch (the
- * host would mispredict it as often as the model does); at most one of
- * them is 1 for a control transfer. The first of them sets r14d, so
- * needs no right(); the others add to it. */
-static void wrong_if(struct jm *m, int w, unsigned bp, unsigned ev, int first)
-{
-	struct em *e = m->e;
-	const uint32_t pen = uarch_timing_penalty(&m->u->tm, bp);
-	if (pen == 1) {
-		if (first)
-			mov_rr32(e, R14, w);
-		else
-			alu_rr(e, 0, G1_ADD, R14, w);
-	} else if (first && (pen == 3 || pen == 5 || pen == 9)) {   /* lea r14d, [w + w * (pen - 1)] */
-		op_mem(e, 0, 0, 0, 0x8d, R14, w, w, pen == 3 ? 1 : pen == 5 ? 2 : 3, 0);
-	} else {
-		op_rr(e, 0, 0x69, first ? R14 : R11, w);   /* imul r, w, pen */
-		d4(e, pen);
-		if (!first)
-			alu_rr(e, 0, G1_ADD, R14, R11);
-	}
-	if (m->uev >> ev & 1)
-		op_mem(e, 0, 1, 0, 0x01, w, MB, -1, 0, EV(ev));   /* add [ev], w */
-}
-
-/* wrong_if() for a branch or jump ib before the block's last (see
- * branch()): no penalty, which its timing has, but bit
- * UARCH_IB_SHIFT + ib of r13d = register w (0 or 1, clobbered) */
-static void wrong_ib(struct jm *m, int w, unsigned ev, int ib)
-{
-	struct em *e = m->e;
-	if (m->uev >> ev & 1)
-		op_mem(e, 0, 1, 0, 0x01, w, MB, -1, 0, EV(ev));   /* add [ev], w */
-	shift_ri(e, 0, SH_SHL, w, UARCH_IB_SHIFT + (unsigned)ib);
-	if (ib)
-		alu_rr(e, 0, G1_OR, R13, w);
-	else
-		mov_rr32(e, R13, w);
-}
-
-/* What a BTB lookup that was not right leads to (btb_stub()) */
-enum jm_btb {
-	BTB_DYN,      /* a jalr's target, in r10: r9d = whether it was right */
-	BTB_BRANCH,   /* the block's last branch, taken, the direction's wrong in r8d */
-	BTB_JAL,      /* a jal, ib as jal()'s */
-};
-
-/* btb_predict() for pc going to target (or, kind BTB_DYN, to the target
- * in r10), then trained: inline when the way pc's hint names holds pc
- * with that target (BTB_DYN: holds pc), a right prediction; else
- * uarch_btb_predict() (btb_stub()). The caller emits what a right one
- * does, then btb_after(). */
-static void btb(struct jm *m, uint64_t pc, uint64_t target, enum jm_btb kind, int ib)
-{
-	const struct uarch_bpred *b = &m->u->bp;
-	struct em *e = m->e;
-	const uint32_t pci = (uint32_t)(pc >> 1);
-	const int32_t way0 = (int32_t)((pci & b->btb_set_mask) * b->btb_ways * 8);
-	/* btb_target and btb_age follow btb_pc at this distance (jm_ok()) */
-	const int32_t n8 = (int32_t)((b->btb_set_mask + 1) * b->btb_ways * 8);
-	op_mem(e, 0, 0, 1, 0xb6, RSI, MB, -1, 0, U(bp.btb_hint) + (int32_t)(pci & 255));
-	int base;
-	const int32_t at = arr(m, b->btb_pc, 3 * (size_t)n8, U(bp.btb_pc), RDI, &base) + way0;
-	if ((pc | 1) == (uint64_t)(int32_t)(pc | 1)) {
-		op_mem(e, 0, 1, 0, 0x81, G1_CMP, base, RSI, 3, at);
-		d4(e, (uint32_t)(pc | 1));
-	} else {
-		mov_ri(e, RAX, pc | 1);
-		op_mem(e, 0, 1, 0, 0x3b, RAX, base, RSI, 3, at);
-	}
-	struct jm_btb_site *s = &m->btb[m->nbtb++];
-	s->pc = pc;
-	s->target = target;
-	s->kind = kind;
-	s->ib = ib;
-	s->at[0] = jcc32(e, CC_NE);
-	s->at[1] = NULL;
-	if (kind == BTB_DYN) {
-		xor_zero(e, R9);
-		op_mem(e, 0, 1, 0, 0x3b, R10, base, RSI, 3, at + n8);
-		b1(e, 0x41); b1(e, 0x0f); b1(e, 0x94); b1(e, 0xc1);   /* sete r9b */
-		op_mem(e, 0, 1, 0, 0x89, R10, base, RSI, 3, at + n8);
-	} else {   /* the same target is right, and left as it is */
-		if (target == (uint64_t)(int32_t)target) {
-			op_mem(e, 0, 1, 0, 0x81, G1_CMP, base, RSI, 3, at + n8);
-			d4(e, (uint32_t)target);
-		} else {
-			mov_ri(e, RAX, target);
-			op_mem(e, 0, 1, 0, 0x3b, RAX, base, RSI, 3, at + n8);
-		}
-		s->at[1] = jcc32(e, CC_NE);
-	}
-	s->stamp = ++m->nstamp;
-	op_mem(e, 0, 1, 0, 0x8d, RAX, BASE, -1, 0, (int32_t)s->stamp);   /* lea rax, [base + stamp] */
-	op_mem(e, 0, 1, 0, 0x89, RAX, base, RSI, 3, at + 2 * n8);
-	s->back = e->p;
-	s->after = e->p;
-}
-
-/* where the stub of the last btb() goes on after a wrong prediction:
- * past what the caller emitted for a right one (else right after it) */
-static void btb_after(struct jm *m)
-{
-	m->btb[m->nbtb - 1].after = m->e->p;
-}
-
-/* btb() i's out-of-line path: uarch_btb_predict() in C (keeping r8d),
- * then back when it was right, else what its kind does when wrong */
-static void btb_stub(struct jm *m, unsigned i)
-{
-	struct em *e = m->e;
-	const struct jm_btb_site *s = &m->btb[i];
-	for (unsigned k = 0; k < 2; k++)
-		if (s->at[k])
-			patch32(s->at[k], e->p);
-	stamp_sync(m, s->stamp, 0);
-	push(e, R8);
-	push(e, R8);   /* rsp stays aligned for the call */
-	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, U(bp));   /* lea rdi, [rbp+bp] */
-	mov_ri(e, RSI, s->pc);
-	if (s->kind == BTB_DYN)
-		mov_rr(e, RDX, R10);
-	else
-		mov_ri(e, RDX, s->target);
-	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_btb_predict);
-	b1(e, 0xff); b1(e, 0xd0);                             /* call rax */
-	pop(e, R8);
-	pop(e, R8);
-	stamp_sync(m, s->stamp, 1);
-	if (s->kind == BTB_DYN) {
-		mov_rr32(e, R9, RAX);
-		patch32(jmp32(e), s->back);
-		return;
-	}
-	alu_rr(e, 0, G1_AND, RAX, RAX);
-	patch32(jcc32(e, CC_NE), s->back);
-	if (s->kind == BTB_BRANCH) {   /* right, but a direct target the BTB did not give: fixed at decode */
-		mov_rr32(e, R9, R8);
-		alu_ri(e, 0, G1_XOR, R9, 1);
-		wrong_if(m, R9, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT, 0);
-	} else if (s->ib >= 0) {
-		mov_ri(e, R9, 1);
-		wrong_ib(m, R9, UARCH_EV_BRANCH_TARGET_MISPREDICT, s->ib);
-	} else {
-		wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
-	}
-	patch32(jmp32(e), s->after);
-}
-
-/* The redirect penalty the predictor leaves, in r14d (see wrong()): none
- * yet. */
-static void right(struct em *e)
-{
-	xor_zero(e, R14);
-}
-
-/* bpred_branch() for the block's conditional branch r going to next:
- * its last instruction (ib < 0), or the one before it, not taken, that
- * is its branch ib (struct uarch_block), whose wrong direction goes to
- * r13d's bit UARCH_IB_SHIFT + ib. */
-static void branch(struct jm *m, const struct retire_rec *r, uint64_t next, int taken, int ib)
-{
-	const struct uarch_bpred *b = &m->u->bp;
-	struct em *e = m->e;
-	const uint32_t pci = (uint32_t)(r->pc >> 1);
-	/* eax = the counter's index, cl = the counter (rdx = the table when
-	 * it is not near rbp); the history (r11d) takes the outcome */
-	op_mem(e, 0, 0, 0, 0x8b, R11, MB, -1, 0, U(bp.ghist));
-	if (b->dir == UARCH_DIR_GSHARE) {   /* a history within the mask needs none */
-		mov_rr32(e, RAX, R11);
-		if (b->hist_mask & ~b->pht_mask) {
-			alu_ri(e, 0, G1_XOR, RAX, (int32_t)pci);
-			alu_ri(e, 0, G1_AND, RAX, (int32_t)b->pht_mask);
-		} else {
-			alu_ri(e, 0, G1_XOR, RAX, (int32_t)(pci & b->pht_mask));
-		}
-	} else {
-		mov_ri(e, RAX, pci & b->pht_mask);
-	}
-	op_mem(e, 0, 0, 0, 0x8d, R11, R11, R11, 0, taken);   /* lea r11d, [r11 + r11 + taken] */
-	if (b->hist_mask != UINT32_MAX)
-		alu_ri(e, 0, G1_AND, R11, (int32_t)b->hist_mask);
-	int pht;
-	const int32_t dp = arr(m, b->pht, (size_t)b->pht_mask + 1, U(bp.pht), RDX, &pht);
-	op_mem(e, 0, 0, 1, 0xb6, RCX, pht, RAX, 0, dp);       /* movzx ecx, byte [pht+rax] */
-	op_mem(e, 0, 0, 0, 0x89, R11, MB, -1, 0, U(bp.ghist));
-	/* r8d = the direction was wrong: the counter's top bit (ctr_thr) is
-	 * the prediction (by ALU, not a table: the penalty it leads to is on
-	 * the timing state's chain from one way out to the next) */
-	if (taken) {
-		xor_zero(e, R8);
-		b1(e, 0x80); b1(e, 0xf9); b1(e, b->ctr_thr);  /* cmp cl, thr */
-		setcc(e, CC_B, R8);
-	} else {
-		mov_rr32(e, R8, RCX);
-		if (b->ctr_thr > 1)
-			shift_ri(e, 0, SH_SHR, R8, (unsigned)__builtin_ctz(b->ctr_thr));
-	}
-	if (ib < 0)
-		wrong_if(m, R8, UARCH_BP_DIR, UARCH_EV_BRANCH_DIR_MISPREDICT, 1);
-	else
-		wrong_ib(m, R8, UARCH_EV_BRANCH_DIR_MISPREDICT, ib);
-	/* the counter saturates towards the outcome */
-	op_mem(e, 0, 0, 1, 0xb6, RCX, MB, RCX, 0, U(bp.ctr_next[taken]));   /* movzx ecx, byte */
-	op_mem(e, 0, 0, 0, 0x88, RCX, pht, RAX, 0, dp);       /* mov [pht+rax], cl */
-	if (!taken)
-		return;
-	/* right, but a direct target the BTB did not give: fixed at decode */
-	if (b->has_btb) {
-		btb(m, r->pc, next, BTB_BRANCH, -1);   /* right: nothing to do */
-	} else {
-		mov_rr32(e, R9, R8);
-		alu_ri(e, 0, G1_XOR, R9, 1);
-		wrong_if(m, R9, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT, 0);
-	}
-}
-
-static int is_link(unsigned r) { return r == 1 || r == 5; }
-
-/* ras_push() of ra */
-static void ras_push(struct jm *m, uint64_t ra)
-{
-	const struct uarch_bpred *b = &m->u->bp;
-	struct em *e = m->e;
-	if (!b->ras_depth)
-		return;
-	op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, U(bp.ras_top));
-	int rb;
-	const int32_t d = arr(m, b->ras, b->ras_depth * sizeof(*b->ras), U(bp.ras), RDX, &rb);
-	mov_ri(e, RCX, ra);
-	op_mem(e, 0, 1, 0, 0x89, RCX, rb, RAX, 3, d);
-	alu_ri(e, 0, G1_ADD, RAX, 1);
-	xor_zero(e, RCX);
-	alu_ri(e, 0, G1_CMP, RAX, (int32_t)b->ras_depth);
-	op0f_rr(e, 0, 0x44, RAX, RCX);                        /* cmove eax, ecx */
-	op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, U(bp.ras_top));
-	op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, U(bp.ras_count));
-	alu_ri(e, 0, G1_CMP, RAX, (int32_t)b->ras_depth);     /* CF while not full */
-	b1(e, 0x83); b1(e, 0xd0); b1(e, 0);                   /* adc eax, 0 */
-	op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, U(bp.ras_count));
-}
-
-/* uarch_bpred_retire() for a jal r to next: the block's last (ib < 0)
- * or its jump ib before that (as branch()'s) */
-static void jal(struct jm *m, const struct retire_rec *r, uint64_t next, int ib)
-{
-	struct em *e = m->e;
-	if (m->u->bp.has_btb) {
-		btb(m, r->pc, next, BTB_JAL, ib);
-		if (ib < 0)
-			right(e);
-		else if (!ib)   /* the first sets r13d (wrong_ib()) */
-			xor_zero(e, R13);
-		btb_after(m);
-	} else if (ib >= 0) {   /* always wrong */
-		mov_ri(e, R9, 1);
-		wrong_ib(m, R9, UARCH_EV_BRANCH_TARGET_MISPREDICT, ib);
-	} else {
-		wrong(m, UARCH_BP_TARGET | UARCH_BP_DECODE, UARCH_EV_BRANCH_TARGET_MISPREDICT);
-	}
-	if (is_link(r->rd))
-		ras_push(m, r->pc + (r->ilen ? r->ilen : 4));
-}
-
-/* uarch_bpred_retire() for a jalr r, its target in h->pc */
-static void jalr(struct jm *m, const struct retire_rec *r)
-{
-	const struct uarch_bpred *b = &m->u->bp;
-	struct em *e = m->e;
-	const int rdl = is_link(r->rd), rsl = is_link(r->rs1);
-	op_mem(e, 0, 1, 0, 0x8b, R10, RBX, -1, 0, HART(pc));
-	if (rsl && (!rdl || r->rd != r->rs1) && b->ras_depth) {   /* a return: the RAS pops */
-		op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, U(bp.ras_count));
-		alu_rr(e, 0, G1_AND, RAX, RAX);
-		uint8_t *empty = jcc8(e, CC_E);
-		alu_ri(e, 0, G1_SUB, RAX, 1);
-		op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, U(bp.ras_count));
-		op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, U(bp.ras_top));
-		mov_ri(e, RCX, b->ras_depth - 1);
-		alu_ri(e, 0, G1_SUB, RAX, 1);
-		op0f_rr(e, 0, 0x42, RAX, RCX);                /* cmovb eax, ecx: from 0 round */
-		op_mem(e, 0, 0, 0, 0x89, RAX, MB, -1, 0, U(bp.ras_top));
-		int rb;
-		const int32_t d = arr(m, b->ras, b->ras_depth * sizeof(*b->ras), U(bp.ras), RDX, &rb);
-		xor_zero(e, R8);
-		op_mem(e, 0, 1, 0, 0x3b, R10, rb, RAX, 3, d);
-		setcc(e, CC_NE, R8);
-		wrong_if(m, R8, UARCH_BP_RAS, UARCH_EV_RAS_MISPREDICT, 1);
-		uint8_t *done = jmp8(e);
-		patch8(empty, e->p);
-		wrong(m, UARCH_BP_RAS, UARCH_EV_RAS_MISPREDICT);
-		patch8(done, e->p);
-	} else if (b->ind_entries) {   /* ind_predict() */
-		if (b->dir == UARCH_DIR_GSHARE) {
-			op_mem(e, 0, 0, 0, 0x8b, RAX, MB, -1, 0, U(bp.ghist));
-			alu_ri(e, 0, G1_XOR, RAX, (int32_t)(uint32_t)(r->pc >> 1));
-		} else {
-			mov_ri(e, RAX, (uint32_t)(r->pc >> 1));
-		}
-		alu_ri(e, 0, G1_AND, RAX, (int32_t)(b->ind_entries - 1));  /* jm_ok(): a power of two */
-		int ib;
-		const int32_t d = arr(m, b->ind_target, b->ind_entries * sizeof(*b->ind_target),
-				      U(bp.ind_target), RDX, &ib);
-		mov_rr(e, RCX, R10);
-		alu_ri(e, 1, G1_OR, RCX, 1);
-		xor_zero(e, R8);
-		op_mem(e, 0, 1, 0, 0x3b, RCX, ib, RAX, 3, d);
-		setcc(e, CC_NE, R8);
-		op_mem(e, 0, 1, 0, 0x89, RCX, ib, RAX, 3, d);
-		wrong_if(m, R8, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
-	} else if (b->has_btb) {
-		btb(m, r->pc, 0, BTB_DYN, -1);
-		alu_ri(e, 0, G1_XOR, R9, 1);
-		wrong_if(m, R9, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT, 1);
-	} else {
-		wrong(m, UARCH_BP_TARGET, UARCH_EV_BRANCH_TARGET_MISPREDICT);
-	}
-	if (rdl)
-		ras_push(m, r->pc + (r->ilen ? r->ilen : 4));
-}
 
 static void replay(struct jm *m);
 
@@ -1127,9 +781,9 @@ void jm_begin(struct jm *m, struct em *e, struct em *cold, const struct uarch *u
 	for (unsigned i = 0; i < ub->nib; i++) {
 		const struct retire_rec *x = &r[ub->ib[i]];
 		if (x->cls == UARCH_CLS_JAL)
-			jal(m, x, x[1].pc, (int)i);
+			jm_jal(m, x, x[1].pc, (int)i);
 		else
-			branch(m, x, x->pc + (x->ilen ? x->ilen : 4), 0, (int)i);
+			jm_branch(m, x, x->pc + (x->ilen ? x->ilen : 4), 0, (int)i);
 	}
 	m->nbtb0 = m->nbtb;
 	m->nstamp0 = m->nstamp;
@@ -1158,19 +812,19 @@ void jm_exit(struct jm *m, uint64_t next, int next_in_pc, int taken)
 	}
 	switch (l->cls) {
 	case UARCH_CLS_BRANCH:
-		branch(m, l, next, taken, -1);
+		jm_branch(m, l, next, taken, -1);
 		break;
 	case UARCH_CLS_JAL:
-		jal(m, l, next, -1);
+		jm_jal(m, l, next, -1);
 		break;
 	case UARCH_CLS_JALR:
-		jalr(m, l);
+		jm_jalr(m, l);
 		break;
 	default:
-		right(e);   /* no control transfer */
+		jm_right(e);   /* no control transfer */
 		break;
 	}
-	stamp_sync(m, m->nstamp, 0);   /* the clock past the block's stamps */
+	jm_stamp_sync(m, m->nstamp, 0);   /* the clock past the block's stamps */
 	const unsigned way = l->cls == UARCH_CLS_BRANCH && taken;   /* xc[], xm[] */
 	m->xc = ub->xc[way];
 	m->xm = ub->xm[way];
@@ -1188,7 +842,7 @@ void jm_exit_stubs(struct jm *m)
 	memcpy(m->xc1_at, &rel, 4);
 	d8(e, (uint64_t)(uintptr_t)(m->xc + 1));
 	for (unsigned i = m->nbtb0; i < m->nbtb; i++)
-		btb_stub(m, i);
+		jm_btb_stub(m, i);
 	m->nbtb = m->nbtb0;
 	patch32(m->resume_at, e->p);
 	/* after a miss (tm.skey 0) no uarch_xc is the state's: to the xm */
@@ -1300,6 +954,6 @@ void jm_end(struct jm *m)
 	}
 	m->nlook = 0;
 	for (unsigned i = 0; i < m->nbtb0; i++)
-		btb_stub(m, i);
+		jm_btb_stub(m, i);
 	m->e = m->hot;
 }

@@ -33,13 +33,13 @@ struct jm_stub {
 	uint32_t stamp;        /* its LRU stamp's number (jit_models.c) */
 };
 
-/* a BTB lookup's way out of line (btb_stub()) and back */
+/* a BTB lookup's way out of line (jm_btb_stub(), jit_predict.c) and back */
 struct jm_btb_site {
 	uint8_t *at[2];        /* the displacements of the jumps to it (at[1] may be NULL) */
 	uint8_t *back;         /* where a right prediction goes on */
 	uint8_t *after;        /* where a wrong one goes on */
 	uint64_t pc, target;
-	int kind, ib;          /* enum jm_btb in jit_models.c; ib as jal()'s */
+	int kind, ib;          /* enum jm_btb in jit_predict.c; ib as jm_jal()'s */
 	uint32_t stamp;        /* as struct jm_stub's */
 };
 
