@@ -16,11 +16,11 @@
 #define BLOCK_INSNS HART_JIT_INSNS
 #define STATIC_INSNS (1u << 19)   /* records of counting blocks' instructions */
 #define JUMP_CACHE  4096          /* entries: guest pc -> block, for jalr */
-/* With the models, a block is made first with their lookups and timing in
- * C at its ways out (retire_block()): small, and quick to make. After
- * this many entries it is made again with them inline (jit_promote()):
- * most of a kernel's blocks run a few times only, and the inline code is
- * several times larger and slower to make. */
+/* With the models in system mode, a block is made first with their
+ * lookups and timing in C at its ways out (retire_block()): small, and
+ * quick to make. After this many entries it is made again with them
+ * inline (jit_promote()): most of a kernel's blocks run a few times only,
+ * and the inline code is several times larger and slower to make. */
 #define HOT_RUNS    16
 #define DEAD        (~0u)    /* the mode of a block made again: never found */
 
