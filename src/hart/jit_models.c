@@ -238,22 +238,30 @@ static void data_key(struct em *e, unsigned k, unsigned shift, int physical)
 	op_mem(e, 0, 1, 0, 0x8d, RCX, RDX, -1, 0, 1);         /* lea rcx, [rdx+1] */
 }
 
+/* fn(u, the block, h->jit_addr, arg) in C (uarch_block_slow(),
+ * uarch_block_cross()), the LRU clock at stamp number stamp around it */
+static void call_block(struct jm *m, void (*fn)(struct uarch *, const struct uarch_block *,
+						const uint64_t *, uint32_t),
+		       uint32_t arg, uint32_t stamp)
+{
+	struct em *e = m->e;
+	jm_stamp_sync(m, stamp, 0);
+	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
+	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
+	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
+	mov_ri(e, RCX, arg);
+	mov_ri(e, RAX, (uint64_t)(uintptr_t)fn);
+	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
+	jm_stamp_sync(m, stamp, 1);
+}
+
 /* With other harts (u->dom), the L1D part of a store, op part, in C
  * whole (uarch_block_slow()): its line may be Shared, and the store then
  * an upgrade that reaches the other harts' L1Ds. A hart alone does its
  * hits inline. */
 static void store_in_c(struct jm *m, uint32_t part)
 {
-	struct em *e = m->e;
-	const uint32_t stamp = ++m->nstamp;
-	jm_stamp_sync(m, stamp, 0);
-	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
-	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
-	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
-	mov_ri(e, RCX, part);
-	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_slow);
-	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
-	jm_stamp_sync(m, stamp, 1);
+	call_block(m, uarch_block_slow, part, ++m->nstamp);
 }
 
 /* data op i: instruction k's access (data_line(); one across two lines,
@@ -332,14 +340,7 @@ static void cross(struct jm *m, unsigned k, unsigned i)
 	e = m->e = m->cold;
 	patch32(crossed, e->p);
 	bt_mi(e, BTR, RBX, HART(jit_xmask), k);
-	jm_stamp_sync(m, stamp, 0);
-	op_mem(e, 0, 1, 0, 0x8d, RDI, MB, -1, 0, -BIAS);          /* lea rdi, [u] */
-	mov_ri(e, RSI, (uint64_t)(uintptr_t)m->ub);
-	op_mem(e, 0, 1, 0, 0x8d, RDX, RBX, -1, 0, HART(jit_addr));
-	mov_ri(e, RCX, i);
-	mov_ri(e, RAX, (uint64_t)(uintptr_t)uarch_block_cross);
-	b1(e, 0xff); b1(e, 0xd0);                               /* call rax */
-	jm_stamp_sync(m, stamp, 1);
+	call_block(m, uarch_block_cross, i, stamp);
 	patch32(jmp32(e), back);
 	m->e = m->hot;
 }
