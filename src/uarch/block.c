@@ -411,6 +411,19 @@ void uarch_retire_block(struct uarch *u, struct uarch_block *b, uint32_t n,
 	block_end(u, b, n, next_pc, taken, PREDICT, &ms);
 }
 
+/* Translated code's op i (what: as note_miss()'s) missed for c cycles:
+ * noted in u->jmiss for the way out's timing */
+static void jmiss(struct uarch *u, unsigned i, uint32_t what, uint32_t c)
+{
+	if (!c)
+		return;
+	if (!u->jmiss.n) {   /* the way out's replay cannot start from 0: to C */
+		u->jskey = u->tm.skey;
+		u->tm.skey = 0;
+	}
+	note_miss(&u->jmiss, i, what, c);
+}
+
 void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
 		      uint32_t at)
 {
@@ -429,13 +442,7 @@ void uarch_block_slow(struct uarch *u, const struct uarch_block *b, const uint64
 		c = at & 1 ? l1i_part(u, (x->fetch_pa + off) >> fs << fs, 1)
 			   : itlb_part(u, (x->pc + off) >> fs << fs, 1);
 	}
-	if (!c)
-		return;
-	if (!u->jmiss.n) {   /* the way out's replay cannot start from 0: to C */
-		u->jskey = u->tm.skey;
-		u->tm.skey = 0;
-	}
-	note_miss(&u->jmiss, i, k << 1 | data, c);
+	jmiss(u, i, k << 1 | data, c);
 }
 
 void uarch_block_cross(struct uarch *u, const struct uarch_block *b, const uint64_t *addr,
@@ -446,17 +453,10 @@ void uarch_block_cross(struct uarch *u, const struct uarch_block *b, const uint6
 	const uint64_t last = x->size - 1u;
 	const uint32_t c = data_line(u, addr[k] + last, block_pa(addr, k, x) + last, op & 1, x->flags);
 	struct uarch_misses *ms = &u->jmiss;
-	if (ms->op == i + 1) {   /* its first line missed: as data_access_at() */
+	if (ms->op == i + 1)   /* its first line missed: as data_access_at() */
 		ms->m[ms->n - 1] = uarch_mc_add(ms->m[ms->n - 1], c);
-		return;
-	}
-	if (!c)
-		return;
-	if (!ms->n) {   /* as uarch_block_slow() */
-		u->jskey = u->tm.skey;
-		u->tm.skey = 0;
-	}
-	note_miss(ms, i, k << 1 | 1, c);
+	else
+		jmiss(u, i, k << 1 | 1, c);
 }
 
 void uarch_block_resume(struct uarch *u, struct uarch_block *b, uint64_t next_pc, uint32_t taken,

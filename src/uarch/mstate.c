@@ -168,22 +168,17 @@ int mstate_still(const struct uarch_timing *t, uint32_t i)
 	return i == MSTATE_IDLE || t->ms->s[i].still == i;
 }
 
-static inline void settles(const struct uarch_timing *t, uint32_t i, uint32_t *still, uint32_t *hold)
+void mstate_settles(const struct uarch_timing *t, uint32_t i, uint32_t *still, uint32_t *hold)
 {
 	*still = i == MSTATE_IDLE ? i : t->ms->s[i].still;
 	*hold = i == MSTATE_IDLE ? 0 : t->ms->s[i].until;
-}
-
-void mstate_settles(const struct uarch_timing *t, uint32_t i, uint32_t *still, uint32_t *hold)
-{
-	settles(t, i, still, hold);
 }
 
 void mstate_apply(struct uarch_timing *t, uint32_t i)
 {
 	t->mform = i;
 	t->mform_at = t->now;
-	settles(t, i, &t->mform_still, &t->mform_hold);
+	mstate_settles(t, i, &t->mform_still, &t->mform_hold);
 }
 
 void mstate_settle(struct uarch_timing *t)
