@@ -83,5 +83,8 @@ void jit_flush(struct jit *j);
 uint64_t jit_generation(const struct jit *j);
 /* What it did since jit_new (struct hart_jit_stats) */
 void jit_stats(const struct jit *j, struct hart_jit_stats *s);
+/* Names a block's host code for perf when RVPMU_PERF_MAP is set (jit_report.c) */
+void jit_perf_map(const void *hot, size_t hot_len, const void *cold, size_t cold_len, uint64_t pc,
+		  int models);
 
 #endif

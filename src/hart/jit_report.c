@@ -6,8 +6,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <rvpmu/hart.h>
 #include <rvpmu/isa.h>
+#include "jit.h"
 
 static int by_count(const void *a, const void *b)
 {
@@ -68,4 +70,33 @@ void hart_jit_report(const struct hart *const *harts, unsigned n, uint64_t all,
 					insn_table[top[i][1]].name, (unsigned long long)top[i][0],
 					100.0 * (double)top[i][0] / (double)all);
 	say(ctx, line);
+}
+
+/* RVPMU_PERF_MAP: each block's host code in /tmp/perf-PID.map, the file
+ * perf report reads to name code made at run time (its JIT convention),
+ * so a host profile of rvpmu says which guest blocks took the time. */
+void jit_perf_map(const void *hot, size_t hot_len, const void *cold, size_t cold_len, uint64_t pc,
+		  int models)
+{
+	static FILE *f;
+	static int state;   /* 0 not looked at, 1 on, -1 off */
+	if (!state) {
+		state = getenv("RVPMU_PERF_MAP") ? 1 : -1;
+		if (state > 0) {
+			char path[64];
+			snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+			if (!(f = fopen(path, "w"))) {
+				fprintf(stderr, "rvpmu: RVPMU_PERF_MAP: cannot write %s\n", path);
+				state = -1;
+			}
+		}
+	}
+	if (state < 0)
+		return;
+	const char *kind = models ? "+models" : "";
+	fprintf(f, "%lx %zx guest_%llx%s\n", (unsigned long)(uintptr_t)hot, hot_len, (unsigned long long)pc, kind);
+	if (cold_len)
+		fprintf(f, "%lx %zx guest_%llx%s.cold\n", (unsigned long)(uintptr_t)cold, cold_len,
+			(unsigned long long)pc, kind);
+	fflush(f);
 }
