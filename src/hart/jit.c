@@ -419,11 +419,47 @@ static int translate_alu(struct tx *t, const struct dinsn *d, uint64_t pc)
 	}
 	if (d->rd == 32)
 		return 1;  /* x0: no effect, nothing can trap */
+	if (d->rs1 == 0 && imm && (g1 == G1_ADD || g1 == G1_OR || g1 == G1_XOR)) {   /* li */
+		mov_ri(e, dst(t, d->rd), (uint64_t)(int64_t)d->imm);
+		return 1;
+	}
 	int a = src(t, d->rs1, RAX);
 	int b = imm ? -1 : src(t, d->rs2, RDX);
 	int rd = dst(t, d->rd);
 	if (sh >= 0 && !imm)
 		mov_rr32(e, RCX, b);
+	if (cmp < 0 && imm && d->imm == 0 && (g1 >= 0 || sh >= 0) && g1 != G1_AND) {
+		/* mv and sext.w (addi, addiw, ori, xori, a shift by 0) */
+		if (sext)
+			movsxd(e, rd, a);
+		else if (rd != a)
+			mov_rr(e, rd, a);
+		return 1;
+	}
+	/* straight into rd but for compares (setcc writes al) and, when rd
+	 * is rs2, an operation whose operands do not commute */
+	const int commutes = g1 == G1_ADD || g1 == G1_AND || g1 == G1_OR || g1 == G1_XOR ||
+			     (cmp < 0 && g1 < 0 && sh < 0);   /* mul */
+	if (cmp < 0 && (imm || rd != b || commutes)) {
+		int with = b;
+		if (!imm && rd == b)
+			with = a;   /* rd = b op a */
+		else if (rd != a)
+			mov_rr(e, rd, a);
+		if (g1 >= 0 && imm)
+			alu_ri(e, w, (unsigned)g1, rd, d->imm);
+		else if (g1 >= 0)
+			alu_rr(e, w, (unsigned)g1, rd, with);
+		else if (sh >= 0 && imm)
+			shift_ri(e, w, (unsigned)sh, rd, (unsigned)d->imm);
+		else if (sh >= 0)
+			shift_cl(e, w, (unsigned)sh, rd);
+		else
+			imul_rr(e, w, rd, with);
+		if (sext)
+			movsxd(e, rd, rd);
+		return 1;
+	}
 	if (a != RAX)
 		mov_rr(e, RAX, a);
 	if (cmp >= 0) {
