@@ -216,9 +216,11 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 	mask = access_bits(t->j, mask);
 	need = access_bits(t->j, need);
 	int a = src(t, d->rs1, RAX);
-	if (a != RAX)
+	if (a != RAX && d->imm)
+		op_mem(e, 0, 1, 0, 0x8d, RAX, a, -1, 0, d->imm);   /* lea rax, [a + imm] */
+	else if (a != RAX)
 		mov_rr(e, RAX, a);
-	if (d->imm)
+	else if (d->imm)
 		alu_ri(e, 1, G1_ADD, RAX, d->imm);
 	if (t->rb && t->j->uarch)   /* for the models */
 		store_rax(e, &t->h->jit_addr[t->index]);
@@ -263,6 +265,12 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 	mov_rr(e, RDX, RAX);
 	shift_ri(e, 1, SH_SHR, RDX, GPAGE_SHIFT);
 	op_rm(e, 1, 0x8b, RCX, RBX, OFF(mem.pflags));
+	if (mask == need && !(need & (need - 1))) {      /* one flag to have */
+		op_sib(e, 0, 0, 0, 0xf6, 0, RCX, RDX, 0);    /* test byte [rcx+rdx], need */
+		b1(e, need);
+		side_exit(t, CC_E, pc);
+		return;
+	}
 	op_sib(e, 0, 0, 1, 0xb6, RDX, RCX, RDX, 0);     /* movzx edx, byte [rcx+rdx] */
 	b1(e, 0x80); b1(e, 0xe2); b1(e, mask);           /* and dl, mask */
 	b1(e, 0x80); b1(e, 0xfa); b1(e, need);           /* cmp dl, need */
