@@ -873,14 +873,12 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 		b1(e, 1);
 		promote_at = jcc32(e, CC_E);
 	}
-	/* head: charge the budget, or leave for the step loop to run it */
-	op_rm(e, 1, 0x81, G1_CMP, RBX, OFF(jit_budget));
+	/* head: charge the budget; when it goes below 0, give it back and
+	 * leave for the step loop to run the block */
+	op_rm(e, 1, 0x81, G1_SUB, RBX, OFF(jit_budget));
 	uint8_t *n_at = e->p;
 	d4(e, 0);
 	uint8_t *short_at = jcc32(e, CC_L);
-	op_rm(e, 1, 0x81, G1_SUB, RBX, OFF(jit_budget));
-	uint8_t *n_at2 = e->p;
-	d4(e, 0);
 
 	uint32_t n = 0;
 	uint64_t at = pc, lo_at = pc, hi_at = pc;  /* bytes read: [lo_at, hi_at) */
@@ -953,7 +951,6 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 	for (unsigned i = 0; i < t.nin; i++)
 		emit_inner(&t, &t.in[i], n);
 	memcpy(n_at, &n, 4);
-	memcpy(n_at2, &n, 4);
 	/* the rest seldom runs (side exits, exits before they are chained,
 	 * too short a budget): out of line */
 	const struct em hot_e = t.e;
@@ -984,6 +981,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 		}
 	}
 	patch32(short_at, e->p);
+	alu_mi(e, G1_ADD, RBX, OFF(jit_budget), (int32_t)n);
 	set_pc(e, pc);
 	leave(&t, NULL, 0);
 	if (promote_at) {
