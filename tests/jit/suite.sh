@@ -451,4 +451,46 @@ else
 		fi
 	done
 fi
+# perf-map: RVPMU_PERF_MAP=1 names each block's host code in
+# /tmp/perf-PID.map, perf's convention for code made at run time: one line
+# "START SIZE guest_PC[+models][.cold]" per part, a hot line per block
+# translated (as RVPMU_JIT_STATS counts them), the program's entry among
+# them, and no two parts overlapping; with the u74 models, "+models".
+# compute (from 3.) has no flush but at its exit, so no code is made twice.
+bin=$out/compute
+if [ -x "$bin" ]; then
+	entry=$(riscv64-linux-gnu-readelf -h "$bin" | sed -n 's/.*Entry point address: *0x\([0-9a-f]*\).*/\1/p')
+	for mode in run u74; do
+		if [ $mode = run ]; then set -- run; else set -- stat -e instructions --profile u74; fi
+		RVPMU_PERF_MAP=1 RVPMU_JIT_STATS=1 timeout "$T" sh -c 'echo $$ >"$0"; exec "$@"' \
+			"$out/perfmap.pid" "$RVPMU" "$@" "$bin" 2 </dev/null >/dev/null 2>"$out/perfmap.err"
+		map=/tmp/perf-$(cat "$out/perfmap.pid").map
+		n=$(translated "$out/perfmap.err")
+		why=$(awk -v n="${n:-0}" -v entry="$entry" -v want="$([ $mode = u74 ] && echo +models)" '
+			function hex(x,   i, v) {
+				v = 0
+				for (i = 1; i <= length(x); i++) v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
+				return v
+			}
+			!/^[0-9a-f]+ [0-9a-f]+ guest_[0-9a-f]+(\+models)?(\.cold)?$/ { print "bad line: " $0; bad = 1; exit }
+			{ split($3, g, /[+.]/); if ($3 !~ /\.cold$/) hot++
+			  if (g[1] == "guest_" entry) seen = 1
+			  if (want != "" && index($3, want) == 0) { print "no +models: " $0; bad = 1; exit }
+			  printf "%.0f %.0f\n", hex($1), hex($1) + hex($2) >"/dev/stderr" }
+			END { if (bad) exit
+			      if (hot != n) { print hot " hot lines, " n " blocks translated"; exit }
+			      if (!seen) print "no line for the entry 0x" entry }' "$map" 2>"$out/perfmap.ranges")
+		[ -z "$why" ] && why=$(sort -n "$out/perfmap.ranges" | awk 'NR > 1 && $1 < end { print "parts overlap at " $1; exit }
+			{ end = $2 }')
+		if [ ! -f "$map" ]; then
+			fail "perf-map-$mode" "no /tmp/perf-PID.map written"
+		elif [ "${n:-0}" -lt 10 ] || [ -n "$why" ]; then
+			fail "perf-map-$mode" "${why:-only ${n:-no} blocks translated}"
+		else
+			pass "perf-map-$mode"
+		fi
+		rm -f "$map"
+	done
+fi
+
 exit 0
