@@ -281,7 +281,7 @@ struct hart_jit_stats {
 	uint64_t translated, flushes;   /* blocks translated, translation-cache flushes */
 	uint64_t inner;                 /* branches blocks went on past (superblocks) */
 	uint32_t largest, room;         /* code bytes of the largest block, the most one may take */
-	uint64_t bytes;                 /* code bytes of the blocks there now */
+	uint64_t bytes;                 /* code bytes made (those flushed too) */
 };
 void hart_jit_stats(const struct hart *h, struct hart_jit_stats *s);
 /* RVPMU_JIT_STATS's lines for harts (all: their instructions), each

@@ -1010,6 +1010,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 	if ((uint32_t)(e->p - head) > j->largest)
 		j->largest = (uint32_t)(e->p - head);
 	jit_perf_map(head, (size_t)(e->p - head), j->cold_free, (size_t)(t.cold.p - j->cold_free), pc, t.models);
+	j->made += (uint64_t)(e->p - head) + (uint64_t)(t.cold.p - j->cold_free);
 	j->free = e->p;
 	j->cold_free = t.cold.p;
 	j->translated++;

@@ -63,7 +63,7 @@ void jit_stats(const struct jit *j, struct hart_jit_stats *s)
 	s->inner = j->inner;
 	s->largest = j->largest;
 	s->room = BLOCK_ROOM;
-	s->bytes = (uint64_t)(j->free - j->blocks_start) + (uint64_t)(j->cold_free - j->cold);
+	s->bytes = j->made;
 }
 
 void jit_free(struct jit *j)

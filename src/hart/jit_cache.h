@@ -44,6 +44,7 @@ struct jit {
 	uint64_t translated, flushes;  /* since jit_new */
 	uint64_t inner;                /* branches blocks went on past, since jit_new */
 	uint32_t largest;              /* code bytes of the largest block */
+	uint64_t made;                 /* code bytes made, flushed ones too */
 	/* counting blocks: their exits give the retire stream what they ran
 	 * (retire_block), from records made at translation */
 	uint8_t counting, classes;

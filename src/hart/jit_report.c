@@ -40,7 +40,7 @@ void hart_jit_report(const struct hart *const *harts, unsigned n, uint64_t all,
 	}
 	char line[1024];
 	snprintf(line, sizeof(line), "rvpmu: jit: %llu blocks translated, %llu flushes, largest %u of %u bytes, "
-		 "%llu code bytes, %llu branches gone on past", (unsigned long long)s.translated,
+		 "%llu code bytes made, %llu branches gone on past", (unsigned long long)s.translated,
 		 (unsigned long long)s.flushes, s.largest, s.room, (unsigned long long)s.bytes,
 		 (unsigned long long)s.inner);
 	say(ctx, line);
