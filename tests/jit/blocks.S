@@ -111,6 +111,50 @@
 	remuw t0, t0, t0
 	CHECK t0, 0
 
+	/* 3b. ALU forms computed in the destination's host register: the
+	 * destination also a source (the second of a subtraction or shift
+	 * takes another way), the W forms' sign extension, and mv, li and
+	 * sext.w as moves; all in one block, checked after it */
+	li a0, 3
+	li a1, 10
+	li a2, 2
+	li a3, 1
+	li a4, 5
+	li a5, 0x7fffffff
+	li a6, 1
+	li a7, 0x123456789
+	li s6, 4
+	li s7, 0xf0
+	li s9, 3
+	sub a1, a0, a1		/* 3 - 10 */
+	sll a2, a0, a2		/* 3 << 2 */
+	subw a3, x0, a3
+	mulw a4, a1, a4		/* -7 * 5 */
+	addw a5, a5, a5
+	sraw a6, a1, a6		/* -7 >> 1 */
+	sext.w s2, a7
+	mv s3, a7
+	addi s4, x0, -5
+	slliw s5, a7, 0
+	sub s6, s6, s6
+	xori s7, s7, 0
+	slt s8, a1, a0
+	srl s9, a1, s9
+	CHECK a1, -7
+	CHECK a2, 12
+	CHECK a3, -1
+	CHECK a4, -35
+	CHECK a5, -2
+	CHECK a6, -4
+	CHECK s2, 0x23456789
+	CHECK s3, 0x123456789
+	CHECK s4, -5
+	CHECK s5, 0x23456789
+	CHECK s6, 0
+	CHECK s7, 0xf0
+	CHECK s8, 1
+	CHECK s9, 0x1fffffffffffffff
+
 	/* 4. Code rewritten after it ran: the new instruction must run */
 	la a0, smc_page
 	li a1, 4096
