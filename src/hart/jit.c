@@ -723,6 +723,18 @@ static void jump_cached(struct tx *t)
 /* The block's last instruction when it is a control transfer: 1, or 2
  * when the block goes on past it (a conditional branch not taken, a
  * jump) at t->go_on; 0 when id is none. */
+/* The flags of a branch's rs1 - rs2 (against x0: a test, which leaves
+ * them as cmp with 0 does) */
+static void cmp_operands(struct tx *t, const struct dinsn *d)
+{
+	int a = src(t, d->rs1, RAX);
+	if (d->rs2 == 0 && d->rs1 != 0) {
+		op_rr(&t->e, 1, 0x85, a, a);   /* test a, a */
+		return;
+	}
+	alu_rr(&t->e, 1, G1_CMP, a, src(t, d->rs2, RDX));
+}
+
 static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 {
 	struct em *e = &t->e;
@@ -786,9 +798,7 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 		 * it leaves by emit_inner() */
 		t->nib++;
 		t->go_on = next;
-		int a = src(t, d->rs1, RAX);
-		int b = src(t, d->rs2, RDX);
-		alu_rr(e, 1, G1_CMP, a, b);
+		cmp_operands(t, d);
 		struct inner *in = &t->in[t->nin++];
 		in->at = jcc32(e, cc);
 		in->target = pc + (uint64_t)(int64_t)d->imm;
@@ -811,9 +821,7 @@ static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 		else
 			alu_ri(e, 1, G1_CMP, RAX, 0);
 	} else {
-		int a = src(t, d->rs1, RAX);
-		int b = src(t, d->rs2, RDX);
-		alu_rr(e, 1, G1_CMP, a, b);
+		cmp_operands(t, d);
 	}
 	uint64_t target = pc + (uint64_t)(int64_t)d->imm;
 	if (!t->rb) {
