@@ -444,52 +444,37 @@ static int translate_alu(struct tx *t, const struct dinsn *d, uint64_t pc)
 			mov_rr(e, rd, a);
 		return 1;
 	}
-	/* straight into rd but for compares (setcc writes al) and, when rd
-	 * is rs2, an operation whose operands do not commute */
+	/* computed in rd itself, but for compares (setcc writes al) and,
+	 * when rd is rs2, an operation whose operands do not commute: in rax */
 	const int commutes = g1 == G1_ADD || g1 == G1_AND || g1 == G1_OR || g1 == G1_XOR ||
 			     (cmp < 0 && g1 < 0 && sh < 0);   /* mul */
-	if (cmp < 0 && (imm || rd != b || commutes)) {
-		int with = b;
-		if (!imm && rd == b)
-			with = a;   /* rd = b op a */
-		else if (rd != a)
-			mov_rr(e, rd, a);
-		if (g1 >= 0 && imm)
-			alu_ri(e, w, (unsigned)g1, rd, d->imm);
-		else if (g1 >= 0)
-			alu_rr(e, w, (unsigned)g1, rd, with);
-		else if (sh >= 0 && imm)
-			shift_ri(e, w, (unsigned)sh, rd, (unsigned)d->imm);
-		else if (sh >= 0)
-			shift_cl(e, w, (unsigned)sh, rd);
-		else
-			imul_rr(e, w, rd, with);
-		if (sext)
-			movsxd(e, rd, rd);
-		return 1;
-	}
-	if (a != RAX)
-		mov_rr(e, RAX, a);
+	const int r = cmp < 0 && (imm || rd != b || commutes) ? rd : RAX;
+	int with = b;
+	if (!imm && r == b)
+		with = a;   /* rd = b op a */
+	else if (r != a)
+		mov_rr(e, r, a);
 	if (cmp >= 0) {
 		if (imm)
 			alu_ri(e, 1, G1_CMP, RAX, d->imm);
 		else
 			alu_rr(e, 1, G1_CMP, RAX, b);
 		setcc_eax(e, (unsigned)cmp);
+	} else if (g1 >= 0 && imm) {
+		alu_ri(e, w, (unsigned)g1, r, d->imm);
 	} else if (g1 >= 0) {
-		if (imm)
-			alu_ri(e, w, (unsigned)g1, RAX, d->imm);
-		else
-			alu_rr(e, w, (unsigned)g1, RAX, b);
+		alu_rr(e, w, (unsigned)g1, r, with);
+	} else if (sh >= 0 && imm) {
+		shift_ri(e, w, (unsigned)sh, r, (unsigned)d->imm);
 	} else if (sh >= 0) {
-		if (imm)
-			shift_ri(e, w, (unsigned)sh, RAX, (unsigned)d->imm);
-		else
-			shift_cl(e, w, (unsigned)sh, RAX);
+		shift_cl(e, w, (unsigned)sh, r);
 	} else {
-		imul_rr(e, w, RAX, b);
+		imul_rr(e, w, r, with);
 	}
-	put_rax(e, rd, sext);
+	if (r == RAX)
+		put_rax(e, rd, sext);
+	else if (sext)
+		movsxd(e, rd, rd);
 	return 1;
 }
 
