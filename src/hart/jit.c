@@ -31,12 +31,20 @@ struct regs {
 
 /* An exit taken on a slow access: written back from this state. */
 struct side {
-	uint8_t *at[6];        /* the jumps to it (one per check: alignment, three
-				  of the TLB's with paging, size, flags) */
+	uint8_t *at[7];        /* the jumps to it (one per check: alignment, three
+				  of the TLB's with paging, size, flags; or a
+				  row's six) */
 	unsigned nat;
 	uint64_t pc;
 	uint32_t index;        /* of its instruction in the block */
 	struct regs r;
+};
+
+/* A row of accesses whose page checks are done (jit_row.c): the bytes
+ * [x[base] + lo, x[base] + hi) are in memory and allowed */
+struct row {
+	int on;
+	int32_t lo, hi;
 };
 
 struct tx {
@@ -48,6 +56,8 @@ struct tx {
 	uint32_t block;
 	uint32_t index;        /* of the instruction being translated */
 	uint64_t cross;        /* those whose access may cross an L1D line (h->jit_xmask) */
+	const uint8_t *page;   /* the host bytes of the page it translates */
+	struct row row[2][32]; /* loads', stores' from each base register */
 	struct regs r;
 	struct side side[BLOCK_INSNS];
 	unsigned nside;
@@ -260,21 +270,29 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 		if (t->rb && t->j->uarch)   /* the caches' address (UARCH_RF_PADDR) */
 			store_rax(e, &t->h->jit_addr[HART_JIT_INSNS + t->index]);
 	}
-	op_rm(e, 1, 0x3b, RAX, RBX, OFF(mem.size));  /* cmp rax, size */
-	side_exit(t, CC_AE, pc);
-	mov_rr(e, RDX, RAX);
-	shift_ri(e, 1, SH_SHR, RDX, GPAGE_SHIFT);
-	op_rm(e, 1, 0x8b, RCX, RBX, OFF(mem.pflags));
-	if (mask == need && !(need & (need - 1))) {      /* one flag to have */
-		op_sib(e, 0, 0, 0, 0xf6, 0, RCX, RDX, 0);    /* test byte [rcx+rdx], need */
-		b1(e, need);
-		side_exit(t, CC_E, pc);
-		return;
+	uint8_t *fail[6];
+	unsigned nf;
+	/* rows (jit_row.c): not with the models (their lookups are each
+	 * access's) or paging (each access's translation) */
+	struct row *w = &t->row[acc == MMU_STORE][d->rs1];
+	if (!t->rb && !t->j->paged && !atomic) {
+		if (w->on && d->imm >= w->lo && d->imm + (int32_t)size <= w->hi)
+			return;   /* checked with its row */
+		int32_t lo, hi;
+		jit_row(t->page, pc, d, size, acc == MMU_STORE, &lo, &hi);
+		if (hi - lo > (int32_t)size) {
+			nf = jit_row_check(e, &t->cold, d->imm, lo, hi, mask, need, OFF(mem.size),
+					   OFF(mem.pflags), fail);
+			w->on = 1;
+			w->lo = lo;
+			w->hi = hi;
+			goto exits;
+		}
 	}
-	op_sib(e, 0, 0, 1, 0xb6, RDX, RCX, RDX, 0);     /* movzx edx, byte [rcx+rdx] */
-	b1(e, 0x80); b1(e, 0xe2); b1(e, mask);           /* and dl, mask */
-	b1(e, 0x80); b1(e, 0xfa); b1(e, need);           /* cmp dl, need */
-	side_exit(t, CC_NE, pc);
+	nf = jit_page_check(e, RAX, mask, need, OFF(mem.size), OFF(mem.pflags), fail);
+exits:
+	for (unsigned k = 0; k < nf; k++)
+		side_exit_at(t, fail[k], pc);
 }
 
 /* The models' code for a data access looks up one L1D line
@@ -834,6 +852,13 @@ static int is_fence(unsigned id)
 	return id == INSN_FENCE || id == INSN_FENCE_TSO || id == INSN_PAUSE;
 }
 
+/* d translated: the rows from its destination register are no more */
+static void drop_rows(struct tx *t, const struct dinsn *d)
+{
+	if (d->rd < 32 && jit_may_write_x(d, d->rd))   /* rd 32: x0, a sink (isa.h) */
+		t->row[0][d->rd].on = t->row[1][d->rd].on = 0;
+}
+
 struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64_t pa,
 			      struct dinsn *slot, int hot)
 {
@@ -851,6 +876,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 	t.rb = j->counting ? &j->rb[j->nblocks] : NULL;
 	t.pool0 = j->uarch != NULL;
 	t.block = j->nblocks;
+	t.page = h->mem.base + (pa & ~(uint64_t)(GPAGE_SIZE - 1));
 	/* made twice in system mode only: a kernel's code runs a few times
 	 * mostly, a program's mostly more (SQLite's speedtest1 under the u74
 	 * models: 60% of its blocks reach HOT_RUNS, and it ran 12% slower) */
@@ -883,7 +909,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 		uint64_t off = at & (GPAGE_SIZE - 1);
 		if ((at ^ pc) >> GPAGE_SHIFT || off > GPAGE_SIZE - 2)
 			break;
-		const uint8_t *bytes = h->mem.base + (pa & ~(uint64_t)(GPAGE_SIZE - 1)) + off;
+		const uint8_t *bytes = t.page + off;
 		uint16_t lo;
 		memcpy(&lo, bytes, 2);
 		uint32_t raw = lo;
@@ -908,6 +934,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 		}
 		const int jump = translate_jump(&t, &d, at);
 		if (jump) {
+			drop_rows(&t, &d);
 			n++;
 			at += d.len;
 			if (jump == 2) {   /* a branch or jump it goes on past */
@@ -926,6 +953,7 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 		    !translate_fmem(&t, &d, at) && !translate_fp(&t, &d, at) &&
 		    !is_fence(d.id))
 			break;
+		drop_rows(&t, &d);
 		n++;
 		at += d.len;
 	}

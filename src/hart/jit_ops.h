@@ -47,6 +47,30 @@ void jit_atomic(struct em *e, const struct dinsn *d, int v, int rd, int resv);
  * sites returned (how many); t and i are scratch, neither va. */
 unsigned jit_tlb_lookup(struct em *e, int va, int t, int i, int32_t key, unsigned acc, uint8_t **miss);
 
+/* Rows of accesses (jit_row.c). The size of load or store id, store set
+ * for a store; 0 when it is neither. */
+unsigned jit_access_size(unsigned id, int *store);
+/* Whether d may write x register r (conservative: any rd but a store's
+ * or a branch's) */
+int jit_may_write_x(const struct dinsn *d, unsigned r);
+/* [lo, hi): the bytes around base rs1 that access d at pc (of size) and
+ * the accesses of its kind ahead of it in the block read or write, until
+ * the base may change or a jump; page: the host bytes of pc's page */
+void jit_row(const uint8_t *page, uint64_t pc, const struct dinsn *d, unsigned size, int store,
+	     int32_t *lo, int32_t *hi);
+/* Checks that guest address a (a host register; rdx and rcx are
+ * clobbered) is below the bound at hart offset size_at and that its
+ * page's flags (at pflags_at) have need under mask: the jumps to take
+ * when not are put in fail[] (returns how many: 2) */
+unsigned jit_page_check(struct em *e, int a, unsigned mask, unsigned need, int32_t size_at,
+			int32_t pflags_at, uint8_t **fail);
+/* The same for a row's bytes [base + lo, base + hi), rax holding the
+ * access's address base + imm: one page's in e, two pages' out of line
+ * in cold (fail[] takes up to 6) */
+unsigned jit_row_check(struct em *e, struct em *cold, int32_t imm, int32_t lo, int32_t hi,
+		       unsigned mask, unsigned need, int32_t size_at, int32_t pflags_at,
+		       uint8_t **fail);
+
 /* Whether id is an F/D operation jit_fp_op() does (FP_OPS) */
 int jit_fp_is(unsigned id);
 /* d's F/D operation on h's registers, as the step loop computes it: 0;

@@ -451,6 +451,29 @@ else
 		fi
 	done
 fi
+# 7. rows.c: rows of loads and stores from one base register checking
+# their pages once (src/hart/jit_row.c), within a page, across two, with
+# the base replaced in mid-row, and faulting at a row's unmapped or
+# read-only last page: the same output as qemu's, translated and in the
+# step loop, with at least 95% of the instructions translated
+prog=$out/rows
+if ! $CC -static -O2 -o "$prog" "$here/rows.c" >&2; then
+	fail rows "does not build"
+else
+	timeout "$T" "$QEMU" "$prog" >"$out/rows.qemu" 2>/dev/null
+	timeout "$T" "$RVPMU" run --no-jit "$prog" >"$out/rows.step" 2>/dev/null; r0=$?
+	RVPMU_JIT_STATS=1 timeout "$T" "$RVPMU" run "$prog" >"$out/rows.out" 2>"$out/rows.err"; r=$?
+	share=$(sed -n 's/^rvpmu: jit: [0-9]* of [0-9]* instructions (\([0-9.]*\)%) in translated.*/\1/p' \
+		"$out/rows.err")
+	if [ "$r" != 0 ] || [ "$r0" != 0 ] || [ ! -s "$out/rows.qemu" ] ||
+	   ! cmp -s "$out/rows.out" "$out/rows.qemu" || ! cmp -s "$out/rows.step" "$out/rows.qemu"; then
+		fail rows "exit $r (step loop $r0), or output differs from qemu's: $(diff "$out/rows.out" "$out/rows.qemu" | head -n 3 | tr '\n' ' ')"
+	elif ! awk -v s="${share:-0}" 'BEGIN { exit !(s >= 95.0) }'; then
+		fail rows "${share:-no}% of the instructions translated, expected at least 95%"
+	else
+		pass rows
+	fi
+fi
 # perf-map: RVPMU_PERF_MAP=1 names each block's host code in
 # /tmp/perf-PID.map, perf's convention for code made at run time: one line
 # "START SIZE guest_PC[+models][.cold]" per part, a hot line per block
