@@ -29,6 +29,11 @@ struct regs {
 	unsigned next;         /* round-robin eviction */
 };
 
+/* The most branches and jumps a block goes on past: a counting block's
+ * records (struct uarch_block) have room for UARCH_IB */
+#define JIT_IB 4
+_Static_assert(JIT_IB >= UARCH_IB, "counting blocks' limit within the others'");
+
 /* An exit taken on a slow access: written back from this state. */
 struct side {
 	uint8_t *at[7];        /* the jumps to it (one per check: alignment, three
@@ -68,12 +73,12 @@ struct tx {
 		uint64_t target;
 		uint32_t index;        /* of the branch in the block */
 		struct regs r;         /* to write back */
-	} in[UARCH_IB];
+	} in[JIT_IB];
 	unsigned nin;
 	unsigned nib;          /* branches and jumps it went on past (struct uarch_block) */
 	uint64_t pc0;          /* where it starts */
 	uint64_t go_on;        /* where it goes on after a jump it goes on past */
-	struct { uint8_t *at; uint64_t pc; } out[2 + UARCH_IB];  /* chainable exits */
+	struct { uint8_t *at; uint64_t pc; } out[2 + JIT_IB];  /* chainable exits */
 	unsigned nout;
 	uint32_t n;            /* instructions, once the block's end is known */
 	int models;            /* its ways out do the models' hit paths (jm) */
@@ -686,7 +691,8 @@ static void emit_inner(struct tx *t, const struct inner *in, uint32_t n)
 /* Whether the block may go on past a control transfer here */
 static int go_on(const struct tx *t)
 {
-	return t->j->superblocks && t->nib < UARCH_IB && t->index + 1 < BLOCK_INSNS;
+	return t->j->superblocks && t->nib < (t->rb ? UARCH_IB : JIT_IB) &&
+	       t->index + 1 < BLOCK_INSNS;
 }
 
 /* rax = a guest pc the block leaves for (in h->pc, every register
