@@ -86,5 +86,8 @@ void jit_stats(const struct jit *j, struct hart_jit_stats *s);
 /* Names a block's host code for perf when RVPMU_PERF_MAP is set (jit_report.c) */
 void jit_perf_map(const void *hot, size_t hot_len, const void *cold, size_t cold_len, uint64_t pc,
 		  int models);
+/* and a lookup subroutine of the models' (jit_models.c: its cache's
+ * index k in struct jm_hints, and whether it writes) */
+void jit_perf_map_sub(const void *code, size_t len, unsigned k, int write);
 
 #endif

@@ -26,7 +26,8 @@ struct jit *jit_new(void)
 	}
 	j->code = p;
 	j->end = j->code + CODE_BYTES - COLD_BYTES;
-	j->cold = j->cold_free = j->end;
+	j->cold = j->end;
+	j->cold_free = j->cold + SUB_ROOM;
 	j->superblocks = 1;
 	/* enter(h, code, models): save what the SysV ABI says a callee
 	 * keeps, then jump into the block (rbp = the models' base, for
@@ -88,10 +89,13 @@ void jit_flush(struct jit *j)
 	j->nrec = 0;
 	j->nprb = 0;
 	j->free = j->blocks_start;
-	j->cold_free = j->cold;
+	j->cold_free = j->cold + SUB_ROOM;
 	j->chain_site = NULL;
-	if (j->hints)   /* the code of the lookups' subroutines is gone */
+	if (j->hints) {   /* the code of the lookups' subroutines is gone */
 		memset(j->hints->sub, 0, sizeof(j->hints->sub));
+		j->hints->sub_free = j->cold;
+		j->hints->sub_end = j->cold + SUB_ROOM;
+	}
 	memset(j->index, -1, sizeof(j->index));
 	memset(j->jc, 0xff, sizeof(j->jc));
 }
@@ -250,9 +254,9 @@ int jit_set_counting(struct jit *j, int on, const struct uarch *u, int classes, 
 			return 0;
 		}
 	}
-	jit_flush(j);   /* blocks of the other kind must not run */
 	if (j->hints)   /* slots of these models' caches only */
 		memset(j->hints, 0, sizeof(*j->hints));
+	jit_flush(j);   /* blocks of the other kind must not run */
 	j->counting = (uint8_t)on;
 	j->classes = (uint8_t)classes;
 	j->uarch = u;

@@ -11,6 +11,9 @@
 #define CODE_BYTES  (256u << 20)
 #define COLD_BYTES  (64u << 20)   /* its last part: code that seldom runs */
 #define BLOCK_ROOM  (128u << 10)  /* the most one block can need */
+/* the cold part's first bytes: the models' lookup subroutines, which all
+ * blocks share (jm_end()), apart from any block's code */
+#define SUB_ROOM    (16u << 10)
 #define MAX_BLOCKS  65536
 #define INDEX_SIZE  (2 * MAX_BLOCKS)
 #define BLOCK_INSNS HART_JIT_INSNS

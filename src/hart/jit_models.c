@@ -30,6 +30,8 @@
  * r12 the LRU stamps' base (jm_stamp_sync()); the calls, to C, keep those. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include "jit.h"
 #include "jit_models_emit.h"
 
 /* cmp qword [rbp + disp], v (through rcx when v is not an imm32) */
@@ -944,8 +946,15 @@ void jm_end(struct jm *m)
 		const struct jm_stub *s = &m->look[i];
 		uint8_t **sub = &m->hints->sub[s->k][s->write];
 		if (!*sub) {
-			*sub = m->e->p;
+			struct em se = { m->hints->sub_free };
+			m->e = &se;
+			*sub = se.p;
 			lookup_sub(m, s->cache, s->write);
+			if (se.p > m->hints->sub_end)
+				abort();   /* SUB_ROOM is too small: blocks' code overwritten */
+			m->hints->sub_free = se.p;
+			jit_perf_map_sub(*sub, (size_t)(se.p - *sub), s->k, s->write);
+			m->e = m->cold;
 		}
 	}
 	for (unsigned i = 0; i < m->nlook; i++) {

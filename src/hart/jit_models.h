@@ -15,8 +15,10 @@ struct jm_hints {
 	uint32_t slot[4][JM_HINTS];
 	uint32_t next;
 	/* the lookups' subroutines (lookup_sub()), by cache and whether
-	 * they write; emitted once for all blocks, NULL after a flush */
+	 * they write; emitted once for all blocks, NULL after a flush, from
+	 * sub_free on up to sub_end (a region of their own) */
 	uint8_t *sub[4][2];
+	uint8_t *sub_free, *sub_end;
 };
 
 /* an out-of-line path: the rest of a cache or TLB lookup */

@@ -75,8 +75,7 @@ void hart_jit_report(const struct hart *const *harts, unsigned n, uint64_t all,
 /* RVPMU_PERF_MAP: each block's host code in /tmp/perf-PID.map, the file
  * perf report reads to name code made at run time (its JIT convention),
  * so a host profile of rvpmu says which guest blocks took the time. */
-void jit_perf_map(const void *hot, size_t hot_len, const void *cold, size_t cold_len, uint64_t pc,
-		  int models)
+static FILE *perf_map(void)
 {
 	static FILE *f;
 	static int state;   /* 0 not looked at, 1 on, -1 off */
@@ -91,12 +90,30 @@ void jit_perf_map(const void *hot, size_t hot_len, const void *cold, size_t cold
 			}
 		}
 	}
-	if (state < 0)
+	return state > 0 ? f : NULL;
+}
+
+void jit_perf_map(const void *hot, size_t hot_len, const void *cold, size_t cold_len, uint64_t pc,
+		  int models)
+{
+	FILE *f = perf_map();
+	if (!f)
 		return;
 	const char *kind = models ? "+models" : "";
 	fprintf(f, "%lx %zx guest_%llx%s\n", (unsigned long)(uintptr_t)hot, hot_len, (unsigned long long)pc, kind);
 	if (cold_len)
 		fprintf(f, "%lx %zx guest_%llx%s.cold\n", (unsigned long)(uintptr_t)cold, cold_len,
 			(unsigned long long)pc, kind);
+	fflush(f);
+}
+
+void jit_perf_map_sub(const void *code, size_t len, unsigned k, int write)
+{
+	static const char *const cache[4] = {"itlb", "l1i", "dtlb", "l1d"};   /* cache_k()'s */
+	FILE *f = perf_map();
+	if (!f)
+		return;
+	fprintf(f, "%lx %zx models_lookup_%s%s\n", (unsigned long)(uintptr_t)code, len, cache[k & 3],
+		write ? "_store" : "");
 	fflush(f);
 }

@@ -478,7 +478,9 @@ fi
 # /tmp/perf-PID.map, perf's convention for code made at run time: one line
 # "START SIZE guest_PC[+models][.cold]" per part, a hot line per block
 # translated (as RVPMU_JIT_STATS counts them), the program's entry among
-# them, and no two parts overlapping; with the u74 models, "+models".
+# them, and no two parts overlapping; with the u74 models, "+models", and
+# the models' shared lookup subroutines on lines of their own
+# ("models_lookup_CACHE[_store]", apart from any block's parts).
 # compute (from 3.) has no flush but at its exit, so no code is made twice.
 bin=$out/compute
 if [ -x "$bin" ]; then
@@ -495,6 +497,11 @@ if [ -x "$bin" ]; then
 				for (i = 1; i <= length(x); i++) v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1
 				return v
 			}
+			/^[0-9a-f]+ [0-9a-f]+ models_lookup_(itlb|l1i|dtlb|l1d)(_store)?$/ {
+				subs++
+				printf "%.0f %.0f\n", hex($1), hex($1) + hex($2) >"/dev/stderr"
+				next
+			}
 			!/^[0-9a-f]+ [0-9a-f]+ guest_[0-9a-f]+(\+models)?(\.cold)?$/ { print "bad line: " $0; bad = 1; exit }
 			{ split($3, g, /[+.]/); if ($3 !~ /\.cold$/) hot++
 			  if (g[1] == "guest_" entry) seen = 1
@@ -502,6 +509,7 @@ if [ -x "$bin" ]; then
 			  printf "%.0f %.0f\n", hex($1), hex($1) + hex($2) >"/dev/stderr" }
 			END { if (bad) exit
 			      if (hot != n) { print hot " hot lines, " n " blocks translated"; exit }
+			      if ((want != "") != (subs > 0)) { print subs + 0 " lines of lookup subroutines"; exit }
 			      if (!seen) print "no line for the entry 0x" entry }' "$map" 2>"$out/perfmap.ranges")
 		[ -z "$why" ] && why=$(sort -n "$out/perfmap.ranges" | awk 'NR > 1 && $1 < end { print "parts overlap at " $1; exit }
 			{ end = $2 }')
