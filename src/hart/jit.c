@@ -278,8 +278,8 @@ static void address(struct tx *t, const struct dinsn *d, unsigned size, unsigned
 	uint8_t *fail[6];
 	unsigned nf;
 	/* rows (jit_row.c): not with paging (each access its translation) */
-	struct row *w = &t->row[acc == MMU_STORE][d->rs1];
 	if (!t->j->paged && !atomic) {
+		struct row *w = &t->row[acc == MMU_STORE][d->rs1];
 		if (w->on && d->imm >= w->lo && d->imm + (int32_t)size <= w->hi)
 			return;   /* checked with its row */
 		int32_t lo, hi;
