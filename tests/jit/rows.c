@@ -6,7 +6,7 @@
  *      are from the new base, which is checked again (it points to
  *      another page, then to an unmapped one: SIGSEGV there);
  *   3. a row whose last load is in an unmapped page: SIGSEGV at that load
- *      (si_addr), with the row's stores before it done; and a load from
+ *      (si_addr), with the store before the row done; and a load from
  *      the row's base past a jump, outside the row, into that page;
  *   4. a row of stores whose last store is in a read-only page: SIGSEGV
  *      there, the stores before it done, the page unchanged.
