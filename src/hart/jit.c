@@ -728,9 +728,6 @@ static void jump_cached(struct tx *t)
 		patch32(miss[i], e->p);
 }
 
-/* The block's last instruction when it is a control transfer: 1, or 2
- * when the block goes on past it (a conditional branch not taken, a
- * jump) at t->go_on; 0 when id is none. */
 /* The flags of a branch's rs1 - rs2 (against x0: a test, which leaves
  * them as cmp with 0 does) */
 static void cmp_operands(struct tx *t, const struct dinsn *d)
@@ -743,6 +740,9 @@ static void cmp_operands(struct tx *t, const struct dinsn *d)
 	alu_rr(&t->e, 1, G1_CMP, a, src(t, d->rs2, RDX));
 }
 
+/* The block's last instruction when it is a control transfer: 1, or 2
+ * when the block goes on past it (a conditional branch not taken, a
+ * jump) at t->go_on; 0 when id is none. */
 static int translate_jump(struct tx *t, const struct dinsn *d, uint64_t pc)
 {
 	struct em *e = &t->e;
@@ -911,20 +911,9 @@ struct jit_block *jit_compile(struct jit *j, struct hart *h, uint64_t pc, uint64
 		/* within the page the step loop fetched pc from: its bytes
 		 * and translation are the ones checked, and a write into them
 		 * finds the block (dpage_add_block()) */
-		uint64_t off = at & (GPAGE_SIZE - 1);
-		if ((at ^ pc) >> GPAGE_SHIFT || off > GPAGE_SIZE - 2)
-			break;
-		const uint8_t *bytes = t.page + off;
-		uint16_t lo;
-		memcpy(&lo, bytes, 2);
-		uint32_t raw = lo;
-		if (insn_length(lo) == 4) {
-			if (off > GPAGE_SIZE - 4)
-				break;
-			memcpy(&raw, bytes, 4);
-		}
 		struct dinsn d;
-		insn_decode(raw, &d);
+		if (!jit_decode_in_page(t.page, pc, at, &d))
+			break;
 		lo_at = at < lo_at ? at : lo_at;
 		hi_at = at + d.len > hi_at ? at + d.len : hi_at;
 		t.r.pinned = 0;

@@ -47,6 +47,9 @@ void jit_atomic(struct em *e, const struct dinsn *d, int v, int rd, int resv);
  * sites returned (how many); t and i are scratch, neither va. */
 unsigned jit_tlb_lookup(struct em *e, int va, int t, int i, int32_t key, unsigned acc, uint8_t **miss);
 
+/* d = the instruction at guest address at, when it lies wholly in pc's
+ * page, whose host bytes are page (else 0) */
+int jit_decode_in_page(const uint8_t *page, uint64_t pc, uint64_t at, struct dinsn *d);
 /* Rows of accesses (jit_row.c). The size of load or store id, store set
  * for a store; 0 when it is neither. */
 unsigned jit_access_size(unsigned id, int *store);

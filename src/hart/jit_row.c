@@ -13,7 +13,8 @@
  * That holds while the base register keeps its value, and page flags do
  * not change while a block runs: mappings change in system calls, PMP in
  * CSR writes, a page's first touch and its decoded code in the step
- * loop, all outside translated code. */
+ * loop, all outside translated code. The look ahead decodes from the
+ * page as the translator does (jit_decode_in_page(), both use it). */
 #include <string.h>
 #include "rvpmu/gmem.h"
 #include "jit_ops.h"
@@ -55,6 +56,23 @@ int jit_may_write_x(const struct dinsn *d, unsigned r)
 	return d->rd == r;
 }
 
+int jit_decode_in_page(const uint8_t *page, uint64_t pc, uint64_t at, struct dinsn *d)
+{
+	const uint64_t off = at & (GPAGE_SIZE - 1);
+	if ((at ^ pc) >> GPAGE_SHIFT || off > GPAGE_SIZE - 2)
+		return 0;
+	uint16_t half;
+	memcpy(&half, page + off, 2);
+	uint32_t raw = half;
+	if (insn_length(half) == 4) {
+		if (off > GPAGE_SIZE - 4)
+			return 0;
+		memcpy(&raw, page + off, 4);
+	}
+	insn_decode(raw, d);
+	return 1;
+}
+
 void jit_row(const uint8_t *page, uint64_t pc, const struct dinsn *d, unsigned size, int store,
 	     int32_t *lo, int32_t *hi)
 {
@@ -63,20 +81,8 @@ void jit_row(const uint8_t *page, uint64_t pc, const struct dinsn *d, unsigned s
 	if (jit_may_write_x(d, d->rs1))   /* a load that replaces its base */
 		return;
 	uint64_t at = pc + d->len;
-	for (unsigned k = 0; k < ROW_INSNS; k++) {
-		const uint64_t off = at & (GPAGE_SIZE - 1);
-		if ((at ^ pc) >> GPAGE_SHIFT || off > GPAGE_SIZE - 2)
-			break;
-		uint16_t half;
-		memcpy(&half, page + off, 2);
-		uint32_t raw = half;
-		if (insn_length(half) == 4) {
-			if (off > GPAGE_SIZE - 4)
-				break;
-			memcpy(&raw, page + off, 4);
-		}
-		struct dinsn x;
-		insn_decode(raw, &x);
+	struct dinsn x;
+	for (unsigned k = 0; k < ROW_INSNS && jit_decode_in_page(page, pc, at, &x); k++) {
 		int st;
 		const unsigned s = jit_access_size(x.id, &st);
 		if (s && st == store && x.rs1 == d->rs1) {
